@@ -1,0 +1,127 @@
+// Review API tokens and the dashboard token: minting, verification, scopes, listing, revoking.
+import { ulid } from 'ulid';
+import { LIMITS } from '../api/limits.ts';
+import { ApiError, notFound } from '../api/errors.ts';
+import type { CreateTokenBody, CreatedToken, ReviewScope, TokenRecord } from '../api/schemas.ts';
+import type { Scope, Store, StoredToken, TokenType } from '../store/types.ts';
+import { hashSecret, mintSecret, sameHash, secretPrefix } from './secret.ts';
+import type { Clock } from '../clock.ts';
+
+export const REVIEW_SCOPES: ReviewScope[] = ['reviews:read', 'reviews:write'];
+export const DASHBOARD_SCOPES: Scope[] = ['tokens:read', 'tokens:write'];
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** Who is calling, once the bearer token checked out. */
+export interface Principal {
+  tokenId: string;
+  owner: string;
+  type: TokenType;
+  scopes: Scope[];
+}
+
+/** What an endpoint demands of the token. */
+export interface AuthRequirement {
+  type: TokenType;
+  scope: Scope;
+}
+
+const bearer = (error?: string, scope?: string) =>
+  ({
+    'www-authenticate': `Bearer realm="diff-review"${error ? `, error="${error}"` : ''}${scope ? `, scope="${scope}"` : ''}`,
+  }) as Record<string, string>;
+
+export class TokenService {
+  readonly #store: Store;
+  readonly #clock: Clock;
+
+  constructor(store: Store, clock: Clock) {
+    this.#store = store;
+    this.#clock = clock;
+  }
+
+  /** Checks `Authorization: Bearer <secret>` against what the endpoint needs. */
+  async authenticate(authorization: string | undefined, need: AuthRequirement): Promise<Principal> {
+    const match = /^Bearer[ ]+(\S+)\s*$/i.exec(authorization ?? '');
+    if (!match) {
+      throw new ApiError(
+        401,
+        'unauthorized',
+        authorization
+          ? 'The Authorization header must be "Bearer <token>".'
+          : 'This endpoint needs a token: send "Authorization: Bearer <token>".',
+        bearer(authorization ? 'invalid_request' : undefined),
+      );
+    }
+    const hash = hashSecret(match[1]!);
+    const token = await this.#store.getTokenByHash(hash);
+    if (!token || !sameHash(token.hash, hash) || token.revoked_at) {
+      throw new ApiError(401, 'unauthorized', 'The token is not valid: it is unknown or was revoked.', bearer('invalid_token'));
+    }
+    const now = this.#clock.now();
+    if (token.expires_at !== null && Date.parse(token.expires_at) <= now) {
+      throw new ApiError(
+        403,
+        'token_expired',
+        `The token expired at ${token.expires_at}. Create a new one with POST /v1/auth/tokens.`,
+        bearer('invalid_token'),
+      );
+    }
+    if (token.type !== need.type || !token.scopes.includes(need.scope)) {
+      const what = need.type === 'dashboard' ? 'the dashboard token' : 'a review API token';
+      throw new ApiError(
+        403,
+        'insufficient_scope',
+        token.type !== need.type
+          ? `This endpoint needs ${what}; a ${token.type === 'dashboard' ? 'dashboard token' : 'review API token'} was sent.`
+          : `The token lacks the scope ${need.scope}.`,
+        bearer('insufficient_scope', need.scope),
+      );
+    }
+    this.#store.touchToken(token.id, new Date(now).toISOString());
+    return { tokenId: token.id, owner: token.owner, type: token.type, scopes: token.scopes };
+  }
+
+  async createReviewToken(owner: string, body: CreateTokenBody): Promise<CreatedToken> {
+    const now = this.#clock.now();
+    const days = body.expires_in_days === undefined ? LIMITS.tokenDefaultDays : body.expires_in_days;
+    const secret = mintSecret();
+    const stored: StoredToken = {
+      id: `tok_${ulid(now)}`,
+      owner,
+      type: 'review',
+      name: body.name,
+      scopes: body.scopes ?? [...REVIEW_SCOPES],
+      prefix: secretPrefix(secret),
+      hash: hashSecret(secret),
+      created_at: new Date(now).toISOString(),
+      expires_at: days === null ? null : new Date(now + days * DAY_MS).toISOString(),
+      last_used_at: null,
+    };
+    await this.#store.insertToken(stored);
+    return { ...toTokenRecord(stored), token: secret };
+  }
+
+  async list(owner: string): Promise<TokenRecord[]> {
+    return (await this.#store.listTokens(owner, 'review')).map(toTokenRecord);
+  }
+
+  async revoke(owner: string, id: string): Promise<void> {
+    const token = await this.#store.getToken(id);
+    // Another owner's token, the dashboard token and a revoked one all look alike: not found.
+    if (!token || token.owner !== owner || token.type !== 'review' || token.revoked_at) throw notFound(`Token ${id}`);
+    await this.#store.updateToken(id, { revoked_at: new Date(this.#clock.now()).toISOString() });
+  }
+}
+
+export function toTokenRecord(token: StoredToken): TokenRecord {
+  return {
+    id: token.id,
+    name: token.name,
+    type: 'review',
+    scopes: token.scopes.filter((s): s is ReviewScope => s.startsWith('reviews:')),
+    prefix: token.prefix,
+    created_at: token.created_at,
+    expires_at: token.expires_at,
+    last_used_at: token.last_used_at,
+  };
+}

@@ -1,0 +1,44 @@
+// The OpenAPI 3.1 document's frame; its paths and schemas come from the routes' schemas.
+import type { FastifyDynamicSwaggerOptions } from '@fastify/swagger';
+import { LIMITS } from '../api/limits.ts';
+
+export function openapiOptions(version: string): FastifyDynamicSwaggerOptions {
+  return {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Diff Review API',
+        version,
+        description: [
+          'Asynchronous code review of pull-request diffs. Submit a diff with `POST /v1/reviews`, then poll',
+          '`GET /v1/reviews/{review_id}` (or follow `/events`) until the job is `completed` (with comments) or `failed` (with an error).',
+          '',
+          `Limits: a diff is at most ${LIMITS.diffBytes.toLocaleString('en')} bytes of UTF-8 (413 \`diff_too_large\` beyond).`,
+          'Rate limits are per token and announced in `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`; a 429 carries `Retry-After`.',
+          'Finished reviews are kept for 30 days by default. Every non-2xx response body is `{ "error": string, "message"?: string }`.',
+        ].join('\n'),
+      },
+      tags: [
+        { name: 'reviews', description: 'Review jobs (review API token).' },
+        { name: 'tokens', description: 'Review API tokens (dashboard token).' },
+        { name: 'meta', description: 'Health and this document (no token).' },
+      ],
+      components: {
+        securitySchemes: {
+          reviewBearerAuth: {
+            type: 'http',
+            scheme: 'bearer',
+            description: 'A review API token (`drv_…`) with the scope `reviews:read` or `reviews:write`. Create one with POST /v1/auth/tokens.',
+          },
+          dashboardBearerAuth: {
+            type: 'http',
+            scheme: 'bearer',
+            description: 'The dashboard token. A local service writes it to `<data dir>/dashboard-token` on first start.',
+          },
+        },
+      },
+    },
+    // Components are named after the schemas' $id (ReviewJob, ReviewComment, ...).
+    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
+  };
+}

@@ -1,0 +1,23 @@
+// Pieces shared by the route schemas: error responses and security requirements.
+import Type from 'typebox';
+
+const ERROR_DESCRIPTIONS: Record<number, string> = {
+  400: 'The request is not valid: `invalid_request`, with a message that names the field.',
+  401: 'The token is missing, unknown or revoked: `unauthorized`.',
+  403: 'The token expired (`token_expired`) or lacks the scope (`insufficient_scope`).',
+  404: 'Not found: `not_found`.',
+  409: 'The review is not in a state that allows this: `conflict`.',
+  413: 'The diff is larger than 1,000,000 bytes of UTF-8: `diff_too_large`.',
+  429: 'Too many requests (`rate_limited`) or too many queued reviews (`queue_full`); see Retry-After.',
+  500: 'The service failed: `internal_error`.',
+};
+
+/** `{ 401: ErrorResponse, ... }` for the given statuses. */
+export function errorResponses(...statuses: number[]) {
+  return Object.fromEntries(
+    statuses.map((status) => [status, Type.Ref('ErrorResponse', { description: ERROR_DESCRIPTIONS[status] })]),
+  );
+}
+
+export const reviewSecurity = [{ reviewBearerAuth: [] }];
+export const dashboardSecurity = [{ dashboardBearerAuth: [] }];

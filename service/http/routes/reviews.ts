@@ -1,0 +1,145 @@
+// /v1/reviews: create, get, list, cancel, events (SSE), SARIF.
+import Type from 'typebox';
+import type { FastifyInstance } from 'fastify';
+import { ApiError } from '../../api/errors.ts';
+import { LIMITS } from '../../api/limits.ts';
+import { CreateReviewBody, ListReviewsQuery, ReviewIdParams, ReviewList, type CreateReviewBody as CreateBody, type ListReviewsQuery as ListQuery } from '../../api/schemas.ts';
+import type { ReviewService } from '../../reviews/review-service.ts';
+import { principalOf } from '../auth.ts';
+import { errorResponses, reviewSecurity } from '../route-schemas.ts';
+import { streamReviewEvents } from '../review-events-stream.ts';
+import type { ReviewEvents } from '../../jobs/review-events.ts';
+
+export interface ReviewRoutesOptions {
+  reviews: ReviewService;
+  events: ReviewEvents;
+  rateLimit: { create: number; read: number };
+}
+
+const read = { type: 'review', scope: 'reviews:read' } as const;
+const write = { type: 'review', scope: 'reviews:write' } as const;
+const tags = ['reviews'];
+
+export function reviewRoutes(app: FastifyInstance, { reviews, events, rateLimit }: ReviewRoutesOptions) {
+  const limit = (max: number) => (max > 0 ? { rateLimit: { max, timeWindow: 60_000 } } : { rateLimit: false as const });
+
+  app.post<{ Body: CreateBody }>('/v1/reviews', {
+    bodyLimit: LIMITS.reviewBodyBytes,
+    config: { auth: write, ...limit(rateLimit.create) },
+    // Bytes, not characters: checked before validation so that a too-large diff is a 413.
+    preValidation: async (request) => {
+      const diff = (request.body as { diff?: unknown } | undefined)?.diff;
+      if (typeof diff === 'string' && diff.length > LIMITS.diffBytes / 4 && Buffer.byteLength(diff, 'utf8') > LIMITS.diffBytes) {
+        throw new ApiError(
+          413,
+          'diff_too_large',
+          `diff is ${Buffer.byteLength(diff, 'utf8').toLocaleString('en')} bytes of UTF-8; the limit is ${LIMITS.diffBytes.toLocaleString('en')}. Review a smaller range of commits.`,
+        );
+      }
+    },
+    schema: {
+      operationId: 'createReview',
+      summary: 'Submit a diff for review',
+      description: 'Queues a review job and answers at once with the job in state `queued`. Poll GET /v1/reviews/{review_id} (or follow its events) until it is `completed` or `failed`. Send `Idempotency-Key` to make retries safe: the same key with the same body within 24 h answers the first job again (with `Idempotent-Replayed: true`).',
+      tags,
+      security: reviewSecurity,
+      headers: Type.Object({ 'idempotency-key': Type.Optional(Type.String({ description: '1–255 printable characters, e.g. a UUID.' })) }),
+      body: CreateReviewBody,
+      response: {
+        202: Type.Ref('ReviewJob', { description: 'Queued. `Location` names the job.' }),
+        ...errorResponses(400, 401, 403, 413, 429, 500),
+      },
+    },
+    handler: async (request, reply) => {
+      const { owner } = principalOf(request);
+      const key = request.headers['idempotency-key'];
+      const { job, replayed } = await reviews.create(owner, request.body, typeof key === 'string' ? key : undefined);
+      if (replayed) reply.header('idempotent-replayed', 'true');
+      return reply.code(202).header('location', `/v1/reviews/${job.review_id}`).send(job);
+    },
+  });
+
+  app.get<{ Querystring: ListQuery }>('/v1/reviews', {
+    config: { auth: read, ...limit(rateLimit.read) },
+    schema: {
+      operationId: 'listReviews',
+      summary: 'List reviews, newest first',
+      tags,
+      security: reviewSecurity,
+      querystring: ListReviewsQuery,
+      response: { 200: ReviewList, ...errorResponses(400, 401, 403, 500) },
+    },
+    handler: async (request) => reviews.list(principalOf(request).owner, request.query),
+  });
+
+  app.get<{ Params: { review_id: string } }>('/v1/reviews/:review_id', {
+    config: { auth: read, ...limit(rateLimit.read) },
+    schema: {
+      operationId: 'getReview',
+      summary: 'Get a review job',
+      tags,
+      security: reviewSecurity,
+      params: ReviewIdParams,
+      response: { 200: Type.Ref('ReviewJob'), ...errorResponses(401, 403, 404, 500) },
+    },
+    handler: async (request) => reviews.get(principalOf(request).owner, request.params.review_id),
+  });
+
+  app.post<{ Params: { review_id: string } }>('/v1/reviews/:review_id/cancel', {
+    config: { auth: write, ...limit(rateLimit.create) },
+    schema: {
+      operationId: 'cancelReview',
+      summary: 'Cancel a queued or running review',
+      description: 'The job ends `failed` with error code `cancelled`. A finished job answers 409.',
+      tags,
+      security: reviewSecurity,
+      params: ReviewIdParams,
+      response: { 200: Type.Ref('ReviewJob'), ...errorResponses(401, 403, 404, 409, 500) },
+    },
+    handler: async (request) => reviews.cancel(principalOf(request).owner, request.params.review_id),
+  });
+
+  app.get<{ Params: { review_id: string } }>('/v1/reviews/:review_id/sarif', {
+    config: { auth: read, ...limit(rateLimit.read) },
+    schema: {
+      operationId: 'getReviewSarif',
+      summary: 'The result as SARIF 2.1.0',
+      description: 'Rule ids, help text, regions and fingerprints, for tools that want more than the four comment fields. Available once the review is completed (409 before).',
+      tags,
+      security: reviewSecurity,
+      params: ReviewIdParams,
+      response: {
+        200: {
+          description: 'A SARIF 2.1.0 log.',
+          content: { 'application/sarif+json': { schema: Type.Object({}, { additionalProperties: true }) } },
+        },
+        ...errorResponses(401, 403, 404, 409, 500),
+      },
+    },
+    handler: async (request, reply) => {
+      const sarif = await reviews.sarif(principalOf(request).owner, request.params.review_id);
+      return reply.type('application/sarif+json').send(JSON.stringify(sarif));
+    },
+  });
+
+  app.get<{ Params: { review_id: string } }>('/v1/reviews/:review_id/events', {
+    config: { auth: read, ...limit(rateLimit.read) },
+    schema: {
+      operationId: 'getReviewEvents',
+      summary: 'Follow a review as Server-Sent Events',
+      description: 'Each event is `event: review` with the job as JSON in `data`: the job as it is on connect, then the job on every state change. The stream ends after a terminal state. Comment lines (`: keep-alive`) keep idle connections open.',
+      tags,
+      security: reviewSecurity,
+      params: ReviewIdParams,
+      response: {
+        200: { description: 'An event stream.', content: { 'text/event-stream': { schema: Type.String() } } },
+        ...errorResponses(401, 403, 404, 500),
+      },
+    },
+    handler: async (request, reply) => {
+      const owner = principalOf(request).owner;
+      const review = await reviews.find(owner, request.params.review_id);
+      return streamReviewEvents(request, reply, { review, events, view: (r) => reviews.view(r) });
+    },
+  });
+}

@@ -1,0 +1,130 @@
+// The HTTP face of the service: Fastify with the contract's schemas for validation, serialization
+// and the OpenAPI document; auth, rate limits, body limits, timeouts and error replies.
+import http from 'node:http';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import swagger from '@fastify/swagger';
+import rateLimit from '@fastify/rate-limit';
+import { ApiError } from '../api/errors.ts';
+import { API_VERSION, LIMITS } from '../api/limits.ts';
+import { sharedSchemas } from '../api/schemas.ts';
+import type { TokenService } from '../auth/tokens.ts';
+import type { ReviewEvents } from '../jobs/review-events.ts';
+import type { ReviewService } from '../reviews/review-service.ts';
+import { installAuth } from './auth.ts';
+import { clientErrorReply, installErrorReplies } from './error-replies.ts';
+import { openapiOptions } from './openapi.ts';
+import { metaRoutes } from './routes/meta.ts';
+import { reviewRoutes } from './routes/reviews.ts';
+import { tokenRoutes } from './routes/tokens.ts';
+import { validatorCompiler } from './validation.ts';
+
+export interface RateLimits {
+  /** Requests per minute per token on read endpoints (get, list, events, SARIF); 0 turns it off. */
+  read: number;
+  /** Creates and cancels per minute per token. */
+  create: number;
+  /** Token-endpoint requests per minute per dashboard token. */
+  tokens: number;
+}
+
+export interface ServerTimeouts {
+  /** The whole request must have arrived by then (408). */
+  requestMs: number;
+  /** The headers must have arrived by then (408): slow-header clients cannot hold sockets. */
+  headersMs: number;
+}
+
+export interface ServerDeps {
+  tokens: TokenService;
+  reviews: ReviewService;
+  events: ReviewEvents;
+  version: string;
+  rateLimits: RateLimits;
+  timeouts: ServerTimeouts;
+  loggerInstance: FastifyBaseLogger;
+}
+
+export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
+  const app = Fastify({
+    loggerInstance: deps.loggerInstance,
+    bodyLimit: LIMITS.smallBodyBytes,
+    serverFactory: (handler) => createHttpServer(handler, deps.timeouts),
+    clientErrorHandler: clientErrorReply,
+    return503OnClosing: true,
+    forceCloseConnections: 'idle',
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  for (const schema of sharedSchemas) app.addSchema(schema);
+  await app.register(swagger, openapiOptions(API_VERSION));
+
+  installErrorReplies(app);
+  installAuth(app, deps.tokens);
+  await app.register(rateLimit, {
+    global: false,
+    hook: 'preParsing', // after authentication, so the key is the token, and before the body is read
+    keyGenerator: (request) => request.principal?.tokenId ?? request.ip,
+    enableDraftSpec: true,
+    errorResponseBuilder: (_request, context) =>
+      new ApiError(429, 'rate_limited', `Too many requests: this token may make ${context.max} of them per minute here. Retry in ${context.after}.`),
+  });
+
+  const routes = new Map<string, Set<string>>();
+  app.addHook('onRoute', (route) => {
+    if (route.schema?.hide) return;
+    const methods = routes.get(route.url) ?? new Set<string>();
+    for (const method of [route.method].flat()) methods.add(method);
+    routes.set(route.url, methods);
+  });
+  metaRoutes(app, { version: deps.version });
+  reviewRoutes(app, { reviews: deps.reviews, events: deps.events, rateLimit: deps.rateLimits });
+  tokenRoutes(app, { tokens: deps.tokens, rateLimit: deps.rateLimits.tokens });
+  methodNotAllowedRoutes(app, routes);
+  return app;
+}
+
+/** A known path with an unknown method: 405 with the Allow header, in the error shape. */
+function methodNotAllowedRoutes(app: FastifyInstance, routes: Map<string, Set<string>>) {
+  const all = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
+  for (const [url, methods] of routes) {
+    const allow = all.filter((m) => methods.has(m));
+    const others = all.filter((m) => !methods.has(m));
+    app.route({
+      method: others as never,
+      url,
+      schema: { hide: true },
+      // onRequest: answered before any body is read
+      onRequest: async (request, reply) => {
+        reply.header('allow', allow.join(', '));
+        throw new ApiError(405, 'method_not_allowed', `${request.method} is not allowed on ${url}; use ${allow.join(' or ')}.`);
+      },
+      handler: async () => undefined,
+    });
+  }
+}
+
+function createHttpServer(handler: http.RequestListener, timeouts: ServerTimeouts) {
+  const server = http.createServer(
+    {
+      requestTimeout: timeouts.requestMs,
+      headersTimeout: timeouts.headersMs,
+      connectionsCheckingInterval: Math.min(1000, timeouts.headersMs),
+      keepAliveTimeout: 5000,
+    },
+    handler,
+  );
+  // `Expect: 100-continue` (curl sends it for large bodies): refuse an oversize body before it is sent.
+  server.on('checkContinue', (request, response) => {
+    if (Number(request.headers['content-length']) > LIMITS.reviewBodyBytes) {
+      const body = JSON.stringify({
+        error: 'diff_too_large',
+        message: `The request body is too large. A diff may be at most ${LIMITS.diffBytes.toLocaleString('en')} bytes of UTF-8.`,
+      });
+      response.writeHead(413, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), connection: 'close' });
+      response.end(body);
+      return;
+    }
+    response.writeContinue();
+    handler(request, response);
+  });
+  return server;
+}

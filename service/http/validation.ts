@@ -1,0 +1,87 @@
+// Request validation from the contract's schemas. Bodies are checked strictly (no coercion, no
+// silently removed properties: an unknown property is an error); query strings and path
+// parameters are coerced, since everything in a URL is a string.
+import { Ajv, type ErrorObject, type Options } from 'ajv';
+import addFormats from 'ajv-formats';
+import type { FastifySchema, FastifySchemaCompiler } from 'fastify';
+import { sharedSchemas } from '../api/schemas.ts';
+
+function makeAjv(options: Options) {
+  const ajv = new Ajv({ allErrors: false, verbose: true, removeAdditional: false, useDefaults: true, strict: false, ...options });
+  addFormats.default(ajv);
+  for (const schema of sharedSchemas) ajv.addSchema(schema);
+  return ajv;
+}
+
+const bodyAjv = makeAjv({ coerceTypes: false });
+const urlAjv = makeAjv({ coerceTypes: true });
+
+export const validatorCompiler: FastifySchemaCompiler<FastifySchema> = ({ schema, httpPart }) =>
+  (httpPart === 'body' ? bodyAjv : urlAjv).compile(schema as object) as ReturnType<FastifySchemaCompiler<FastifySchema>>;
+
+const PART_NAMES: Record<string, string> = { body: 'body', querystring: 'query parameter', params: 'path parameter', headers: 'header' };
+
+/** One sentence that names the field and says what it must be. */
+export function describeValidationError(errors: ErrorObject[], part: string): string {
+  const error = errors.find((e) => e.keyword === 'anyOf') ?? errors[0];
+  if (!error) return 'The request is not valid.';
+  const path = error.instancePath
+    .split('/')
+    .slice(1)
+    .map((p) => (/^\d+$/.test(p) ? `[${p}]` : p))
+    .join('.')
+    .replace(/\.\[/g, '[');
+  const what = path ? `${part === 'body' ? '' : `${PART_NAMES[part] ?? part} `}${path}` : PART_NAMES[part] ?? part;
+  const params = error.params as Record<string, unknown>;
+  switch (error.keyword) {
+    case 'required':
+      return `${prefix(what, part, path)}${String(params.missingProperty)} is required.`;
+    case 'additionalProperties':
+      return `${prefix(what, part, path)}unknown property "${String(params.additionalProperty)}"${allowed(error)}.`;
+    case 'type':
+      return path
+        ? `${what} must be ${article(String(params.type))}.`
+        : `The request ${PART_NAMES[part] ?? part} must be a JSON ${String(params.type)}.`;
+    case 'minLength':
+      return params.limit === 1 ? `${what} must not be empty.` : `${what} must be at least ${String(params.limit)} characters.`;
+    case 'maxLength':
+      return `${what} must be at most ${String(params.limit)} characters.`;
+    case 'pattern':
+      return `${what} ${patternMeaning(path)}.`;
+    case 'minimum':
+    case 'maximum':
+      return `${what} must be ${error.keyword === 'minimum' ? 'at least' : 'at most'} ${String(params.limit)}.`;
+    case 'minItems':
+      return `${what} must have at least ${String(params.limit)} item(s).`;
+    case 'uniqueItems':
+      return `${what} must not repeat items.`;
+    case 'anyOf': {
+      const options = ((error.parentSchema as { anyOf?: { const?: unknown; type?: string }[] })?.anyOf ?? [])
+        .map((s) => (s.const !== undefined ? JSON.stringify(s.const) : s.type))
+        .filter(Boolean);
+      return `${what} must be one of ${options.join(', ')}.`;
+    }
+    case 'const':
+      return `${what} must be ${JSON.stringify(params.allowedValue)}.`;
+    case 'format':
+      return `${what} must be a valid ${String(params.format)}.`;
+    default:
+      return `${what} ${error.message ?? 'is not valid'}.`;
+  }
+}
+
+const prefix = (what: string, part: string, path: string) =>
+  path ? `${what}: ` : part === 'body' ? '' : `${PART_NAMES[part] ?? part}: `;
+
+function allowed(error: ErrorObject): string {
+  const properties = Object.keys((error.parentSchema as { properties?: object })?.properties ?? {});
+  return properties.length ? ` (allowed: ${properties.join(', ')})` : '';
+}
+
+const article = (type: string) => (/^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`);
+
+function patternMeaning(path: string): string {
+  if (path === 'repository') return 'must not contain control characters';
+  if (path === 'base_commit') return 'must be 7–64 hexadecimal digits (a commit id)';
+  return 'has an invalid format';
+}

@@ -1,0 +1,154 @@
+// Runs review jobs: p-queue bounds how many run at once, piscina runs each in a worker thread,
+// every job has a time limit, and jobs left unfinished by a stop are run again on the next start.
+import PQueue from 'p-queue';
+import { Piscina } from 'piscina';
+import type { FastifyBaseLogger } from 'fastify';
+import type { JobErrorCode } from '../api/schemas.ts';
+import type { Clock } from '../clock.ts';
+import type { EngineConfig } from '../review/types.ts';
+import type { Store, StoredReview } from '../store/types.ts';
+import { isTerminal, type ReviewEvents } from './review-events.ts';
+import type { ReviewTask, ReviewTaskResult } from './review-worker.ts';
+
+export interface JobRunnerOptions {
+  store: Store;
+  events: ReviewEvents;
+  clock: Clock;
+  log: FastifyBaseLogger;
+  /** Jobs reviewed at once (worker threads). */
+  concurrency: number;
+  /** A job still running after this fails with `timeout`. */
+  jobTimeoutMs: number;
+  engine?: EngineConfig;
+  workerFile: URL | string;
+}
+
+/** Why a running job's worker was stopped. */
+type StopReason = 'timeout' | 'cancelled' | 'shutdown';
+
+export class JobRunner {
+  readonly #options: JobRunnerOptions;
+  readonly #queue: PQueue;
+  readonly #pool: Piscina<ReviewTask, ReviewTaskResult>;
+  readonly #running = new Map<string, AbortController>();
+  #closing = false;
+
+  constructor(options: JobRunnerOptions) {
+    this.#options = options;
+    this.#queue = new PQueue({ concurrency: options.concurrency });
+    this.#pool = new Piscina({
+      filename: options.workerFile.toString(),
+      minThreads: 0,
+      maxThreads: options.concurrency,
+      idleTimeout: 30_000,
+    });
+  }
+
+  /** Jobs waiting for a worker. */
+  get backlog(): number {
+    return this.#queue.size;
+  }
+
+  enqueue(reviewId: string): void {
+    if (this.#closing) return; // stays queued in the store; the next start runs it
+    void this.#queue.add(() => this.#run(reviewId));
+  }
+
+  /** Puts every unfinished job of the store back in line, oldest first. */
+  async recover(): Promise<number> {
+    const unfinished = await this.#options.store.unfinishedReviews();
+    for (const review of unfinished) {
+      if (review.status === 'running') await this.#requeue(review.review_id);
+      this.enqueue(review.review_id);
+    }
+    return unfinished.length;
+  }
+
+  /** Stops the worker of a running job (the caller has already marked it failed). */
+  stop(reviewId: string, reason: StopReason): void {
+    this.#running.get(reviewId)?.abort(reason);
+  }
+
+  /**
+   * Stops taking work, gives running jobs `graceMs` to finish, then stops their workers and
+   * leaves them queued in the store for the next start.
+   */
+  async close(graceMs: number): Promise<void> {
+    this.#closing = true;
+    this.#queue.clear();
+    const drained = this.#queue.onIdle().then(() => true);
+    const late = await Promise.race([drained, delay(graceMs).then(() => false)]);
+    if (!late) for (const controller of this.#running.values()) controller.abort('shutdown' satisfies StopReason);
+    await this.#queue.onIdle();
+    await this.#pool.destroy();
+  }
+
+  async #run(reviewId: string): Promise<void> {
+    const { store, clock, log, jobTimeoutMs } = this.#options;
+    const review = await store.getReview(reviewId);
+    if (!review || review.status !== 'queued' || this.#closing) return;
+    const controller = new AbortController();
+    this.#running.set(reviewId, controller);
+    const timer = setTimeout(() => controller.abort('timeout' satisfies StopReason), jobTimeoutMs);
+    const startedAt = new Date(clock.now()).toISOString();
+    try {
+      await this.#save(reviewId, { status: 'running', started_at: startedAt, updated_at: startedAt, attempts: review.attempts + 1 });
+      const diff = await store.readDiff(reviewId);
+      const result = await this.#pool.run({ diff, engine: this.#options.engine }, { signal: controller.signal });
+      if (result.ok) {
+        await store.writeFindings(reviewId, result.findings);
+        const now = new Date(clock.now()).toISOString();
+        await this.#finish(reviewId, { status: 'completed', completed_at: now, updated_at: now });
+        log.info({ review_id: reviewId, ms: clock.now() - Date.parse(startedAt), findings: result.findings.length, ...result.stats }, 'review completed');
+      } else {
+        await this.#fail(reviewId, result.code, result.message);
+      }
+    } catch (error) {
+      const reason = controller.signal.aborted ? (controller.signal.reason as StopReason) : undefined;
+      if (reason === 'timeout') {
+        await this.#fail(reviewId, 'timeout', `The review ran past its time limit of ${formatSeconds(jobTimeoutMs)} and was stopped. Split the diff into smaller ones.`);
+      } else if (reason === 'shutdown') {
+        await this.#requeue(reviewId);
+      } else if (reason !== 'cancelled') {
+        // never the diff or the error's data: only what went wrong where
+        log.error({ review_id: reviewId, err: error }, 'review failed unexpectedly');
+        await this.#fail(reviewId, 'internal_error', 'The review failed because of an error in the service. It was logged; try again.');
+      }
+    } finally {
+      clearTimeout(timer);
+      this.#running.delete(reviewId);
+    }
+  }
+
+  async #fail(reviewId: string, code: JobErrorCode, message: string) {
+    const now = new Date(this.#options.clock.now()).toISOString();
+    await this.#finish(reviewId, { status: 'failed', error: { code, message }, updated_at: now });
+  }
+
+  /** Records a terminal state, unless the job got one meanwhile (a cancel wins over a late result). */
+  async #finish(reviewId: string, patch: Partial<StoredReview>) {
+    const current = await this.#options.store.getReview(reviewId);
+    if (!current || isTerminal(current)) return;
+    await this.#save(reviewId, patch);
+    await this.#options.store.deleteDiff(reviewId).catch(() => {});
+  }
+
+  async #requeue(reviewId: string) {
+    await this.#save(reviewId, { status: 'queued', started_at: undefined, updated_at: new Date(this.#options.clock.now()).toISOString() });
+  }
+
+  async #save(reviewId: string, patch: Partial<StoredReview>) {
+    const { store, events, log } = this.#options;
+    try {
+      await store.updateReview(reviewId, patch);
+    } catch (error) {
+      // Kept in memory; on disk the job stays unfinished and runs again after a restart.
+      log.error({ review_id: reviewId, err: error }, 'could not save the job state');
+    }
+    const current = await store.getReview(reviewId);
+    if (current) events.changed(current);
+  }
+}
+
+const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
+const formatSeconds = (ms: number) => `${Math.round(ms / 100) / 10} s`;

@@ -1,0 +1,52 @@
+// The engine's contract with the job runner. The engine knows nothing of HTTP or storage:
+// a diff goes in, findings come out (or an InvalidDiffError is thrown).
+import type { Severity } from '../api/schemas.ts';
+
+/** One finding of one rule on one added line. The API's ReviewComment is its first four fields. */
+export interface Finding {
+  rule_id: string;
+  severity: Severity;
+  /** New path, without a/ or b/. */
+  file_path: string;
+  /** 1-based line in the new version of the file; always an added line. */
+  line: number;
+  /** Begins with `${rule_id}: `. */
+  message: string;
+  /** 1-based columns of the offending text on that line, where the rule knows them (SARIF region). */
+  start_column?: number;
+  end_column?: number;
+  /** Stable across unrelated edits (does not contain the line number): SARIF partialFingerprints. */
+  fingerprint: string;
+}
+
+/** Service configuration of the rules: turn a rule off or change its severity. */
+export interface EngineConfig {
+  rules?: Record<string, 'off' | Severity>;
+  /** Cap on findings per review; one extra `info` finding says how many were cut. Default 500. */
+  maxFindings?: number;
+}
+
+export interface ReviewResult {
+  findings: Finding[];
+  /** Counts for logs and metrics; never the diff's text. */
+  stats: { files: number; addedLines: number };
+}
+
+/** The text is not a unified diff, or cannot be parsed. Ends the job with code `invalid_diff`. */
+export class InvalidDiffError extends Error {
+  readonly code = 'invalid_diff';
+  constructor(message: string) {
+    super(message);
+    this.name = 'InvalidDiffError';
+  }
+}
+
+/** Metadata of a rule, for SARIF's tool.driver.rules and for docs. */
+export interface RuleInfo {
+  id: string;
+  severity: Severity;
+  /** One line: what the rule finds. */
+  summary: string;
+  /** What to do about it. */
+  help: string;
+}

@@ -1,0 +1,206 @@
+// Review jobs as the API sees them: create (with idempotency and back-pressure), read, list,
+// cancel, follow, SARIF, retention. Routes call this; it calls the store and the runner.
+import { createHash } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
+import { ulid } from 'ulid';
+import { LIMITS } from '../api/limits.ts';
+import { ApiError, invalidRequest, notFound } from '../api/errors.ts';
+import type { CreateReviewBody, ListReviewsQuery, ReviewJob, ReviewList } from '../api/schemas.ts';
+import type { Clock } from '../clock.ts';
+import type { JobRunner } from '../jobs/runner.ts';
+import { isTerminal, type ReviewEvents } from '../jobs/review-events.ts';
+import { toSarif } from '../review/index.ts';
+import type { Finding } from '../review/types.ts';
+import { StoreWriteError, type Store, type StoredReview } from '../store/types.ts';
+import { toCreatedJob, toReviewJob } from './job-view.ts';
+
+export interface ReviewServiceOptions {
+  store: Store;
+  runner: JobRunner;
+  events: ReviewEvents;
+  clock: Clock;
+  /** Jobs waiting for a worker before creates are refused with 429 queue_full. */
+  maxQueuedJobs: number;
+  /** Finished reviews are deleted this many days after their last change. */
+  retentionDays: number;
+  version: string;
+}
+
+const HOUR_MS = 60 * 60 * 1000;
+const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
+
+export class ReviewService {
+  readonly #o: ReviewServiceOptions;
+  /** Findings of recently read reviews: a poll of a completed job should not read a file. */
+  readonly #findings = new LRUCache<string, Finding[]>({ max: 1000 });
+  /** Creates in progress per owner+key, so two concurrent requests with one key make one job. */
+  readonly #creating = new Map<string, { requestHash: string; review: Promise<StoredReview> }>();
+
+  constructor(options: ReviewServiceOptions) {
+    this.#o = options;
+  }
+
+  async create(owner: string, body: CreateReviewBody, idempotencyKey?: string): Promise<{ job: ReviewJob; replayed: boolean }> {
+    if (idempotencyKey === undefined) return { job: toCreatedJob(await this.#create(owner, body)), replayed: false };
+    if (!IDEMPOTENCY_KEY.test(idempotencyKey)) {
+      throw invalidRequest('Idempotency-Key must be 1–255 printable ASCII characters without spaces (a UUID is a good choice).');
+    }
+    const requestHash = hashRequest(body);
+    const slot = `${owner}\u0000${idempotencyKey}`;
+    const pending = this.#creating.get(slot);
+    if (pending) {
+      if (pending.requestHash !== requestHash) throw keyReused(idempotencyKey);
+      return { job: toCreatedJob(await pending.review), replayed: true };
+    }
+    const earlier = await this.#o.store.getIdempotency(owner, idempotencyKey);
+    if (earlier && Date.parse(earlier.created_at) > this.#o.clock.now() - LIMITS.idempotencyHours * HOUR_MS) {
+      const review = await this.#o.store.getReview(earlier.review_id);
+      if (review) {
+        if (earlier.request_hash !== requestHash) throw keyReused(idempotencyKey);
+        return { job: toCreatedJob(review), replayed: true };
+      }
+    }
+    const creating = this.#create(owner, body, { key: idempotencyKey, requestHash });
+    this.#creating.set(slot, { requestHash, review: creating });
+    try {
+      return { job: toCreatedJob(await creating), replayed: false };
+    } finally {
+      this.#creating.delete(slot);
+    }
+  }
+
+  async #create(owner: string, body: CreateReviewBody, idempotency?: { key: string; requestHash: string }): Promise<StoredReview> {
+    const { store, runner, clock, events } = this.#o;
+    if (runner.backlog >= this.#o.maxQueuedJobs) {
+      throw new ApiError(429, 'queue_full', `${runner.backlog} reviews are waiting; try again in a few seconds.`, { 'retry-after': '5' });
+    }
+    const now = clock.now();
+    const at = new Date(now).toISOString();
+    const review: StoredReview = {
+      review_id: `rev_${ulid(now)}`,
+      owner,
+      status: 'queued',
+      repository: body.repository,
+      created_at: at,
+      updated_at: at,
+      attempts: 0,
+    };
+    if (body.base_commit !== undefined) review.base_commit = body.base_commit;
+    try {
+      // The diff first: a record is never without its diff (a crash in between leaves an orphan file).
+      await store.writeDiff(review.review_id, body.diff);
+      const writes = [store.insertReview(review)];
+      if (idempotency) {
+        writes.push(
+          store.putIdempotency({ owner, key: idempotency.key, request_hash: idempotency.requestHash, review_id: review.review_id, created_at: at }),
+        );
+      }
+      await Promise.all(writes);
+    } catch (error) {
+      await store.deleteDiff(review.review_id).catch(() => {});
+      if (idempotency) await store.deleteIdempotency(owner, idempotency.key).catch(() => {});
+      if (error instanceof StoreWriteError) {
+        throw new ApiError(500, 'internal_error', `The review could not be saved: ${error.message}. Nothing was queued; try again later.`);
+      }
+      throw error;
+    }
+    runner.enqueue(review.review_id);
+    events.changed(review);
+    return review;
+  }
+
+  /** The owner's review, or 404: another owner's review is not found, never forbidden. */
+  async find(owner: string, id: string): Promise<StoredReview> {
+    const review = await this.#o.store.getReview(id);
+    if (!review || review.owner !== owner) throw notFound(`Review ${id}`);
+    return review;
+  }
+
+  async get(owner: string, id: string): Promise<ReviewJob> {
+    return this.view(await this.find(owner, id));
+  }
+
+  /** The public job, with its comments once completed. */
+  async view(review: StoredReview): Promise<ReviewJob> {
+    return toReviewJob(review, review.status === 'completed' ? await this.#findingsOf(review.review_id) : undefined);
+  }
+
+  async list(owner: string, query: ListReviewsQuery): Promise<ReviewList> {
+    const limit = query.limit ?? LIMITS.listDefault;
+    const page = await this.#o.store.listReviews({
+      owner,
+      status: query.status,
+      repository: query.repository,
+      limit: limit + 1,
+      before: query.cursor === undefined ? undefined : decodeCursor(query.cursor),
+    });
+    const more = page.length > limit;
+    const reviews = await Promise.all(page.slice(0, limit).map((r) => this.view(r)));
+    return { reviews, next_cursor: more ? encodeCursor(reviews.at(-1)!.review_id) : null };
+  }
+
+  async cancel(owner: string, id: string): Promise<ReviewJob> {
+    const review = await this.find(owner, id);
+    if (isTerminal(review)) {
+      throw new ApiError(409, 'conflict', `The review is already ${review.status}; only queued or running reviews can be cancelled.`);
+    }
+    const { store, runner, events, clock } = this.#o;
+    const updated = await store.updateReview(id, {
+      status: 'failed',
+      error: { code: 'cancelled', message: 'The review was cancelled before it finished.' },
+      updated_at: new Date(clock.now()).toISOString(),
+    });
+    runner.stop(id, 'cancelled');
+    events.changed(updated);
+    await store.deleteDiff(id).catch(() => {});
+    return this.view(updated);
+  }
+
+  async sarif(owner: string, id: string): Promise<object> {
+    const review = await this.find(owner, id);
+    if (review.status !== 'completed') {
+      throw new ApiError(409, 'conflict', `The review is ${review.status}; SARIF is available once it is completed.`);
+    }
+    return toSarif({
+      findings: await this.#findingsOf(id),
+      reviewId: id,
+      repository: review.repository,
+      baseCommit: review.base_commit,
+      toolVersion: this.#o.version,
+    });
+  }
+
+  /** Deletes finished reviews past retention and idempotency keys past 24 hours. */
+  async sweep(): Promise<{ reviews: number; keys: number }> {
+    const now = this.#o.clock.now();
+    const reviews = await this.#o.store.deleteFinishedBefore(new Date(now - this.#o.retentionDays * 24 * HOUR_MS).toISOString());
+    const keys = await this.#o.store.deleteIdempotencyBefore(new Date(now - LIMITS.idempotencyHours * HOUR_MS).toISOString());
+    return { reviews, keys };
+  }
+
+  async #findingsOf(id: string): Promise<Finding[]> {
+    let findings = this.#findings.get(id);
+    if (!findings) {
+      findings = await this.#o.store.readFindings(id);
+      this.#findings.set(id, findings);
+    }
+    return findings;
+  }
+}
+
+function hashRequest(body: CreateReviewBody): string {
+  return createHash('sha256')
+    .update(JSON.stringify([body.diff, body.repository, body.base_commit ?? null]))
+    .digest('hex');
+}
+
+const keyReused = (key: string) =>
+  invalidRequest(`Idempotency-Key "${key}" was already used with a different request body. Use a new key for a new review.`);
+
+const encodeCursor = (reviewId: string) => Buffer.from(reviewId, 'utf8').toString('base64url');
+
+function decodeCursor(cursor: string): string {
+  const id = Buffer.from(cursor, 'base64url').toString('utf8');
+  if (!/^rev_[0-9A-Z]{26}$/.test(id)) throw invalidRequest('cursor is not valid: pass the next_cursor of the previous page unchanged.');
+  return id;
+}

@@ -1,0 +1,169 @@
+// createService(): the whole service in-process, for the CLI, the two clients and the tests.
+import os from 'node:os';
+import path from 'node:path';
+import envPaths from 'env-paths';
+import type { AddressInfo } from 'node:net';
+import { pino, type DestinationStream } from 'pino';
+import type { FastifyInstance } from 'fastify';
+import { ensureDashboardToken } from './auth/dashboard-token.ts';
+import { TokenService } from './auth/tokens.ts';
+import { systemClock, type Clock } from './clock.ts';
+import { buildServer, type RateLimits, type ServerTimeouts } from './http/server.ts';
+import { ReviewEvents } from './jobs/review-events.ts';
+import { JobRunner } from './jobs/runner.ts';
+import { defaultWorkerFile } from './jobs/worker-file.ts';
+import type { EngineConfig } from './review/types.ts';
+import { ReviewService } from './reviews/review-service.ts';
+import { acquireDataDirLock } from './store/data-dir-lock.ts';
+import { LowdbStore } from './store/lowdb-store.ts';
+import { VERSION } from './version.ts';
+
+export interface ServiceOptions {
+  /** Where the store, diffs and the dashboard-token file live. Default: the OS's data folder (XDG on Linux). */
+  dataDir?: string;
+  /** Default 127.0.0.1: the service is reachable from this machine only unless told otherwise. */
+  host?: string;
+  /** Default 0: a free port (the CLI defaults to 7411). */
+  port?: number;
+  /** Reviews run at once. Default: the number of cores. */
+  concurrency?: number;
+  /** A review running longer fails with `timeout`. Default 60 s. */
+  jobTimeoutMs?: number;
+  /** Finished reviews are deleted this long after they finished. Default 30 days. */
+  retentionDays?: number;
+  /** Waiting jobs beyond which creates answer 429 queue_full. Default 1000. */
+  maxQueuedJobs?: number;
+  rateLimits?: Partial<RateLimits>;
+  timeouts?: Partial<ServerTimeouts>;
+  /** On close, running reviews get this long to finish before they are left queued for the next start. Default 5 s. */
+  shutdownGraceMs?: number;
+  /** pino level: fatal, error, warn, info, debug, trace, silent. Default info. */
+  logLevel?: string;
+  /** Where log lines go (default stdout). */
+  logStream?: DestinationStream;
+  /** Sets the dashboard token explicitly (32+ printable characters) instead of the generated file. */
+  dashboardToken?: string;
+  engine?: EngineConfig;
+  clock?: Clock;
+  workerFile?: URL | string;
+}
+
+export interface Service {
+  /** e.g. http://127.0.0.1:7411 */
+  readonly url: string;
+  readonly host: string;
+  readonly port: number;
+  readonly dataDir: string;
+  /** The file with the dashboard token's secret; absent when it was set explicitly. */
+  readonly dashboardTokenFile?: string;
+  readonly app: FastifyInstance;
+  /** Stops accepting, lets running reviews finish (up to shutdownGraceMs), writes the store, frees the data dir. */
+  close(): Promise<void>;
+}
+
+export const DEFAULTS = {
+  host: '127.0.0.1',
+  cliPort: 7411,
+  jobTimeoutMs: 60_000,
+  retentionDays: 30,
+  maxQueuedJobs: 1000,
+  shutdownGraceMs: 5000,
+  rateLimits: { read: 1200, create: 120, tokens: 120 } satisfies RateLimits,
+  timeouts: { requestMs: 60_000, headersMs: 15_000 } satisfies ServerTimeouts,
+};
+
+export const defaultDataDir = () => envPaths('diff-review', { suffix: '' }).data;
+const SWEEP_EVERY_MS = 60 * 60 * 1000;
+
+export async function createService(options: ServiceOptions = {}): Promise<Service> {
+  const dataDir = path.resolve(options.dataDir ?? defaultDataDir());
+  const clock = options.clock ?? systemClock;
+  const log = pino(
+    {
+      level: options.logLevel ?? 'info',
+      // Belt and braces: no serializer logs headers, bodies or secrets in the first place.
+      redact: { paths: ['req.headers.authorization', 'req.body', 'diff', 'token', 'secret'], censor: '[redacted]' },
+    },
+    options.logStream,
+  );
+  const lock = acquireDataDirLock(dataDir);
+  const undo: (() => unknown)[] = [() => lock.release()];
+  try {
+    const store = await LowdbStore.open(dataDir);
+    undo.push(() => store.close());
+    const dashboard = await ensureDashboardToken(store, dataDir, clock, options.dashboardToken);
+    if (dashboard.file) log.info({ file: dashboard.file, created: dashboard.created }, 'dashboard token file');
+
+    const events = new ReviewEvents();
+    const concurrency = Math.max(1, options.concurrency ?? os.availableParallelism());
+    const runner = new JobRunner({
+      store,
+      events,
+      clock,
+      log,
+      concurrency,
+      jobTimeoutMs: options.jobTimeoutMs ?? DEFAULTS.jobTimeoutMs,
+      engine: options.engine,
+      workerFile: options.workerFile ?? defaultWorkerFile(),
+    });
+    undo.push(() => runner.close(0));
+    const reviews = new ReviewService({
+      store,
+      runner,
+      events,
+      clock,
+      maxQueuedJobs: options.maxQueuedJobs ?? DEFAULTS.maxQueuedJobs,
+      retentionDays: options.retentionDays ?? DEFAULTS.retentionDays,
+      version: VERSION,
+    });
+    const app = await buildServer({
+      tokens: new TokenService(store, clock),
+      reviews,
+      events,
+      version: VERSION,
+      rateLimits: { ...DEFAULTS.rateLimits, ...options.rateLimits },
+      timeouts: { ...DEFAULTS.timeouts, ...options.timeouts },
+      loggerInstance: log,
+    });
+    undo.push(() => app.close());
+    await app.listen({ host: options.host ?? DEFAULTS.host, port: options.port ?? 0 });
+    const address = app.server.address() as AddressInfo;
+    const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+    const url = `http://${host}:${address.port}`;
+    lock.update({ url });
+
+    const resumed = await runner.recover();
+    if (resumed > 0) log.info({ jobs: resumed }, 'resuming unfinished reviews');
+    const sweep = () =>
+      reviews.sweep().then(
+        (removed) => removed.reviews + removed.keys > 0 && log.info(removed, 'retention: removed old reviews and idempotency keys'),
+        (error: unknown) => log.error({ err: error }, 'retention sweep failed'),
+      );
+    void sweep();
+    const sweeper = setInterval(sweep, SWEEP_EVERY_MS).unref();
+    log.info({ url, dataDir, concurrency }, 'diff review service listening');
+
+    let closing: Promise<void> | undefined;
+    return {
+      url,
+      host: address.address,
+      port: address.port,
+      dataDir,
+      dashboardTokenFile: dashboard.file,
+      app,
+      close: () =>
+        (closing ??= (async () => {
+          clearInterval(sweeper);
+          events.shutdown(); // open event streams end, so the HTTP server can drain
+          await app.close();
+          await runner.close(options.shutdownGraceMs ?? DEFAULTS.shutdownGraceMs);
+          await store.close();
+          lock.release();
+          log.info('diff review service stopped');
+        })()),
+    };
+  } catch (error) {
+    for (const step of undo.reverse()) await Promise.resolve(step()).catch(() => {});
+    throw error;
+  }
+}

@@ -1,0 +1,272 @@
+// The embedded store: one lowdb JSON document for jobs, tokens and idempotency keys, with in-memory
+// indexes beside it, and the bulky parts (diffs, findings) in files of their own.
+import { mkdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { Low } from 'lowdb';
+import { DataFile } from 'lowdb/node';
+import type { Finding } from '../review/types.ts';
+import { ReviewFiles } from './review-files.ts';
+import {
+  StoreWriteError,
+  type IdempotencyRecord,
+  type ReviewQuery,
+  type Store,
+  type StoredReview,
+  type StoredToken,
+  type TokenType,
+} from './types.ts';
+
+interface StoreDocument {
+  version: 1;
+  /** In creation order, so newest first is a walk from the end. */
+  reviews: StoredReview[];
+  tokens: StoredToken[];
+  idempotency: IdempotencyRecord[];
+}
+
+const emptyDocument = (): StoreDocument => ({ version: 1, reviews: [], tokens: [], idempotency: [] });
+const TOUCH_FLUSH_MS = 2000;
+
+export const STORE_FILE = 'store.json';
+
+export class StoreFileCorruptError extends Error {
+  constructor(file: string, cause: unknown) {
+    super(
+      `The store file ${file} is not valid JSON (${(cause as Error).message}). ` +
+        'It was not changed. Restore it from a backup, or move it away to start with an empty store.',
+      { cause },
+    );
+    this.name = 'StoreFileCorruptError';
+  }
+}
+
+export class LowdbStore implements Store {
+  readonly #db: Low<StoreDocument>;
+  readonly #files: ReviewFiles;
+  readonly #reviews = new Map<string, StoredReview>();
+  readonly #tokensByHash = new Map<string, StoredToken>();
+  readonly #tokensById = new Map<string, StoredToken>();
+  readonly #idempotency = new Map<string, IdempotencyRecord>();
+  #pendingWrite: Promise<void> | null = null;
+  #touchTimer: NodeJS.Timeout | null = null;
+
+  private constructor(db: Low<StoreDocument>, files: ReviewFiles) {
+    this.#db = db;
+    this.#files = files;
+  }
+
+  static async open(dataDir: string): Promise<LowdbStore> {
+    await mkdir(dataDir, { recursive: true, mode: 0o700 });
+    const file = path.join(dataDir, STORE_FILE);
+    // Parse ourselves first so a damaged file is reported, never silently replaced by an empty one.
+    let initial = emptyDocument();
+    try {
+      const text = await readFile(file, 'utf8');
+      try {
+        initial = { ...emptyDocument(), ...(JSON.parse(text) as StoreDocument) };
+      } catch (error) {
+        throw new StoreFileCorruptError(file, error);
+      }
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    }
+    // Compact JSON: the document is rewritten whole on every write, so every byte counts.
+    const adapter = new DataFile<StoreDocument>(file, { parse: JSON.parse, stringify: (d) => JSON.stringify(d) });
+    const db = new Low(adapter, initial);
+    const files = new ReviewFiles(dataDir);
+    await files.init();
+    const store = new LowdbStore(db, files);
+    store.#index();
+    return store;
+  }
+
+  #index() {
+    const data = this.#db.data;
+    for (const review of data.reviews) this.#reviews.set(review.review_id, review);
+    for (const token of data.tokens) this.#indexToken(token);
+    for (const record of data.idempotency) this.#idempotency.set(idemKey(record.owner, record.key), record);
+  }
+
+  #indexToken(token: StoredToken) {
+    this.#tokensByHash.set(token.hash, token);
+    this.#tokensById.set(token.id, token);
+  }
+
+  /**
+   * Persists every change made before the call. Calls in the same tick share one write (one
+   * serialization of the document), and steno queues a write that starts while one is running.
+   */
+  #persist(): Promise<void> {
+    this.#pendingWrite ??= new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
+      this.#pendingWrite = null;
+      return this.#db.write();
+    });
+    return this.#pendingWrite.catch((error: unknown) => {
+      throw new StoreWriteError(error);
+    });
+  }
+
+  async insertReview(review: StoredReview) {
+    this.#db.data.reviews.push(review);
+    this.#reviews.set(review.review_id, review);
+    try {
+      await this.#persist();
+    } catch (error) {
+      // Not durable, so not acknowledged: take it back out.
+      this.#reviews.delete(review.review_id);
+      const list = this.#db.data.reviews;
+      const at = list.lastIndexOf(review);
+      if (at >= 0) list.splice(at, 1);
+      throw error;
+    }
+  }
+
+  async getReview(id: string) {
+    return this.#reviews.get(id);
+  }
+
+  async updateReview(id: string, patch: Partial<StoredReview>) {
+    const review = this.#reviews.get(id);
+    if (!review) throw new Error(`no review ${id}`);
+    Object.assign(review, patch);
+    for (const key of Object.keys(patch) as (keyof StoredReview)[]) {
+      if (patch[key] === undefined) delete review[key];
+    }
+    await this.#persist();
+    return review;
+  }
+
+  async listReviews(query: ReviewQuery) {
+    const list = this.#db.data.reviews;
+    const page: StoredReview[] = [];
+    for (let i = list.length - 1; i >= 0 && page.length < query.limit; i--) {
+      const review = list[i]!;
+      if (query.before !== undefined && review.review_id >= query.before) continue;
+      if (review.owner !== query.owner) continue;
+      if (query.status !== undefined && review.status !== query.status) continue;
+      if (query.repository !== undefined && review.repository !== query.repository) continue;
+      page.push(review);
+    }
+    return page;
+  }
+
+  async unfinishedReviews() {
+    return this.#db.data.reviews.filter((r) => r.status === 'queued' || r.status === 'running');
+  }
+
+  async deleteFinishedBefore(date: string) {
+    const doomed = this.#db.data.reviews.filter(
+      (r) => (r.status === 'completed' || r.status === 'failed') && r.updated_at < date,
+    );
+    if (doomed.length === 0) return 0;
+    const ids = new Set(doomed.map((r) => r.review_id));
+    this.#db.data.reviews = this.#db.data.reviews.filter((r) => !ids.has(r.review_id));
+    for (const id of ids) this.#reviews.delete(id);
+    await this.#persist();
+    // Files go after the document: a crash in between leaves orphan files, never dangling records.
+    await Promise.all([...ids].map((id) => this.#files.deleteAll(id)));
+    return ids.size;
+  }
+
+  writeDiff(id: string, diff: string) {
+    return this.#files.writeDiff(id, diff).catch((error: unknown) => {
+      throw new StoreWriteError(error);
+    });
+  }
+  readDiff(id: string) {
+    return this.#files.readDiff(id);
+  }
+  deleteDiff(id: string) {
+    return this.#files.deleteDiff(id);
+  }
+  writeFindings(id: string, findings: Finding[]) {
+    return this.#files.writeFindings(id, findings).catch((error: unknown) => {
+      throw new StoreWriteError(error);
+    });
+  }
+  readFindings(id: string) {
+    return this.#files.readFindings(id);
+  }
+
+  async insertToken(token: StoredToken) {
+    this.#db.data.tokens.push(token);
+    this.#indexToken(token);
+    try {
+      await this.#persist();
+    } catch (error) {
+      this.#db.data.tokens = this.#db.data.tokens.filter((t) => t !== token);
+      this.#tokensByHash.delete(token.hash);
+      this.#tokensById.delete(token.id);
+      throw error;
+    }
+  }
+
+  async getTokenByHash(hash: string) {
+    return this.#tokensByHash.get(hash);
+  }
+
+  async getToken(id: string) {
+    return this.#tokensById.get(id);
+  }
+
+  async listTokens(owner: string, type: TokenType) {
+    return this.#db.data.tokens
+      .filter((t) => t.owner === owner && t.type === type && !t.revoked_at)
+      .sort((a, b) => (a.id < b.id ? 1 : -1));
+  }
+
+  async updateToken(id: string, patch: Partial<StoredToken>) {
+    const token = this.#tokensById.get(id);
+    if (!token) throw new Error(`no token ${id}`);
+    if (patch.hash !== undefined && patch.hash !== token.hash) this.#tokensByHash.delete(token.hash);
+    Object.assign(token, patch);
+    this.#indexToken(token);
+    await this.#persist();
+  }
+
+  touchToken(id: string, at: string) {
+    const token = this.#tokensById.get(id);
+    if (!token) return;
+    token.last_used_at = at;
+    this.#touchTimer ??= setTimeout(() => {
+      this.#touchTimer = null;
+      this.#persist().catch(() => {}); // retried with the next write
+    }, TOUCH_FLUSH_MS).unref();
+  }
+
+  async getIdempotency(owner: string, key: string) {
+    return this.#idempotency.get(idemKey(owner, key));
+  }
+
+  async putIdempotency(record: IdempotencyRecord) {
+    this.#idempotency.set(idemKey(record.owner, record.key), record);
+    this.#db.data.idempotency.push(record);
+    await this.#persist();
+  }
+
+  async deleteIdempotency(owner: string, key: string) {
+    const record = this.#idempotency.get(idemKey(owner, key));
+    if (!record) return;
+    this.#idempotency.delete(idemKey(owner, key));
+    this.#db.data.idempotency = this.#db.data.idempotency.filter((r) => r !== record);
+    await this.#persist();
+  }
+
+  async deleteIdempotencyBefore(date: string) {
+    const keep = this.#db.data.idempotency.filter((r) => r.created_at >= date);
+    const removed = this.#db.data.idempotency.length - keep.length;
+    if (removed === 0) return 0;
+    for (const r of this.#db.data.idempotency) if (r.created_at < date) this.#idempotency.delete(idemKey(r.owner, r.key));
+    this.#db.data.idempotency = keep;
+    await this.#persist();
+    return removed;
+  }
+
+  async close() {
+    if (this.#touchTimer) clearTimeout(this.#touchTimer);
+    this.#touchTimer = null;
+    await this.#persist();
+  }
+}
+
+const idemKey = (owner: string, key: string) => `${owner}\u0000${key}`;

@@ -1,0 +1,59 @@
+// One file per review beside the lowdb document: the diff while the job waits, the findings once
+// it is done. Keeping them out of the document keeps each document write small.
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { Finding } from '../review/types.ts';
+
+const SAFE_ID = /^rev_[0-9A-Z]{26}$/;
+
+export class ReviewFiles {
+  readonly #diffs: string;
+  readonly #results: string;
+
+  constructor(dataDir: string) {
+    this.#diffs = path.join(dataDir, 'diffs');
+    this.#results = path.join(dataDir, 'results');
+  }
+
+  async init(): Promise<void> {
+    await mkdir(this.#diffs, { recursive: true, mode: 0o700 });
+    await mkdir(this.#results, { recursive: true, mode: 0o700 });
+  }
+
+  writeDiff(id: string, diff: string) {
+    return atomicWrite(this.#file(this.#diffs, id, '.diff'), diff);
+  }
+  readDiff(id: string) {
+    return readFile(this.#file(this.#diffs, id, '.diff'), 'utf8');
+  }
+  deleteDiff(id: string) {
+    return rm(this.#file(this.#diffs, id, '.diff'), { force: true });
+  }
+  writeFindings(id: string, findings: Finding[]) {
+    return atomicWrite(this.#file(this.#results, id, '.json'), JSON.stringify(findings));
+  }
+  async readFindings(id: string): Promise<Finding[]> {
+    return JSON.parse(await readFile(this.#file(this.#results, id, '.json'), 'utf8')) as Finding[];
+  }
+  async deleteAll(id: string) {
+    await Promise.all([this.deleteDiff(id), rm(this.#file(this.#results, id, '.json'), { force: true })]);
+  }
+
+  #file(dir: string, id: string, ext: string) {
+    // ids come from our own store, but a path is never built from anything unchecked
+    if (!SAFE_ID.test(id)) throw new Error(`not a review id: ${JSON.stringify(id)}`);
+    return path.join(dir, id + ext);
+  }
+}
+
+/** Temp file + rename: a crash leaves either the old file or the new one, never half of one. */
+export async function atomicWrite(file: string, data: string, mode = 0o600): Promise<void> {
+  const temp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+  try {
+    await writeFile(temp, data, { encoding: 'utf8', mode });
+    await rename(temp, file);
+  } catch (error) {
+    await rm(temp, { force: true }).catch(() => {});
+    throw error;
+  }
+}
