@@ -54,6 +54,9 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     forceCloseConnections: 'idle',
   });
   app.setValidatorCompiler(validatorCompiler);
+  // Bodies are JSON only: without this, Fastify's built-in text/plain parser hands a JSON text sent
+  // as text/plain to validation as a string, and the 400 names the body instead of Content-Type.
+  app.removeContentTypeParser('text/plain');
   for (const schema of sharedSchemas) app.addSchema(schema);
   await app.register(swagger, openapiOptions(API_VERSION));
 

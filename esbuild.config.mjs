@@ -1,0 +1,31 @@
+// Builds every bundle of the project. `node esbuild.config.mjs` builds once; `--watch` rebuilds.
+import { build, context } from 'esbuild';
+
+const watch = process.argv.includes('--watch');
+
+/** @type {import('esbuild').BuildOptions[]} */
+const bundles = [
+  {
+    // The service and its CLI. npm packages stay external: the service runs beside node_modules,
+    // and piscina finds its own worker script through its package folder.
+    entryPoints: { cli: 'service/cli.ts', 'review-worker': 'service/jobs/review-worker.ts', index: 'service/index.ts' },
+    outdir: 'dist/service',
+    platform: 'node',
+    format: 'esm',
+    target: 'node22',
+    bundle: true,
+    packages: 'external',
+    sourcemap: true,
+    banner: { js: '#!/usr/bin/env node' },
+    logLevel: 'warning',
+  },
+];
+
+if (watch) {
+  for (const options of bundles) await (await context(options)).watch();
+  console.log('esbuild: watching');
+} else {
+  const started = Date.now();
+  await Promise.all(bundles.map((options) => build(options)));
+  console.log(`esbuild: built ${bundles.length} bundle(s) in ${Date.now() - started} ms`);
+}

@@ -1,0 +1,104 @@
+// A real service for tests: a real HTTP server on a loopback port, a real lowdb file in a temp
+// folder, real worker threads. Every response seen through `api()` or a client is checked against
+// the OpenAPI document.
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { Writable } from 'node:stream';
+import { createService, type Service, type ServiceOptions } from '../../service/service.ts';
+import { createClient, type DiffReviewClient } from '../../service/client/index.ts';
+import type { ClientOptions } from '../../service/client/options.ts';
+import { OpenApiContract } from './openapi-contract.ts';
+
+/** One contract per test file, shared by its services (the document is the same). */
+let contract: OpenApiContract | undefined;
+
+export interface TestService {
+  service: Service;
+  url: string;
+  dataDir: string;
+  dashboardToken: string;
+  /** A review API token with both scopes. */
+  reviewToken: string;
+  contract: OpenApiContract;
+  /** Every log line the service wrote, to search for things that must never be logged. */
+  logs: string[];
+  client(token?: string, options?: Partial<ClientOptions>): DiffReviewClient;
+  /** A raw request, checked against the contract. */
+  api(method: string, path: string, init?: { token?: string | null; body?: unknown; rawBody?: string; headers?: Record<string, string> }): Promise<Response>;
+  /** Stops the service; keeps the data dir unless `remove`. */
+  stop(): Promise<void>;
+  /** Starts a new service on the same data dir. */
+  restart(options?: ServiceOptions): Promise<TestService>;
+  close(): Promise<void>;
+}
+
+export async function startTestService(options: ServiceOptions = {}, dataDir?: string): Promise<TestService> {
+  dataDir ??= await mkdtemp(path.join(os.tmpdir(), 'diff-review-test-'));
+  const logs: string[] = [];
+  const logStream = new Writable({
+    write(chunk, _encoding, done) {
+      logs.push(String(chunk));
+      done();
+    },
+  });
+  const service = await createService({ dataDir, logLevel: 'info', logStream, ...options });
+  const dashboardToken = options.dashboardToken ?? (await readFile(service.dashboardTokenFile!, 'utf8')).trim();
+  contract ??= new OpenApiContract(await (await fetch(`${service.url}/v1/openapi.json`)).json());
+  const checkedFetch = contract.fetch();
+  const client = (token?: string, extra: Partial<ClientOptions> = {}) =>
+    createClient({ baseUrl: service.url, token, fetch: checkedFetch, retry: 0, ...extra });
+  const reviewToken = (await client(dashboardToken).createToken({ name: 'test' })).token;
+  let stopped = false;
+  const self: TestService = {
+    service,
+    url: service.url,
+    dataDir,
+    dashboardToken,
+    reviewToken,
+    contract,
+    logs,
+    client: (token = reviewToken, extra) => client(token, extra),
+    api: (method, route, init = {}) => {
+      const headers: Record<string, string> = { ...init.headers };
+      const token = init.token === undefined ? reviewToken : init.token;
+      if (token !== null) headers.authorization ??= `Bearer ${token}`;
+      let body: string | undefined = init.rawBody;
+      if (init.body !== undefined) {
+        body = JSON.stringify(init.body);
+        headers['content-type'] ??= 'application/json';
+      }
+      return checkedFetch(`${service.url}${route}`, { method, headers, body });
+    },
+    stop: async () => {
+      if (stopped) return;
+      stopped = true;
+      await service.close();
+    },
+    restart: async (more = {}) => {
+      await self.stop();
+      return startTestService({ ...options, ...more }, dataDir);
+    },
+    close: async () => {
+      await self.stop();
+      await rm(dataDir!, { recursive: true, force: true });
+    },
+  };
+  return self;
+}
+
+/** A small real-looking git diff that adds a debugger statement on new-file line 3. */
+export const DEBUGGER_DIFF = [
+  'diff --git a/src/app.js b/src/app.js',
+  'index 3b18e51..a9c2f4e 100644',
+  '--- a/src/app.js',
+  '+++ b/src/app.js',
+  '@@ -1,3 +1,4 @@',
+  ' function main() {',
+  '   const x = 1;',
+  '+  debugger;',
+  '   return x;',
+  '',
+].join('\n');
+
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
