@@ -1,0 +1,77 @@
+// Debugging leftovers, by language: statements that stop the program in a debugger, and prints
+// that were only meant for the person debugging. Matches read the code, not strings or comments.
+import { baseName, isJavaScript, isPython, isRuby, isRust, isScriptOrCli, isTestFile } from './files.ts';
+import type { LineRule } from './rule.ts';
+import { patternRule } from './rule.ts';
+
+interface LanguagePattern {
+  files: (path: string) => boolean;
+  pattern: RegExp;
+}
+
+const BREAKPOINTS: LanguagePattern[] = [
+  { files: isJavaScript, pattern: /(?<![\w$.])debugger\b(?!\s*[:=(.])/ },
+  { files: isPython, pattern: /\b(?:i?pdb|pudb|ipdb)\.set_trace\s*\(|(?<![\w.])breakpoint\s*\(\s*\)|\bpdb\.run\s*\(/ },
+  { files: isRuby, pattern: /\bbinding\.(?:pry|irb)\b|(?<![\w.])byebug\b|(?<![\w.])debugger\b(?!\s*[:=])/ },
+];
+
+export const noDebugger: LineRule = {
+  kind: 'line',
+  id: 'no-debugger',
+  severity: 'warning',
+  summary: 'A statement that stops in a debugger (debugger, pdb.set_trace, breakpoint(), binding.pry, byebug) was added.',
+  help: 'Remove the breakpoint before merging: in production it halts or hangs the program wherever a debugger or a terminal is attached.',
+  message: 'Remove the debugger statement before merging; it stops the program wherever a debugger is attached.',
+  files: (path) => BREAKPOINTS.some((language) => language.files(path)),
+  keywords: ['debugger', 'set_trace', 'breakpoint', 'binding.', 'byebug', 'pdb.run'],
+  check(line) {
+    for (const language of BREAKPOINTS) {
+      if (!language.files(line.path)) continue;
+      const m = language.pattern.exec(line.code);
+      if (m) return { column: m.index + 1, endColumn: m.index + 1 + m[0].length };
+    }
+    return null;
+  },
+};
+
+export const noDbgMacro = patternRule({
+  id: 'no-dbg-macro',
+  severity: 'warning',
+  summary: 'A Rust dbg!() macro call was added.',
+  help: 'Remove dbg!() before merging, or log through the crate\'s logger; dbg! writes to stderr in release builds too.',
+  message: 'Remove the dbg!() call before merging; it prints to stderr in release builds too.',
+  files: isRust,
+  keywords: ['dbg!'],
+  in: 'code',
+  pattern: /(?<![\w:])dbg!\s*[([]/,
+});
+
+export const noConsoleLog = patternRule({
+  id: 'no-console-log',
+  severity: 'info',
+  summary: 'console.log (or .debug/.trace/.dir) in library or application code, outside CLIs, scripts and tests.',
+  help: 'Remove the debugging output, or use the project\'s logger so that output has a level and can be turned off.',
+  message: 'Remove this console output or use the project\'s logger; console.log in application code is usually a debugging leftover.',
+  files: (path) => isJavaScript(path) && !isTestFile(path) && !isScriptOrCli(path),
+  keywords: ['console.'],
+  in: 'code',
+  pattern: /(?<![\w$.])console\.(?:log|debug|trace|dir|table)\s*\(/,
+});
+
+/** Python files whose job is to print: scripts, `__main__.py`, entry points, tests. */
+const isPythonLibraryCode = (path: string): boolean =>
+  isPython(path) && !isTestFile(path) && !isScriptOrCli(path) && !/^(__main__|setup|manage|noxfile|fabfile|tasks)\.py$/.test(baseName(path));
+
+export const noPrint = patternRule({
+  id: 'no-print',
+  severity: 'info',
+  summary: 'print() in Python library code (not scripts, __main__ modules or tests).',
+  help: 'Remove the debugging print, or use the logging module (logger = logging.getLogger(__name__)).',
+  message: 'Remove this print() or use the logging module; print in library code is usually a debugging leftover.',
+  files: isPythonLibraryCode,
+  keywords: ['print'],
+  in: 'code',
+  pattern: /(?<![\w.])print\s*\(/,
+});
+
+export const debuggingRules = [noDebugger, noDbgMacro, noConsoleLog, noPrint];

@@ -1,0 +1,23 @@
+// Every rule of the engine, family by family.
+import { conflictMarkerRules } from './conflict-markers.ts';
+import { debuggingRules } from './debugging.ts';
+import { disabledCheckRules } from './disabled-checks.ts';
+import { fileHygieneRules } from './file-hygiene.ts';
+import { riskyApiRules } from './risky-apis.ts';
+import type { Rule } from './rule.ts';
+import { secretRules } from './secrets.ts';
+import { testRules } from './tests.ts';
+import { todoRules } from './todo.ts';
+import { weakCryptoRules } from './weak-crypto.ts';
+
+export const ALL_RULES: readonly Rule[] = [
+  ...secretRules,
+  ...conflictMarkerRules,
+  ...testRules,
+  ...debuggingRules,
+  ...disabledCheckRules,
+  ...riskyApiRules,
+  ...weakCryptoRules,
+  ...todoRules,
+  ...fileHygieneRules,
+];

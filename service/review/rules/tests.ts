@@ -1,0 +1,42 @@
+// Tests that were focused (only these run) or skipped without a reason.
+import { isJavaScript, isPython } from './files.ts';
+import type { LineRule } from './rule.ts';
+import { patternRule } from './rule.ts';
+
+export const noFocusedTest = patternRule({
+  id: 'no-focused-test',
+  severity: 'error',
+  summary: 'A focused test (it.only, describe.only, test.only, fit, fdescribe) was added: every other test of the file is skipped.',
+  help: 'Remove .only / the f prefix so that the whole suite runs in CI.',
+  message: 'Remove the focus (.only / fit / fdescribe); with it, every other test in the file is silently skipped.',
+  files: isJavaScript,
+  keywords: ['.only', 'fit', 'fdescribe', 'ftest'],
+  in: 'code',
+  pattern: /(?<![\w$.])(?:(?:describe|it|test|context|suite|specify)\.only\s*[(.`]|(?:fit|fdescribe|fcontext|ftest)\s*\()/,
+});
+
+const JS_SKIP = /(?<![\w$.])(?:(?:describe|it|test|context|suite|specify)\.skip\s*[(.`]|(?:xit|xdescribe|xcontext|xtest)\s*\()/;
+const PYTEST_SKIP = /@pytest\.mark\.skip(?:if)?\b(?!\s*\(\s*(?:[^)]*,\s*)?reason\s*=)|@unittest\.skip\s*\(\s*\)|@unittest\.skip\b(?!\s*\()/;
+
+/** A skip whose reason is nowhere: not in the call (pytest reason=) and not in a comment on the line. */
+export const noUnexplainedSkip: LineRule = {
+  kind: 'line',
+  id: 'no-unexplained-skip',
+  severity: 'warning',
+  summary: 'A test was skipped without a reason (@pytest.mark.skip without reason=, it.skip / xit without a comment).',
+  help: 'Say why the test is skipped and when it comes back: reason="..." in pytest, a comment with an issue reference in JavaScript. Better, fix the test.',
+  message: 'Test skipped without a reason; give one (pytest: reason="..."; JavaScript: a comment with an issue reference) or fix the test.',
+  files: (path) => isJavaScript(path) || isPython(path),
+  keywords: ['.skip', 'xit', 'xdescribe', 'xcontext', 'xtest', 'skip'],
+  check(line) {
+    const python = isPython(line.path);
+    const m = (python ? PYTEST_SKIP : JS_SKIP).exec(line.code);
+    if (!m) return null;
+    // pytest.mark.skip("text") gives the reason positionally, the same as reason=.
+    if (python && /@pytest\.mark\.skip\s*\(\s*["']/.test(line.text)) return null;
+    if (!python && line.comment.trim() !== '') return null;
+    return { column: m.index + 1, endColumn: m.index + 1 + m[0].length };
+  },
+};
+
+export const testRules = [noFocusedTest, noUnexplainedSkip];

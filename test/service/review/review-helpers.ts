@@ -1,0 +1,32 @@
+// Small diffs for rule tests: a new file with the given lines, reviewed by the engine.
+import { reviewDiff } from '../../../service/review/index.ts';
+import type { EngineConfig, Finding } from '../../../service/review/index.ts';
+
+export function newFileDiff(path: string, lines: string[]): string {
+  return [`diff --git a/${path} b/${path}`, 'new file mode 100644', '--- /dev/null', `+++ b/${path}`, `@@ -0,0 +1,${lines.length} @@`, ...lines.map((l) => `+${l}`), ''].join('\n');
+}
+
+/** A modified file: `context` lines kept, then `added` lines added after them. */
+export function modifiedFileDiff(path: string, context: string[], added: string[]): string {
+  return [
+    `diff --git a/${path} b/${path}`,
+    '--- a/' + path,
+    '+++ b/' + path,
+    `@@ -1,${context.length} +1,${context.length + added.length} @@`,
+    ...context.map((l) => ` ${l}`),
+    ...added.map((l) => `+${l}`),
+    '',
+  ].join('\n');
+}
+
+export async function findings(path: string, lines: string[], config?: EngineConfig): Promise<Finding[]> {
+  return (await reviewDiff(newFileDiff(path, lines), config)).findings;
+}
+
+/** The rule ids that fire on a one-line file. */
+export async function rulesOn(path: string, line: string): Promise<string[]> {
+  return (await findings(path, [line])).map((f) => f.rule_id);
+}
+
+/** A real-looking GitHub token that is no one's (secretlint's example allowlists don't apply). */
+export const FAKE_GITHUB_TOKEN = 'ghp_' + 'aB3dE5fG7hJ9kL1mN2pQ4rS6tU8vW0xY2zA4';

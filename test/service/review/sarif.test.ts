@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { RULES, severityToSarifLevel, toSarif } from '../../../service/review/index.ts';
+import type { Finding } from '../../../service/review/index.ts';
+
+const finding: Finding = {
+  rule_id: 'no-debugger',
+  severity: 'warning',
+  file_path: 'src/my file.js',
+  line: 12,
+  message: 'no-debugger: Remove the debugger statement before merging.',
+  start_column: 3,
+  end_column: 11,
+  fingerprint: '0123456789abcdef0123456789abcdef',
+};
+
+describe('toSarif', () => {
+  it('maps severities to SARIF levels', () => {
+    expect([severityToSarifLevel('error'), severityToSarifLevel('warning'), severityToSarifLevel('info')]).toEqual(['error', 'warning', 'note']);
+  });
+
+  it('writes a SARIF 2.1.0 log with rules, results, regions and fingerprints', () => {
+    const log = toSarif({ findings: [finding, { ...finding, rule_id: 'todo-without-issue', severity: 'info', line: 3, start_column: undefined, end_column: undefined }], reviewId: 'rev_01', repository: 'acme/app', baseCommit: 'abc1234', toolVersion: '0.1.0' }) as any;
+    expect(log.version).toBe('2.1.0');
+    expect(log.$schema).toMatch(/sarif-schema-2\.1\.0\.json$/);
+    const run = log.runs[0];
+    expect(run.tool.driver.name).toBe('diff-review');
+    expect(run.tool.driver.version).toBe('0.1.0');
+    expect(run.tool.driver.rules.map((r: any) => r.id)).toEqual(RULES.map((r) => r.id));
+    const rule = run.tool.driver.rules.find((r: any) => r.id === 'no-debugger');
+    expect(rule.shortDescription.text).toBeTruthy();
+    expect(rule.help.text).toBeTruthy();
+    expect(rule.defaultConfiguration.level).toBe('warning');
+    const [first, second] = run.results;
+    expect(first).toMatchObject({
+      ruleId: 'no-debugger',
+      level: 'warning',
+      message: { text: finding.message },
+      partialFingerprints: { 'diffReview/v1': finding.fingerprint },
+    });
+    expect(first.locations[0].physicalLocation).toEqual({
+      artifactLocation: { uri: 'src/my%20file.js', uriBaseId: '%SRCROOT%' },
+      region: { startLine: 12, startColumn: 3, endColumn: 11 },
+    });
+    expect(run.tool.driver.rules[first.ruleIndex].id).toBe('no-debugger');
+    expect(second.level).toBe('note');
+    expect(second.locations[0].physicalLocation.region).toEqual({ startLine: 3 });
+    expect(run.versionControlProvenance).toEqual([{ repositoryUri: 'acme/app', revisionId: 'abc1234' }]);
+  });
+
+  it('still describes a rule id it does not know', () => {
+    const log = toSarif({ findings: [{ ...finding, rule_id: 'retired-rule' }], reviewId: 'rev_02', toolVersion: '0.1.0' }) as any;
+    const run = log.runs[0];
+    expect(run.tool.driver.rules[run.results[0].ruleIndex].id).toBe('retired-rule');
+    expect(run.versionControlProvenance).toBeUndefined();
+  });
+});
