@@ -1,4 +1,5 @@
 // Builds every bundle of the project. `node esbuild.config.mjs` builds once; `--watch` rebuilds.
+import { existsSync } from 'node:fs';
 import { build, context } from 'esbuild';
 
 const watch = process.argv.includes('--watch');
@@ -20,6 +21,12 @@ const bundles = [
     logLevel: 'warning',
   },
 ];
+
+// The clients declare their own bundles beside their code (extension/bundles.mjs, desktop/bundles.mjs).
+for (const part of ['extension', 'desktop']) {
+  const file = new URL(`./${part}/bundles.mjs`, import.meta.url);
+  if (existsSync(file)) bundles.push(...(await import(file.href)).default);
+}
 
 if (watch) {
   for (const options of bundles) await (await context(options)).watch();
