@@ -40,7 +40,7 @@ export function buildCli(): Command {
     .addOption(new Option('--job-timeout <seconds>', 'a review running longer fails with "timeout"').env('DIFF_REVIEW_JOB_TIMEOUT').default(DEFAULTS.jobTimeoutMs / 1000).argParser(integer(1, 86_400)))
     .addOption(new Option('--retention-days <days>', 'finished reviews are deleted after this many days').env('DIFF_REVIEW_RETENTION_DAYS').default(DEFAULTS.retentionDays).argParser(integer(1, 36_500)))
     .addOption(new Option('--max-queued <n>', 'waiting reviews beyond which creates answer 429 queue_full').env('DIFF_REVIEW_MAX_QUEUED').default(DEFAULTS.maxQueuedJobs).argParser(integer(1)))
-    .addOption(new Option('--rate-limit <n>', 'read requests per minute per token (0: off)').env('DIFF_REVIEW_RATE_LIMIT').default(DEFAULTS.rateLimits.read).argParser(integer(0)))
+    .addOption(new Option('--rate-limit <n>', 'list, events and SARIF requests per minute per token (0: off; a single review\'s GET is never limited)').env('DIFF_REVIEW_RATE_LIMIT').default(DEFAULTS.rateLimits.read).argParser(integer(0)))
     .addOption(new Option('--create-rate-limit <n>', 'creates and cancels per minute per token (0: off)').env('DIFF_REVIEW_CREATE_RATE_LIMIT').default(DEFAULTS.rateLimits.create).argParser(integer(0)))
     .addOption(new Option('--log-level <level>', 'fatal, error, warn, info, debug, trace or silent').env('DIFF_REVIEW_LOG_LEVEL').default('info').choices(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']))
     .addHelpText('after', '\nDIFF_REVIEW_DASHBOARD_TOKEN (32+ printable characters) sets the dashboard token instead of the generated <data dir>/dashboard-token file.')

@@ -1,5 +1,5 @@
 // Review API tokens and the dashboard token: minting, verification, scopes, listing, revoking.
-import { ulid } from 'ulid';
+import { monotonicFactory } from 'ulid';
 import { LIMITS } from '../api/limits.ts';
 import { ApiError, notFound } from '../api/errors.ts';
 import type { CreateTokenBody, CreatedToken, ReviewScope, TokenRecord } from '../api/schemas.ts';
@@ -10,6 +10,8 @@ import type { Clock } from '../clock.ts';
 export const REVIEW_SCOPES: ReviewScope[] = ['reviews:read', 'reviews:write'];
 export const DASHBOARD_SCOPES: Scope[] = ['tokens:read', 'tokens:write'];
 const DAY_MS = 24 * 60 * 60 * 1000;
+/** Strictly increasing ids, also within one millisecond: the list is newest first by id. */
+const nextUlid = monotonicFactory();
 
 /** Who is calling, once the bearer token checked out. */
 export interface Principal {
@@ -86,7 +88,7 @@ export class TokenService {
     const days = body.expires_in_days === undefined ? LIMITS.tokenDefaultDays : body.expires_in_days;
     const secret = mintSecret();
     const stored: StoredToken = {
-      id: `tok_${ulid(now)}`,
+      id: `tok_${nextUlid(now)}`,
       owner,
       type: 'review',
       name: body.name,

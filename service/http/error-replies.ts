@@ -72,6 +72,24 @@ function keepReadingBriefly(request: FastifyRequest) {
   raw.resume();
 }
 
+/**
+ * Answers the requests Fastify's router rejects before any route or hook runs; without this they
+ * get Fastify's own body (`"error": "Bad Request"`, and 414 for a long path parameter).
+ */
+export function routerErrorReply(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  const path = request.url.split('?')[0] ?? '';
+  switch (error.code) {
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      // No id is that long: there is nothing there (and saying so leaks nothing).
+      return sendError(reply, new ApiError(404, 'not_found', `There is no ${request.method} ${path.slice(0, 200)}…; the id is far too long to exist.`));
+    case 'FST_ERR_BAD_URL':
+      // A path parameter that does not decode names nothing; 404 keeps GET within its documented statuses.
+      return sendError(reply, new ApiError(404, 'not_found', `There is no ${request.method} ${path.slice(0, 200)}: its percent-encoding is not valid UTF-8.`));
+    default:
+      return sendError(reply, toApiError(error, request));
+  }
+}
+
 /** Answers the requests Node's HTTP parser rejects before Fastify sees them. */
 export function clientErrorReply(error: NodeJS.ErrnoException & { bytesParsed?: number }, socket: Socket) {
   if (error.code === 'ECONNRESET' || !socket.writable) return;

@@ -11,7 +11,8 @@ import type { TokenService } from '../auth/tokens.ts';
 import type { ReviewEvents } from '../jobs/review-events.ts';
 import type { ReviewService } from '../reviews/review-service.ts';
 import { installAuth } from './auth.ts';
-import { clientErrorReply, installErrorReplies } from './error-replies.ts';
+import { clientErrorReply, installErrorReplies, routerErrorReply } from './error-replies.ts';
+import { SharedRateLimitStore } from './shared-rate-limit-store.ts';
 import { openapiOptions } from './openapi.ts';
 import { metaRoutes } from './routes/meta.ts';
 import { reviewRoutes } from './routes/reviews.ts';
@@ -19,7 +20,7 @@ import { tokenRoutes } from './routes/tokens.ts';
 import { validatorCompiler } from './validation.ts';
 
 export interface RateLimits {
-  /** Requests per minute per token on read endpoints (get, list, events, SARIF); 0 turns it off. */
+  /** Requests per minute per token, shared by list, events and SARIF (not get: see its route); 0 turns it off. */
   read: number;
   /** Creates and cancels per minute per token. */
   create: number;
@@ -50,6 +51,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     bodyLimit: LIMITS.smallBodyBytes,
     serverFactory: (handler) => createHttpServer(handler, deps.timeouts),
     clientErrorHandler: clientErrorReply,
+    frameworkErrors: routerErrorReply,
     return503OnClosing: true,
     forceCloseConnections: 'idle',
   });
@@ -67,6 +69,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     hook: 'preParsing', // after authentication, so the key is the token, and before the body is read
     keyGenerator: (request) => request.principal?.tokenId ?? request.ip,
     enableDraftSpec: true,
+    store: SharedRateLimitStore as never,
     errorResponseBuilder: (_request, context) =>
       new ApiError(429, 'rate_limited', `Too many requests: this token may make ${context.max} of them per minute here. Retry in ${context.after}.`),
   });

@@ -2,7 +2,7 @@
 // cancel, follow, SARIF, retention. Routes call this; it calls the store and the runner.
 import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
-import { ulid } from 'ulid';
+import { monotonicFactory } from 'ulid';
 import { LIMITS } from '../api/limits.ts';
 import { ApiError, invalidRequest, notFound } from '../api/errors.ts';
 import type { CreateReviewBody, ListReviewsQuery, ReviewJob, ReviewList } from '../api/schemas.ts';
@@ -27,6 +27,8 @@ export interface ReviewServiceOptions {
 }
 
 const HOUR_MS = 60 * 60 * 1000;
+/** Strictly increasing ids, also within one millisecond: lists are newest first by id, and pages by id. */
+const nextUlid = monotonicFactory();
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 
 export class ReviewService {
@@ -35,6 +37,8 @@ export class ReviewService {
   readonly #findings = new LRUCache<string, Finding[]>({ max: 1000 });
   /** Creates in progress per owner+key, so two concurrent requests with one key make one job. */
   readonly #creating = new Map<string, { requestHash: string; review: Promise<StoredReview> }>();
+  /** Creates past the queue_full check whose jobs are not enqueued yet: they count as waiting. */
+  #admitted = 0;
 
   constructor(options: ReviewServiceOptions) {
     this.#o = options;
@@ -70,14 +74,26 @@ export class ReviewService {
   }
 
   async #create(owner: string, body: CreateReviewBody, idempotency?: { key: string; requestHash: string }): Promise<StoredReview> {
-    const { store, runner, clock, events } = this.#o;
-    if (runner.backlog >= this.#o.maxQueuedJobs) {
-      throw new ApiError(429, 'queue_full', `${runner.backlog} reviews are waiting; try again in a few seconds.`, { 'retry-after': '5' });
+    const { runner } = this.#o;
+    // Checked and reserved in one step: a burst of concurrent creates all see the queue before
+    // any of them is enqueued (the store writes come in between), so each one holds a place.
+    if (runner.backlog + this.#admitted >= this.#o.maxQueuedJobs) {
+      throw new ApiError(429, 'queue_full', `${runner.backlog + this.#admitted} reviews are waiting; try again in a few seconds.`, { 'retry-after': '5' });
     }
+    this.#admitted++;
+    try {
+      return await this.#admit(owner, body, idempotency);
+    } finally {
+      this.#admitted--;
+    }
+  }
+
+  async #admit(owner: string, body: CreateReviewBody, idempotency?: { key: string; requestHash: string }): Promise<StoredReview> {
+    const { store, runner, clock, events } = this.#o;
     const now = clock.now();
     const at = new Date(now).toISOString();
     const review: StoredReview = {
-      review_id: `rev_${ulid(now)}`,
+      review_id: `rev_${nextUlid(now)}`,
       owner,
       status: 'queued',
       repository: body.repository,

@@ -18,7 +18,7 @@ import {
 
 interface StoreDocument {
   version: 1;
-  /** In creation order, so newest first is a walk from the end. */
+  /** In review_id order (ids sort by creation time), so newest first is a walk from the end. */
   reviews: StoredReview[];
   tokens: StoredToken[];
   idempotency: IdempotencyRecord[];
@@ -107,7 +107,12 @@ export class LowdbStore implements Store {
   }
 
   async insertReview(review: StoredReview) {
-    this.#db.data.reviews.push(review);
+    // Kept in id (= time) order, which listing and paging rely on, even when concurrent creates
+    // arrive here out of order (their diff writes finish in any order). Nearly always an append.
+    const list = this.#db.data.reviews;
+    let at = list.length;
+    while (at > 0 && list[at - 1]!.review_id > review.review_id) at--;
+    list.splice(at, 0, review);
     this.#reviews.set(review.review_id, review);
     try {
       await this.#persist();

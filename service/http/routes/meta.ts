@@ -1,4 +1,5 @@
 // Public routes: health and the OpenAPI document.
+import Type from 'typebox';
 import type { FastifyInstance } from 'fastify';
 import { Health } from '../../api/schemas.ts';
 
@@ -8,7 +9,18 @@ export function metaRoutes(app: FastifyInstance, { version }: { version: string 
     handler: async () => ({ status: 'ok' as const, version }),
   });
   app.get('/v1/openapi.json', {
-    schema: { operationId: 'openapi', summary: 'This OpenAPI 3.1 document', tags: ['meta'] },
+    schema: {
+      operationId: 'openapi',
+      summary: 'This OpenAPI 3.1 document',
+      tags: ['meta'],
+      // Declared, so the document describes its own response like every other one.
+      response: {
+        200: {
+          description: 'The OpenAPI 3.1 document of this API.',
+          content: { 'application/json': { schema: Type.Object({}, { additionalProperties: true }) } },
+        },
+      },
+    },
     handler: async () => app.swagger(),
   });
 }

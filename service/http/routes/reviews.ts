@@ -21,11 +21,15 @@ const write = { type: 'review', scope: 'reviews:write' } as const;
 const tags = ['reviews'];
 
 export function reviewRoutes(app: FastifyInstance, { reviews, events, rateLimit }: ReviewRoutesOptions) {
-  const limit = (max: number) => (max > 0 ? { rateLimit: { max, timeWindow: 60_000 } } : { rateLimit: false as const });
+  // One budget per token for each scope: reads share one, creates and cancels another.
+  const limit = (max: number, groupId: string) =>
+    max > 0 ? { rateLimit: { max, timeWindow: 60_000, groupId } } : { rateLimit: false as const };
+  const readLimit = limit(rateLimit.read, 'reviews:read');
+  const writeLimit = limit(rateLimit.create, 'reviews:write');
 
   app.post<{ Body: CreateBody }>('/v1/reviews', {
     bodyLimit: LIMITS.reviewBodyBytes,
-    config: { auth: write, ...limit(rateLimit.create) },
+    config: { auth: write, ...writeLimit },
     // Bytes, not characters: checked before validation so that a too-large diff is a 413.
     preValidation: async (request) => {
       const diff = (request.body as { diff?: unknown } | undefined)?.diff;
@@ -60,20 +64,22 @@ export function reviewRoutes(app: FastifyInstance, { reviews, events, rateLimit 
   });
 
   app.get<{ Querystring: ListQuery }>('/v1/reviews', {
-    config: { auth: read, ...limit(rateLimit.read) },
+    config: { auth: read, ...readLimit },
     schema: {
       operationId: 'listReviews',
       summary: 'List reviews, newest first',
       tags,
       security: reviewSecurity,
       querystring: ListReviewsQuery,
-      response: { 200: ReviewList, ...errorResponses(400, 401, 403, 500) },
+      response: { 200: ReviewList, ...errorResponses(400, 401, 403, 429, 500) },
     },
     handler: async (request) => reviews.list(principalOf(request).owner, request.query),
   });
 
   app.get<{ Params: { review_id: string } }>('/v1/reviews/:review_id', {
-    config: { auth: read, ...limit(rateLimit.read) },
+    // Not rate-limited: the seed fixes this operation's statuses to 200/401/403/404/500, and a
+    // poll is a cheap in-memory read. Clients that want fewer requests follow /events instead.
+    config: { auth: read, rateLimit: false },
     schema: {
       operationId: 'getReview',
       summary: 'Get a review job',
@@ -86,7 +92,7 @@ export function reviewRoutes(app: FastifyInstance, { reviews, events, rateLimit 
   });
 
   app.post<{ Params: { review_id: string } }>('/v1/reviews/:review_id/cancel', {
-    config: { auth: write, ...limit(rateLimit.create) },
+    config: { auth: write, ...writeLimit },
     schema: {
       operationId: 'cancelReview',
       summary: 'Cancel a queued or running review',
@@ -94,13 +100,13 @@ export function reviewRoutes(app: FastifyInstance, { reviews, events, rateLimit 
       tags,
       security: reviewSecurity,
       params: ReviewIdParams,
-      response: { 200: Type.Ref('ReviewJob'), ...errorResponses(401, 403, 404, 409, 500) },
+      response: { 200: Type.Ref('ReviewJob'), ...errorResponses(401, 403, 404, 409, 429, 500) },
     },
     handler: async (request) => reviews.cancel(principalOf(request).owner, request.params.review_id),
   });
 
   app.get<{ Params: { review_id: string } }>('/v1/reviews/:review_id/sarif', {
-    config: { auth: read, ...limit(rateLimit.read) },
+    config: { auth: read, ...readLimit },
     schema: {
       operationId: 'getReviewSarif',
       summary: 'The result as SARIF 2.1.0',
@@ -113,7 +119,7 @@ export function reviewRoutes(app: FastifyInstance, { reviews, events, rateLimit 
           description: 'A SARIF 2.1.0 log.',
           content: { 'application/sarif+json': { schema: Type.Object({}, { additionalProperties: true }) } },
         },
-        ...errorResponses(401, 403, 404, 409, 500),
+        ...errorResponses(401, 403, 404, 409, 429, 500),
       },
     },
     handler: async (request, reply) => {
@@ -123,7 +129,7 @@ export function reviewRoutes(app: FastifyInstance, { reviews, events, rateLimit 
   });
 
   app.get<{ Params: { review_id: string } }>('/v1/reviews/:review_id/events', {
-    config: { auth: read, ...limit(rateLimit.read) },
+    config: { auth: read, ...readLimit },
     schema: {
       operationId: 'getReviewEvents',
       summary: 'Follow a review as Server-Sent Events',
@@ -133,7 +139,7 @@ export function reviewRoutes(app: FastifyInstance, { reviews, events, rateLimit 
       params: ReviewIdParams,
       response: {
         200: { description: 'An event stream.', content: { 'text/event-stream': { schema: Type.String() } } },
-        ...errorResponses(401, 403, 404, 500),
+        ...errorResponses(401, 403, 404, 429, 500),
       },
     },
     handler: async (request, reply) => {

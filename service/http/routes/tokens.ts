@@ -12,7 +12,7 @@ const tags = ['tokens'];
 export function tokenRoutes(app: FastifyInstance, { tokens, rateLimit }: { tokens: TokenService; rateLimit: number }) {
   const config = (scope: 'tokens:read' | 'tokens:write') => ({
     auth: { type: 'dashboard', scope } as const,
-    rateLimit: rateLimit > 0 ? { max: rateLimit, timeWindow: 60_000 } : (false as const),
+    rateLimit: rateLimit > 0 ? { max: rateLimit, timeWindow: 60_000, groupId: 'tokens' } : (false as const),
   });
 
   app.post<{ Body: CreateBody }>('/v1/auth/tokens', {
@@ -25,7 +25,7 @@ export function tokenRoutes(app: FastifyInstance, { tokens, rateLimit }: { token
       tags,
       security: dashboardSecurity,
       body: CreateTokenBody,
-      response: { 201: CreatedToken, ...errorResponses(400, 401, 403, 500) },
+      response: { 201: CreatedToken, ...errorResponses(400, 401, 403, 429, 500) },
     },
     handler: async (request, reply) => {
       const created = await tokens.createReviewToken(principalOf(request).owner, request.body);
@@ -41,7 +41,7 @@ export function tokenRoutes(app: FastifyInstance, { tokens, rateLimit }: { token
       description: 'Revoked tokens and the dashboard token are not listed.',
       tags,
       security: dashboardSecurity,
-      response: { 200: TokenList, ...errorResponses(401, 403, 500) },
+      response: { 200: TokenList, ...errorResponses(401, 403, 429, 500) },
     },
     handler: async (request) => ({ tokens: await tokens.list(principalOf(request).owner) }),
   });
@@ -55,7 +55,7 @@ export function tokenRoutes(app: FastifyInstance, { tokens, rateLimit }: { token
       tags,
       security: dashboardSecurity,
       params: TokenIdParams,
-      response: { 204: Type.Null({ description: 'Revoked.' }), ...errorResponses(401, 403, 404, 500) },
+      response: { 204: Type.Null({ description: 'Revoked.' }), ...errorResponses(401, 403, 404, 429, 500) },
     },
     handler: async (request, reply) => {
       await tokens.revoke(principalOf(request).owner, request.params.id);
