@@ -1,0 +1,93 @@
+// The desktop app's bundles, built by esbuild.config.mjs (`npm run build`) into dist/desktop:
+//   main.js, preload.js          the Electron main process and the sandboxed preload (CommonJS)
+//   service-launcher.js          the built-in service, loaded by main.js only when chosen
+//   worker.js, review-worker.js  piscina's worker and the review worker, beside the service
+//   renderer/                    index.html, renderer.js, renderer.css (the UI, for the browser)
+//   package.json                 {"main": "main.js", "type": "commonjs"}: `electron dist/desktop`
+// Tests build the same bundles into a temp folder with desktopBundles(outdir).
+import { copyFile, mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+
+/** @param {string} outdir absolute, or relative to the project root @returns {import('esbuild').BuildOptions[]} */
+export function desktopBundles(outdir = 'dist/desktop') {
+  const out = path.resolve(root, outdir);
+  const node = {
+    absWorkingDir: root,
+    outdir: out,
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node22',
+    sourcemap: true,
+    logLevel: 'warning',
+  };
+  return [
+    {
+      ...node,
+      entryPoints: { main: 'desktop/main/index.ts', preload: 'desktop/preload/index.ts' },
+      external: ['electron'],
+      plugins: [appManifest(out)],
+    },
+    {
+      ...node,
+      // The service with all its packages: a packaged app has no node_modules to find them in.
+      entryPoints: {
+        'service-launcher': 'desktop/main/service-launcher.ts',
+        // piscina starts path.resolve(__dirname, 'worker.js'): it must sit beside the bundle.
+        worker: 'node_modules/piscina/dist/worker.js',
+        // The service loads new URL('./review-worker.js', import.meta.url) (jobs/worker-file.ts).
+        'review-worker': 'service/jobs/review-worker.ts',
+      },
+      external: ['electron', '@napi-rs/nice'],
+      // CommonJS has no import.meta.url; the service needs it to find its worker.
+      define: { 'import.meta.url': '__import_meta_url' },
+      banner: { js: 'var __import_meta_url = require("url").pathToFileURL(__filename).href;' },
+    },
+    {
+      absWorkingDir: root,
+      entryPoints: { renderer: 'desktop/renderer/main.tsx' },
+      outdir: path.join(out, 'renderer'),
+      bundle: true,
+      platform: 'browser',
+      format: 'iife',
+      target: 'chrome130',
+      jsx: 'automatic',
+      jsxImportSource: 'preact',
+      sourcemap: true,
+      minify: false,
+      logLevel: 'warning',
+      plugins: [copyStatic(path.join(root, 'desktop/renderer/index.html'), path.join(out, 'renderer/index.html'))],
+    },
+  ];
+}
+
+/** dist/desktop/package.json: makes the folder an Electron app and its .js files CommonJS. */
+function appManifest(out) {
+  return {
+    name: 'desktop-app-manifest',
+    setup(build) {
+      build.onEnd(async () => {
+        await mkdir(out, { recursive: true });
+        const manifest = { name: 'diff-review-desktop', productName: 'Diff Review', version: '0.1.0', private: true, main: 'main.js', type: 'commonjs' };
+        await writeFile(path.join(out, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+      });
+    },
+  };
+}
+
+function copyStatic(from, to) {
+  return {
+    name: 'desktop-copy-static',
+    setup(build) {
+      build.onEnd(async () => {
+        await mkdir(path.dirname(to), { recursive: true });
+        await copyFile(from, to);
+      });
+    },
+  };
+}
+
+export default desktopBundles();

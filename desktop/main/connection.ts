@@ -1,0 +1,336 @@
+// The app's one connection to a service: the built-in one or a remote one. It owns the dashboard
+// token (never handed to the renderer) and the app's own review token, watches the service's
+// health, and after a lost connection retries with exponential backoff.
+import { ApiError, createClient, NetworkError, TimeoutError, type DiffReviewClient } from '../../service/client/index.ts';
+import {
+  APP_TOKEN_NAME,
+  type ConnectionChoice,
+  type ConnectionMode,
+  type ConnectionState,
+  type TokenRecord,
+} from '../shared/ipc-contract.ts';
+import type { CredentialStore } from './credential-store.ts';
+import { InvalidInputError, NotConnectedError } from './ipc-errors.ts';
+import type { BuiltInService } from './service-launcher.ts';
+
+export interface ConnectionOptions {
+  credentials: CredentialStore;
+  /** Starts (or finds) the built-in service; called at most once until it is closed. */
+  startBuiltIn: () => Promise<BuiltInService>;
+  /** Pushed to the window on every change. */
+  onChange: (state: ConnectionState) => void;
+  log: (level: 'info' | 'warn' | 'error', message: string, details?: Record<string, unknown>) => void;
+  /** How often a healthy connection is checked. Default 5 s. */
+  healthIntervalMs?: number;
+  /** First retry after a lost connection, doubling up to maxRetryMs. Default 1 s and 30 s. */
+  firstRetryMs?: number;
+  maxRetryMs?: number;
+  /** Per request. Default 10 s. */
+  requestTimeoutMs?: number;
+}
+
+interface Target {
+  mode: ConnectionMode;
+  url: string;
+  dashboardToken: string;
+}
+
+/** A dashboard-token problem the user fixes in the setup form. */
+const isAuthFailure = (error: unknown) => error instanceof ApiError && (error.status === 401 || error.status === 403);
+const isUnreachable = (error: unknown) => error instanceof NetworkError || error instanceof TimeoutError;
+
+export class Connection {
+  readonly #options: ConnectionOptions;
+  #state: ConnectionState;
+  #target: Target | undefined;
+  #builtIn: Promise<BuiltInService> | undefined;
+  #appToken: string | undefined;
+  #appTokenId: string | null = null;
+  #healthTimer: ReturnType<typeof setInterval> | undefined;
+  #retryTimer: ReturnType<typeof setTimeout> | undefined;
+  #attempt = 0;
+  #closed = false;
+
+  constructor(options: ConnectionOptions) {
+    this.#options = options;
+    this.#state = this.#setupState();
+  }
+
+  get state(): ConnectionState {
+    return this.#state;
+  }
+
+  /** The id of the review token the app uses itself (labelled in the token list). */
+  get appTokenId(): string | null {
+    return this.#appTokenId;
+  }
+
+  /** On app start: reconnects to the saved choice, or shows setup. */
+  async start(): Promise<ConnectionState> {
+    const saved = this.#options.credentials.connection;
+    if (!saved) return this.#set(this.#setupState());
+    if (saved.mode === 'built-in') return this.#open({ mode: 'built-in' }, 'saved');
+    const token = this.#options.credentials.dashboardToken;
+    if (!token) return this.#set(this.#setupState('Enter the dashboard token again: it was kept for one session only.'));
+    return this.#open({ mode: 'remote', url: saved.url, dashboardToken: token }, 'saved');
+  }
+
+  /** From the setup form: errors are thrown to be shown next to the field they concern. */
+  async connect(choice: ConnectionChoice): Promise<ConnectionState> {
+    return this.#open(validateChoice(choice), 'form');
+  }
+
+  /** "Retry now" on the banner. */
+  async retry(): Promise<ConnectionState> {
+    if (this.#state.phase !== 'offline') return this.#state;
+    clearTimeout(this.#retryTimer);
+    await this.#reconnect();
+    return this.#state;
+  }
+
+  /** Back to setup; forgets the saved choice and a remote dashboard token. */
+  async change(): Promise<ConnectionState> {
+    this.#stopTimers();
+    this.#target = undefined;
+    this.#appToken = undefined;
+    this.#appTokenId = null;
+    this.#options.credentials.forgetConnection();
+    return this.#set(this.#setupState());
+  }
+
+  /** Runs a call with the dashboard token (token manager). */
+  withDashboard<T>(call: (client: DiffReviewClient) => Promise<T>): Promise<T> {
+    return this.#call(async () => call(this.#client(this.#requireTarget().dashboardToken)), false);
+  }
+
+  /** Runs a call with the app's review token (dashboard); a revoked token is replaced once. */
+  withReviews<T>(call: (client: DiffReviewClient) => Promise<T>): Promise<T> {
+    return this.#call(async () => call(this.reviewClient()), true);
+  }
+
+  /** A client that asks for the current review token on every request (for long watches). */
+  reviewClient(): DiffReviewClient {
+    const target = this.#requireTarget();
+    return createClient({ baseUrl: target.url, token: () => this.#appToken, timeoutMs: this.#options.requestTimeoutMs ?? 10_000, retry: 1 });
+  }
+
+  /** Tells the connection a call could not reach the service (from a watcher). */
+  reportFailure(error: unknown): void {
+    if (isUnreachable(error) && this.#state.phase === 'connected') this.#goOffline(error);
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    this.#stopTimers();
+    const builtIn = this.#builtIn;
+    this.#builtIn = undefined;
+    if (builtIn) await (await builtIn.catch(() => undefined))?.close();
+  }
+
+  async #call<T>(run: () => Promise<T>, reviewToken: boolean): Promise<T> {
+    try {
+      return await run();
+    } catch (error) {
+      if (isUnreachable(error)) this.#goOffline(error);
+      else if (reviewToken && error instanceof ApiError && error.status === 401 && this.#target) {
+        // The app's token was revoked (perhaps from its own token list): make a new one, once.
+        this.#appToken = undefined;
+        this.#options.credentials.setAppToken(this.#target.url, undefined);
+        await this.#ensureAppToken(this.#target, (await this.#client(this.#target.dashboardToken).listTokens()).tokens);
+        return run();
+      } else if (!reviewToken && error instanceof ApiError && error.status === 401) {
+        this.#stopTimers();
+        this.#set(this.#setupState('The service no longer accepts the dashboard token. Connect again.'));
+      }
+      throw error;
+    }
+  }
+
+  async #open(choice: ConnectionChoice, from: 'saved' | 'form'): Promise<ConnectionState> {
+    this.#stopTimers();
+    this.#set({ phase: 'connecting', mode: choice.mode, ...(choice.mode === 'remote' ? { url: choice.url } : {}) });
+    let target: Target;
+    try {
+      if (choice.mode === 'built-in') {
+        this.#builtIn ??= this.#options.startBuiltIn();
+        const service = await this.#builtIn.catch((error: unknown) => {
+          this.#builtIn = undefined;
+          throw error;
+        });
+        target = { mode: 'built-in', url: service.url, dashboardToken: service.dashboardToken };
+      } else {
+        await this.#closeBuiltIn();
+        target = { mode: 'remote', url: choice.url, dashboardToken: choice.dashboardToken };
+      }
+    } catch (error) {
+      this.#options.log('error', 'the built-in service did not start', { err: error });
+      this.#set(this.#setupState(`The built-in service did not start: ${(error as Error).message}`));
+      throw error;
+    }
+    this.#target = target;
+    try {
+      await this.#establish(target);
+    } catch (error) {
+      if (from === 'saved' && isUnreachable(error)) {
+        this.#goOffline(error);
+        return this.#state;
+      }
+      this.#target = undefined;
+      const reason = isAuthFailure(error)
+        ? 'The service refused the dashboard token. Check it and connect again.'
+        : isUnreachable(error)
+          ? `The service at ${target.url} cannot be reached.`
+          : undefined;
+      this.#set(this.#setupState(from === 'saved' ? reason : undefined));
+      if (from === 'form' && choice.mode === 'remote') {
+        if (isAuthFailure(error)) throw new InvalidInputError('The service refused this dashboard token. Copy it again from the service\'s dashboard-token file.', 'dashboardToken');
+        if (isUnreachable(error)) throw new InvalidInputError(`Nothing answers at ${target.url}. Check the address and that the service is running.`, 'url');
+      }
+      throw error;
+    }
+    this.#options.credentials.saveConnection(
+      target.mode === 'built-in' ? { mode: 'built-in' } : { mode: 'remote', url: target.url },
+      target.mode === 'remote' ? target.dashboardToken : undefined,
+    );
+    return this.#state;
+  }
+
+  /** Health, the dashboard token, the app token; then connected and watched. */
+  async #establish(target: Target): Promise<void> {
+    const client = this.#client(target.dashboardToken);
+    const health = await client.health();
+    const { tokens } = await client.listTokens();
+    await this.#ensureAppToken(target, tokens);
+    this.#attempt = 0;
+    this.#set({ phase: 'connected', mode: target.mode, url: target.url, version: health.version });
+    this.#startHealthChecks();
+  }
+
+  async #ensureAppToken(target: Target, tokens: TokenRecord[]): Promise<void> {
+    const credentials = this.#options.credentials;
+    const stored = this.#appToken ?? credentials.appToken(target.url);
+    const now = Date.now();
+    const usable = (record: TokenRecord) => record.expires_at === null || Date.parse(record.expires_at) > now;
+    const record = stored ? tokens.find((t) => t.name === APP_TOKEN_NAME && stored.startsWith(t.prefix) && usable(t)) : undefined;
+    if (stored && record) {
+      this.#appToken = stored;
+      this.#appTokenId = record.id;
+      return;
+    }
+    // Tokens under our name whose secret we no longer have (another install, a lost keychain)
+    // are useless to everyone: revoke them rather than let them pile up.
+    const client = this.#client(target.dashboardToken);
+    for (const orphan of tokens.filter((t) => t.name === APP_TOKEN_NAME)) {
+      await client.deleteToken(orphan.id).catch(() => {});
+    }
+    const created = await client.createToken({ name: APP_TOKEN_NAME, scopes: ['reviews:read', 'reviews:write'], expires_in_days: null });
+    this.#appToken = created.token;
+    this.#appTokenId = created.id;
+    credentials.setAppToken(target.url, created.token);
+    this.#options.log('info', 'created the app\'s review token', { id: created.id });
+  }
+
+  #goOffline(error: unknown): void {
+    if (this.#closed || !this.#target || this.#state.phase === 'setup') return;
+    this.#stopTimers();
+    this.#options.log('warn', 'lost the connection to the service', { url: this.#target.url, err: String(error) });
+    this.#scheduleRetry();
+  }
+
+  #scheduleRetry(): void {
+    const target = this.#target!;
+    const first = this.#options.firstRetryMs ?? 1000;
+    const delay = Math.min(first * 2 ** this.#attempt, this.#options.maxRetryMs ?? 30_000);
+    this.#set({
+      phase: 'offline',
+      mode: target.mode,
+      url: target.url,
+      message: `The service at ${target.url} cannot be reached.`,
+      attempt: this.#attempt,
+      retryAt: Date.now() + delay,
+    });
+    this.#retryTimer = setTimeout(() => void this.#reconnect(), delay);
+    this.#retryTimer.unref?.();
+  }
+
+  async #reconnect(): Promise<void> {
+    const target = this.#target;
+    if (!target || this.#closed) return;
+    try {
+      await this.#establish(target);
+      this.#options.log('info', 'reconnected to the service', { url: target.url });
+    } catch (error) {
+      if (isAuthFailure(error)) {
+        this.#target = undefined;
+        this.#set(this.#setupState('The service refused the dashboard token. Check it and connect again.'));
+        return;
+      }
+      this.#attempt += 1;
+      this.#scheduleRetry();
+    }
+  }
+
+  #startHealthChecks(): void {
+    clearInterval(this.#healthTimer);
+    const target = this.#target!;
+    const client = this.#client(target.dashboardToken, 0);
+    this.#healthTimer = setInterval(() => {
+      client.health().catch((error: unknown) => this.#goOffline(error));
+    }, this.#options.healthIntervalMs ?? 5000);
+    this.#healthTimer.unref?.();
+  }
+
+  #stopTimers(): void {
+    clearInterval(this.#healthTimer);
+    clearTimeout(this.#retryTimer);
+    this.#healthTimer = undefined;
+    this.#retryTimer = undefined;
+  }
+
+  async #closeBuiltIn(): Promise<void> {
+    const builtIn = this.#builtIn;
+    this.#builtIn = undefined;
+    if (builtIn) await (await builtIn.catch(() => undefined))?.close();
+  }
+
+  #requireTarget(): Target {
+    if (!this.#target || (this.#state.phase !== 'connected' && this.#state.phase !== 'offline')) throw new NotConnectedError();
+    return this.#target;
+  }
+
+  #client(token: string, retry = 1): DiffReviewClient {
+    return createClient({ baseUrl: this.#target?.url ?? '', token, timeoutMs: this.#options.requestTimeoutMs ?? 10_000, retry });
+  }
+
+  #setupState(reason?: string): ConnectionState {
+    const credentials = this.#options.credentials;
+    return {
+      phase: 'setup',
+      secureStorage: credentials.persistsSecrets,
+      ...(reason ? { reason } : {}),
+      ...(credentials.lastUrl ? { lastUrl: credentials.lastUrl } : {}),
+    };
+  }
+
+  #set(state: ConnectionState): ConnectionState {
+    this.#state = state;
+    if (!this.#closed) this.#options.onChange(state);
+    return state;
+  }
+}
+
+function validateChoice(choice: ConnectionChoice): ConnectionChoice {
+  if (!choice || (choice.mode !== 'built-in' && choice.mode !== 'remote')) throw new InvalidInputError('Choose how to connect.');
+  if (choice.mode === 'built-in') return { mode: 'built-in' };
+  const raw = typeof choice.url === 'string' ? choice.url.trim() : '';
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new InvalidInputError('Enter the service\'s address, e.g. http://127.0.0.1:7411.', 'url');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new InvalidInputError('The address must start with http:// or https://.', 'url');
+  const token = typeof choice.dashboardToken === 'string' ? choice.dashboardToken.trim() : '';
+  if (!token) throw new InvalidInputError('Enter the dashboard token.', 'dashboardToken');
+  return { mode: 'remote', url: url.href.replace(/\/+$/, ''), dashboardToken: token };
+}

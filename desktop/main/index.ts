@@ -1,0 +1,101 @@
+// The Electron main process entry: the only main-process file that imports electron. It hands
+// Electron's pieces to createDesktopApp (desktop-app.ts) and applies the window's security.
+import { app, BrowserWindow, clipboard, dialog, ipcMain, safeStorage, session, shell } from 'electron';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { IPC_CHANNELS } from '../shared/ipc-contract.ts';
+import { createDesktopApp, type Logger } from './desktop-app.ts';
+import type * as ServiceLauncher from './service-launcher.ts';
+import { isExternalLink, mainWindowOptions, mayNavigate } from './window-security.ts';
+
+app.setName('Diff Review');
+const log: Logger = (level, message, details) => {
+  const line = JSON.stringify({ time: new Date().toISOString(), level, msg: message, ...details });
+  if (level === 'info') console.log(line);
+  else console.error(line);
+};
+
+// One window per user: a second start focuses the first instead of fighting over the data dir.
+if (!app.requestSingleInstanceLock()) {
+  app.quit();
+} else {
+  void main();
+}
+
+async function main(): Promise<void> {
+  await app.whenReady();
+  const rendererFile = path.join(__dirname, 'renderer', 'index.html');
+  const rendererUrl = pathToFileURL(rendererFile).href;
+  let window: BrowserWindow | undefined;
+
+  // The service is a separate bundle, loaded only when the built-in service is chosen.
+  const loadLauncher = () => require(path.join(__dirname, 'service-launcher.js')) as typeof ServiceLauncher;
+  const desktop = createDesktopApp({
+    userDataDir: app.getPath('userData'),
+    rendererUrl,
+    safeStorage,
+    startBuiltIn: () => loadLauncher().startBuiltInService({ userDataDir: app.getPath('userData') }),
+    send: (event, payload) => {
+      if (window && !window.isDestroyed()) window.webContents.send(event, payload);
+    },
+    chooseFolder: async () => {
+      const options = { title: 'Choose a git repository', properties: ['openDirectory' as const] };
+      const result = window ? await dialog.showOpenDialog(window, options) : await dialog.showOpenDialog(options);
+      return result.canceled ? undefined : result.filePaths[0];
+    },
+    writeClipboard: (text) => clipboard.writeText(text),
+    log,
+  });
+
+  for (const channel of IPC_CHANNELS) {
+    ipcMain.handle(channel, (event, ...args: unknown[]) => desktop.router.dispatch(channel, event.senderFrame, args));
+  }
+
+  // No permission (camera, notifications, clipboard-read, …) is ever granted to web content.
+  session.defaultSession.setPermissionRequestHandler((_webContents, _permission, callback) => callback(false));
+  session.defaultSession.setPermissionCheckHandler(() => false);
+
+  app.on('web-contents-created', (_event, contents) => {
+    contents.setWindowOpenHandler(({ url }) => {
+      if (isExternalLink(url)) void shell.openExternal(url);
+      return { action: 'deny' };
+    });
+    contents.on('will-navigate', (event, url) => {
+      if (!mayNavigate(url, rendererUrl)) event.preventDefault();
+    });
+    contents.on('will-redirect', (event, url) => {
+      if (!mayNavigate(url, rendererUrl)) event.preventDefault();
+    });
+    contents.on('will-attach-webview', (event) => event.preventDefault());
+  });
+
+  const openWindow = () => {
+    window = new BrowserWindow(mainWindowOptions(path.join(__dirname, 'preload.js')));
+    window.once('ready-to-show', () => window?.show());
+    void window.loadURL(rendererUrl);
+  };
+  openWindow();
+  void desktop.start();
+
+  app.on('second-instance', () => {
+    if (window?.isMinimized()) window.restore();
+    window?.focus();
+  });
+  app.on('activate', () => {
+    if (BrowserWindow.getAllWindows().length === 0) openWindow();
+  });
+  app.on('window-all-closed', () => {
+    if (process.platform !== 'darwin') app.quit();
+  });
+
+  // Let running reviews finish (up to the service's grace period) before the process ends.
+  let closed = false;
+  app.on('before-quit', (event) => {
+    if (closed) return;
+    event.preventDefault();
+    void desktop.close().finally(() => {
+      closed = true;
+      app.quit();
+    });
+  });
+}

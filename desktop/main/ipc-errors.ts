@@ -1,0 +1,53 @@
+// Turns whatever a handler threw into an IpcError the renderer can show in words.
+import { ApiError, NetworkError, TimeoutError } from '../../service/client/index.ts';
+import { GitError } from '../../service/git/index.ts';
+import type { IpcError } from '../shared/ipc-contract.ts';
+
+/** A refusal by the handler itself (bad input from the renderer), shown next to `field`. */
+export class InvalidInputError extends Error {
+  override name = 'InvalidInputError';
+  readonly field: string | undefined;
+
+  constructor(message: string, field?: string) {
+    super(message);
+    this.field = field;
+  }
+}
+
+/** A service call was made before a connection was established. */
+export class NotConnectedError extends Error {
+  override name = 'NotConnectedError';
+
+  constructor(message = 'Not connected to a Diff Review service yet.') {
+    super(message);
+  }
+}
+
+// Which form field a 400 from the service belongs to: its message names the field.
+const FIELD_NAMES = ['name', 'scopes', 'expires_in_days', 'diff', 'repository', 'base_commit'] as const;
+
+function fieldOf(message: string): string | undefined {
+  return FIELD_NAMES.find((field) => new RegExp(`\\b${field}\\b`).test(message));
+}
+
+export function toIpcError(error: unknown): IpcError {
+  if (error instanceof ApiError) {
+    const result: IpcError = { kind: 'api', status: error.status, code: error.error, message: error.message };
+    if (error.status === 400 || error.status === 413) {
+      const field = error.status === 413 ? 'diff' : fieldOf(error.message);
+      if (field) result.field = field;
+    }
+    if (error.retryAfterSeconds !== undefined) result.retryAfterSeconds = error.retryAfterSeconds;
+    return result;
+  }
+  if (error instanceof NetworkError) {
+    return { kind: 'network', message: `The service at ${new URL(error.url).origin} cannot be reached.`, code: error.code };
+  }
+  if (error instanceof TimeoutError) return { kind: 'timeout', message: 'The service took too long to answer. Try again.' };
+  if (error instanceof GitError) return { kind: 'git', code: error.name, message: error.message };
+  if (error instanceof InvalidInputError) {
+    return error.field ? { kind: 'invalid_input', message: error.message, field: error.field } : { kind: 'invalid_input', message: error.message };
+  }
+  if (error instanceof NotConnectedError) return { kind: 'not_connected', message: error.message };
+  return { kind: 'internal', message: 'Something went wrong in the app. Details are in the log.' };
+}

@@ -1,0 +1,132 @@
+// The main-process side of every IPC channel. All service calls happen here, with tokens the
+// renderer never sees; the renderer gets plain values (see shared/ipc-contract.ts).
+import { LIMITS } from '../../service/api/limits.ts';
+import { prepareReview, type PreparedReview, type PrepareReviewOptions } from '../../service/git/index.ts';
+import { TOKEN_EXPIRY_CHOICES, type ReviewScope, type ReviewStatus } from '../shared/ipc-contract.ts';
+import type { Connection } from './connection.ts';
+import { InvalidInputError } from './ipc-errors.ts';
+import type { IpcHandlers } from './ipc-router.ts';
+import type { ReviewWatcher } from './review-watcher.ts';
+
+export interface IpcHandlerDependencies {
+  connection: Connection;
+  watcher: ReviewWatcher;
+  /** The OS folder picker (Electron's dialog); undefined when cancelled. */
+  chooseFolder: () => Promise<string | undefined>;
+  writeClipboard: (text: string) => void;
+  /** The shared git module; replaceable in tests only to simulate failures. */
+  prepareReview?: (options: PrepareReviewOptions) => Promise<PreparedReview>;
+}
+
+const STATUSES: readonly ReviewStatus[] = ['queued', 'running', 'completed', 'failed'];
+const SCOPES: readonly ReviewScope[] = ['reviews:read', 'reviews:write'];
+const PAGE_SIZE = 25;
+
+export function createIpcHandlers(deps: IpcHandlerDependencies): IpcHandlers {
+  const { connection, watcher } = deps;
+  const prepare = deps.prepareReview ?? prepareReview;
+  /** Folders the user picked in the OS dialog; the renderer cannot name any other. */
+  const chosenFolders = new Set<string>();
+
+  return {
+    'connection:get': async () => connection.state,
+    'connection:connect': (choice) => connection.connect(choice),
+    'connection:retry': () => connection.retry(),
+    'connection:change': () => {
+      watcher.stopAll();
+      return connection.change();
+    },
+
+    'tokens:list': async () => {
+      const { tokens } = await connection.withDashboard((client) => client.listTokens());
+      return { tokens, appTokenId: connection.appTokenId };
+    },
+    'tokens:create': async (request) => {
+      const name = text(request?.name, 'name').trim();
+      if (!name) throw new InvalidInputError('Give the token a name, e.g. "CI on main".', 'name');
+      const scopes = Array.isArray(request.scopes) ? request.scopes.filter((s) => SCOPES.includes(s)) : [];
+      if (scopes.length === 0) throw new InvalidInputError('Choose at least one scope.', 'scopes');
+      if (!(TOKEN_EXPIRY_CHOICES as readonly unknown[]).includes(request.expiresInDays)) {
+        throw new InvalidInputError('Choose when the token expires.', 'expires_in_days');
+      }
+      return connection.withDashboard((client) =>
+        client.createToken({ name, scopes: [...new Set(scopes)], expires_in_days: request.expiresInDays }),
+      );
+    },
+    'tokens:revoke': async (tokenId) => {
+      const id = text(tokenId, 'tokenId');
+      await connection.withDashboard((client) => client.deleteToken(id));
+      return null;
+    },
+
+    'reviews:list': async (request = {}) => {
+      const status = request.status && STATUSES.includes(request.status) ? request.status : undefined;
+      const repository = request.repository?.trim() || undefined;
+      const cursor = request.cursor || undefined;
+      const page = await connection.withReviews((client) => client.listReviews({ status, repository, cursor, limit: PAGE_SIZE }));
+      watcher.watch(page.reviews);
+      return page;
+    },
+    'reviews:get': async (reviewId) => {
+      const job = await connection.withReviews((client) => client.getReview(text(reviewId, 'reviewId')));
+      watcher.watch([job]);
+      return job;
+    },
+    'reviews:cancel': (reviewId) => connection.withReviews((client) => client.cancelReview(text(reviewId, 'reviewId'))),
+    'reviews:copySarif': async (reviewId) => {
+      const sarif = await connection.withReviews((client) => client.getSarif(text(reviewId, 'reviewId')));
+      const json = JSON.stringify(sarif, null, 2);
+      deps.writeClipboard(json);
+      return { bytes: Buffer.byteLength(json, 'utf8') };
+    },
+    'reviews:submitDiff': async (request) => {
+      const diff = text(request?.diff, 'diff');
+      if (!diff.trim()) throw new InvalidInputError('Paste a unified diff (the output of git diff).', 'diff');
+      const repository = text(request.repository, 'repository').trim();
+      if (!repository) throw new InvalidInputError('Name the repository, e.g. github.com/acme/widgets.', 'repository');
+      const baseCommit = request.baseCommit?.trim() || undefined;
+      const job = await connection.withReviews((client) =>
+        client.createReview(baseCommit ? { diff, repository, base_commit: baseCommit } : { diff, repository }),
+      );
+      watcher.watch([job]);
+      return job;
+    },
+    'reviews:submitFolder': async (request) => {
+      const folder = text(request?.folder, 'folder');
+      if (!chosenFolders.has(folder)) throw new InvalidInputError('Choose the folder with "Choose folder…" first.', 'folder');
+      const baseBranch = request.baseBranch?.trim() || undefined;
+      const prepared = await prepare({ cwd: folder, includeUncommitted: request.includeUncommitted === true, ...(baseBranch ? { baseBranch } : {}) });
+      if (!prepared.diff) {
+        throw new InvalidInputError(`Nothing to review: ${prepared.baseRef} and this branch have the same content${request.includeUncommitted ? '' : ' (uncommitted changes are not included)'}.`, 'folder');
+      }
+      if (prepared.diffBytes > LIMITS.diffBytes) {
+        throw new InvalidInputError(`The diff is ${formatBytes(prepared.diffBytes)}, over the service's limit of ${formatBytes(LIMITS.diffBytes)}. Review a smaller branch.`, 'folder');
+      }
+      const job = await connection.withReviews((client) =>
+        client.createReview({ diff: prepared.diff, repository: prepared.repository, base_commit: prepared.baseCommit }),
+      );
+      watcher.watch([job]);
+      return { job, repository: prepared.repository, baseRef: prepared.baseRef, baseCommit: prepared.baseCommit, diffBytes: prepared.diffBytes };
+    },
+    'git:chooseFolder': async () => {
+      const folder = await deps.chooseFolder();
+      if (!folder) return null;
+      chosenFolders.add(folder);
+      return { folder };
+    },
+    'clipboard:writeText': async (value) => {
+      deps.writeClipboard(text(value, 'text'));
+      return null;
+    },
+  };
+}
+
+/** Arguments come from another process: check their type before use. */
+function text(value: unknown, field: string): string {
+  if (typeof value !== 'string') throw new InvalidInputError(`Expected text for ${field}.`, field);
+  return value;
+}
+
+function formatBytes(bytes: number): string {
+  return bytes >= 1_000_000 ? `${(bytes / 1_000_000).toFixed(1)} MB` : `${Math.ceil(bytes / 1000)} kB`;
+}

@@ -1,0 +1,64 @@
+// The built-in service: createService in the main process, its data in the app's user-data
+// folder, its dashboard token read from the file the service writes. Built as its own bundle
+// (dist/desktop/service-launcher.js), loaded only when the built-in service is chosen.
+import { createWriteStream, mkdirSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { createService, dashboardTokenFile, type ServiceOptions } from '../../service/index.ts';
+import { DataDirBusyError, liveLockOwner } from '../../service/store/data-dir-lock.ts';
+
+export interface BuiltInService {
+  url: string;
+  dataDir: string;
+  /** The dashboard token, read from <data dir>/dashboard-token. Stays in the main process. */
+  dashboardToken: string;
+  /** True when another process already runs the service on this data dir and we use it. */
+  shared: boolean;
+  close(): Promise<void>;
+}
+
+export interface BuiltInServiceOptions {
+  /** Electron's app.getPath('userData'). */
+  userDataDir: string;
+  /** Extra createService options (tests: logLevel, concurrency). */
+  service?: Partial<ServiceOptions>;
+}
+
+export const builtInDataDir = (userDataDir: string) => path.join(userDataDir, 'service');
+export const serviceLogFile = (userDataDir: string) => path.join(userDataDir, 'logs', 'service.log');
+
+export async function startBuiltInService(options: BuiltInServiceOptions): Promise<BuiltInService> {
+  const dataDir = builtInDataDir(options.userDataDir);
+  const logFile = serviceLogFile(options.userDataDir);
+  mkdirSync(path.dirname(logFile), { recursive: true, mode: 0o700 });
+  const logStream = createWriteStream(logFile, { flags: 'a', mode: 0o600 });
+  try {
+    const service = await createService({ dataDir, port: 0, logLevel: 'info', logStream, ...options.service });
+    const dashboardToken = options.service?.dashboardToken ?? (await readToken(dashboardTokenFile(dataDir)));
+    return {
+      url: service.url,
+      dataDir,
+      dashboardToken,
+      shared: false,
+      close: async () => {
+        await service.close();
+        await new Promise<void>((resolve) => logStream.end(resolve));
+      },
+    };
+  } catch (error) {
+    logStream.end();
+    // A second copy of the app (or a service started by hand on this folder) already serves it:
+    // use that one instead of failing.
+    const owner = error instanceof DataDirBusyError ? liveLockOwner(dataDir) : undefined;
+    if (owner?.url) {
+      return { url: owner.url, dataDir, dashboardToken: await readToken(dashboardTokenFile(dataDir)), shared: true, close: async () => {} };
+    }
+    throw error;
+  }
+}
+
+async function readToken(file: string): Promise<string> {
+  const token = (await readFile(file, 'utf8')).trim();
+  if (!token) throw new Error(`The dashboard token file ${file} is empty.`);
+  return token;
+}

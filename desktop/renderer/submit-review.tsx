@@ -1,0 +1,148 @@
+/** @jsxImportSource preact */
+// Submit a review: a local git folder (the main process finds the base commit and makes the
+// three-dot diff with service/git, as the extension does) or a pasted diff.
+import { useState } from 'preact/hooks';
+import type { IpcError, ReviewJob } from '../shared/ipc-contract.ts';
+import { ErrorPanel, FieldError } from './components.tsx';
+import { invoke } from './ipc.ts';
+
+type Source = 'folder' | 'diff';
+
+export function SubmitReview(props: { onSubmitted: (job: ReviewJob) => void; onCancel: () => void }) {
+  const [source, setSource] = useState<Source>('folder');
+  const [folder, setFolder] = useState<string>();
+  const [baseBranch, setBaseBranch] = useState('');
+  const [includeUncommitted, setIncludeUncommitted] = useState(false);
+  const [diff, setDiff] = useState('');
+  const [repository, setRepository] = useState('');
+  const [baseCommit, setBaseCommit] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<IpcError>();
+
+  const choose = async () => {
+    setError(undefined);
+    const result = await invoke('git:chooseFolder');
+    if (!result.ok) setError(result.error);
+    else if (result.value) setFolder(result.value.folder);
+  };
+
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    setError(undefined);
+    if (source === 'folder' && !folder) return setError({ kind: 'invalid_input', field: 'folder', message: 'Choose a folder first.' });
+    setBusy(true);
+    const result =
+      source === 'folder'
+        ? await invoke('reviews:submitFolder', { folder: folder!, baseBranch, includeUncommitted }).then((r) => (r.ok ? { ok: true as const, value: r.value.job } : r))
+        : await invoke('reviews:submitDiff', { diff, repository, baseCommit });
+    setBusy(false);
+    if (result.ok) props.onSubmitted(result.value);
+    else setError(result.error);
+  };
+
+  const errorFor = (...fields: string[]) => (error?.field && fields.includes(error.field) ? error.message : undefined);
+  const shownAtField = error?.field && ['folder', 'diff', 'repository', 'base_commit', 'baseCommit'].includes(error.field);
+
+  return (
+    <form class="submit" onSubmit={submit} aria-labelledby="submit-title">
+      <h3 id="submit-title">New review</h3>
+      <div class="segmented" role="radiogroup" aria-label="What to review">
+        {(
+          [
+            ['folder', 'Local git folder'],
+            ['diff', 'Paste a diff'],
+          ] as const
+        ).map(([value, label]) => (
+          <label key={value} class={source === value ? 'selected' : undefined}>
+            <input type="radio" name="source" value={value} checked={source === value} onChange={() => setSource(value)} />
+            {label}
+          </label>
+        ))}
+      </div>
+
+      {source === 'folder' ? (
+        <div class="fields">
+          <div class="field">
+            <span class="label" id="folder-label">
+              Repository folder
+            </span>
+            <div class="folder-row">
+              <button type="button" class="button" onClick={() => void choose()} aria-describedby="folder-label folder-value">
+                Choose folder…
+              </button>
+              <span id="folder-value" class={`folder-value mono ${folder ? '' : 'muted'}`} title={folder}>
+                {folder ?? 'No folder chosen'}
+              </span>
+            </div>
+            <FieldError id="folder-error" error={errorFor('folder')} />
+            <p class="hint">The branch checked out there is compared with the base branch (three-dot diff from their merge base).</p>
+          </div>
+          <div class="field">
+            <label for="base-branch">Base branch (optional)</label>
+            <input id="base-branch" type="text" placeholder="the remote's default branch, e.g. origin/main" value={baseBranch} onInput={(e) => setBaseBranch(e.currentTarget.value)} />
+          </div>
+          <label class="check">
+            <input type="checkbox" checked={includeUncommitted} onChange={(e) => setIncludeUncommitted(e.currentTarget.checked)} />
+            <span>Include uncommitted changes</span>
+          </label>
+        </div>
+      ) : (
+        <div class="fields">
+          <div class="field">
+            <label for="diff-text">Unified diff</label>
+            <textarea
+              id="diff-text"
+              class="mono"
+              rows={12}
+              spellcheck={false}
+              placeholder="diff --git a/src/app.js b/src/app.js …"
+              value={diff}
+              onInput={(e) => setDiff(e.currentTarget.value)}
+              aria-invalid={errorFor('diff') ? true : undefined}
+              aria-describedby={errorFor('diff') ? 'diff-error' : undefined}
+            />
+            <FieldError id="diff-error" error={errorFor('diff')} />
+          </div>
+          <div class="form-row">
+            <div class="field grow">
+              <label for="diff-repository">Repository</label>
+              <input
+                id="diff-repository"
+                type="text"
+                placeholder="github.com/acme/widgets"
+                value={repository}
+                onInput={(e) => setRepository(e.currentTarget.value)}
+                aria-invalid={errorFor('repository') ? true : undefined}
+                aria-describedby={errorFor('repository') ? 'repository-error' : undefined}
+              />
+              <FieldError id="repository-error" error={errorFor('repository')} />
+            </div>
+            <div class="field grow">
+              <label for="diff-base">Base commit (optional)</label>
+              <input
+                id="diff-base"
+                type="text"
+                class="mono"
+                placeholder="9f91288…"
+                value={baseCommit}
+                onInput={(e) => setBaseCommit(e.currentTarget.value)}
+                aria-invalid={errorFor('base_commit') ? true : undefined}
+                aria-describedby={errorFor('base_commit') ? 'base-error' : undefined}
+              />
+              <FieldError id="base-error" error={errorFor('base_commit')} />
+            </div>
+          </div>
+        </div>
+      )}
+      {error && !shownAtField && <ErrorPanel error={error} />}
+      <div class="actions">
+        <button type="submit" class="button primary" disabled={busy}>
+          {busy ? (source === 'folder' ? 'Preparing the diff…' : 'Submitting…') : 'Submit review'}
+        </button>
+        <button type="button" class="button" onClick={props.onCancel}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}

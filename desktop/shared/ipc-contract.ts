@@ -1,0 +1,187 @@
+// The one IPC contract of the desktop app, shared by the main process, the preload bridge and the
+// renderer (after GitHub Desktop's ipc-shared.ts). Every channel is declared here once: its
+// arguments and its result. Main registers exactly these channels, the preload forwards exactly
+// these, and the renderer's calls are type-checked against them. Types only, plus the channel
+// lists: no Node, no Electron, so all three sides can import it.
+import type {
+  CreatedToken,
+  ReviewJob,
+  ReviewList,
+  ReviewScope,
+  ReviewStatus,
+  TokenRecord,
+} from '../../service/api/schemas.ts';
+
+export type { CreatedToken, ReviewJob, ReviewList, ReviewScope, ReviewStatus, TokenRecord };
+
+/** How the app reaches a service. */
+export type ConnectionChoice =
+  | { mode: 'built-in' }
+  | { mode: 'remote'; url: string; dashboardToken: string };
+
+export type ConnectionMode = ConnectionChoice['mode'];
+
+/** What the window shows in its connection indicator; pushed on every change. */
+export type ConnectionState =
+  | {
+      phase: 'setup';
+      /** Why setup is shown again, e.g. a refused dashboard token. */
+      reason?: string;
+      /** The last remote URL, to prefill the form (never the token). */
+      lastUrl?: string;
+      /** False when the OS offers no encryption: a remote dashboard token is then kept for this session only. */
+      secureStorage: boolean;
+    }
+  | { phase: 'connecting'; mode: ConnectionMode; url?: string }
+  | { phase: 'connected'; mode: ConnectionMode; url: string; version: string }
+  | {
+      phase: 'offline';
+      mode: ConnectionMode;
+      url: string;
+      message: string;
+      /** Retries so far since the connection was lost. */
+      attempt: number;
+      /** When the next retry starts (epoch ms). */
+      retryAt: number;
+    };
+
+/** Every failure crosses IPC as a value (Electron would keep only an Error's message). */
+export interface IpcError {
+  kind:
+    | 'api' // the service answered non-2xx: see status and code
+    | 'network' // the service could not be reached
+    | 'timeout'
+    | 'git' // the folder could not be turned into a diff
+    | 'not_connected'
+    | 'invalid_input' // the renderer sent something the handler refuses
+    | 'forbidden' // the sender is not the app's own window
+    | 'internal';
+  message: string;
+  /** HTTP status, for kind 'api'. */
+  status?: number;
+  /** The API's error identifier (`invalid_request`, `unauthorized`, …) or the git error's name. */
+  code?: string;
+  /** The form field the error belongs to, so the UI can show it next to that field. */
+  field?: string;
+  retryAfterSeconds?: number;
+}
+
+export type IpcResult<T> = { ok: true; value: T } | { ok: false; error: IpcError };
+
+export interface TokenListView {
+  tokens: TokenRecord[];
+  /** The id of the token the app itself uses for the dashboard, to label it. */
+  appTokenId: string | null;
+}
+
+export interface CreateTokenRequest {
+  name: string;
+  scopes: ReviewScope[];
+  /** 7, 30, 90 or 365; null for never. */
+  expiresInDays: number | null;
+}
+
+export interface ListReviewsRequest {
+  status?: ReviewStatus;
+  repository?: string;
+  cursor?: string;
+}
+
+export interface SubmitDiffRequest {
+  diff: string;
+  repository: string;
+  baseCommit?: string;
+}
+
+export interface SubmitFolderRequest {
+  /** A folder the user chose through `git:chooseFolder` in this session. */
+  folder: string;
+  baseBranch?: string;
+  includeUncommitted: boolean;
+}
+
+export interface SubmittedFolderReview {
+  job: ReviewJob;
+  repository: string;
+  baseRef: string;
+  baseCommit: string;
+  diffBytes: number;
+}
+
+/** Renderer → main requests: channel → arguments and result. */
+export interface IpcChannels {
+  'connection:get': { args: []; result: ConnectionState };
+  'connection:connect': { args: [choice: ConnectionChoice]; result: ConnectionState };
+  'connection:retry': { args: []; result: ConnectionState };
+  /** Back to the setup screen (forgets the saved choice and the stored dashboard token). */
+  'connection:change': { args: []; result: ConnectionState };
+  'tokens:list': { args: []; result: TokenListView };
+  'tokens:create': { args: [request: CreateTokenRequest]; result: CreatedToken };
+  'tokens:revoke': { args: [tokenId: string]; result: null };
+  'reviews:list': { args: [request: ListReviewsRequest]; result: ReviewList };
+  'reviews:get': { args: [reviewId: string]; result: ReviewJob };
+  'reviews:cancel': { args: [reviewId: string]; result: ReviewJob };
+  /** Fetches the SARIF log in main and puts it on the clipboard; answers its size. */
+  'reviews:copySarif': { args: [reviewId: string]; result: { bytes: number } };
+  'reviews:submitDiff': { args: [request: SubmitDiffRequest]; result: ReviewJob };
+  'reviews:submitFolder': { args: [request: SubmitFolderRequest]; result: SubmittedFolderReview };
+  /** Opens the OS folder picker; null when cancelled. */
+  'git:chooseFolder': { args: []; result: { folder: string } | null };
+  'clipboard:writeText': { args: [text: string]; result: null };
+}
+
+/** Main → renderer notifications. */
+export interface IpcEvents {
+  'connection:changed': ConnectionState;
+  'review:updated': ReviewJob;
+}
+
+export type IpcChannel = keyof IpcChannels;
+export type IpcEvent = keyof IpcEvents;
+export type IpcArgs<C extends IpcChannel> = IpcChannels[C]['args'];
+export type IpcReturn<C extends IpcChannel> = IpcChannels[C]['result'];
+
+// `satisfies Record<…>` makes the compiler list every channel: adding one to the interface
+// without adding it here is a type error, so preload and main cannot miss one.
+const channelSet = {
+  'connection:get': true,
+  'connection:connect': true,
+  'connection:retry': true,
+  'connection:change': true,
+  'tokens:list': true,
+  'tokens:create': true,
+  'tokens:revoke': true,
+  'reviews:list': true,
+  'reviews:get': true,
+  'reviews:cancel': true,
+  'reviews:copySarif': true,
+  'reviews:submitDiff': true,
+  'reviews:submitFolder': true,
+  'git:chooseFolder': true,
+  'clipboard:writeText': true,
+} as const satisfies Record<IpcChannel, true>;
+
+const eventSet = { 'connection:changed': true, 'review:updated': true } as const satisfies Record<IpcEvent, true>;
+
+export const IPC_CHANNELS = Object.keys(channelSet) as IpcChannel[];
+export const IPC_EVENTS = Object.keys(eventSet) as IpcEvent[];
+
+export const isIpcChannel = (value: unknown): value is IpcChannel =>
+  typeof value === 'string' && Object.hasOwn(channelSet, value);
+export const isIpcEvent = (value: unknown): value is IpcEvent => typeof value === 'string' && Object.hasOwn(eventSet, value);
+
+/** What the preload exposes to the renderer as `window.diffReview`. */
+export interface DiffReviewBridge {
+  invoke<C extends IpcChannel>(channel: C, ...args: IpcArgs<C>): Promise<IpcResult<IpcReturn<C>>>;
+  /** Subscribes to a main-process notification; returns the unsubscribe function. */
+  on<E extends IpcEvent>(event: E, listener: (payload: IpcEvents[E]) => void): () => void;
+}
+
+/** The name of the bridge on `window`. */
+export const BRIDGE_KEY = 'diffReview';
+
+/** Expiry choices offered when creating a token (days; null = never). */
+export const TOKEN_EXPIRY_CHOICES = [7, 30, 90, 365, null] as const;
+
+/** The name under which the app's own review token is listed. */
+export const APP_TOKEN_NAME = 'Desktop dashboard';

@@ -1,0 +1,109 @@
+// The renderer in a real Chromium, wired to the real main-process code: createDesktopApp (the
+// credential store, connection, watcher, IPC router and handlers main/index.ts uses) with fakes
+// for the OS parts only (safeStorage, folder picker, clipboard).
+import { mkdtemp } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { build } from 'esbuild';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { createDesktopApp, type DesktopApp } from '../../../desktop/main/desktop-app.ts';
+import { startBuiltInService } from '../../../desktop/main/service-launcher.ts';
+import type { IpcEvent } from '../../../desktop/shared/ipc-contract.ts';
+import { buildDesktop } from './build.ts';
+import { CHROMIUM_ARGS } from './chromium.ts';
+import { fakeSafeStorage, type FakeSafeStorage } from './fake-safe-storage.ts';
+
+export interface RendererHarness {
+  page: Page;
+  desktop: DesktopApp;
+  userDataDir: string;
+  safeStorage: FakeSafeStorage;
+  clipboard: string[];
+  /** Every notification main sent to the window. */
+  sent: { event: IpcEvent; payload: unknown }[];
+  /** Console messages that report a Content-Security-Policy violation. */
+  cspViolations: string[];
+  /** What the fake folder picker answers next. */
+  nextFolder: string | undefined;
+  close(): Promise<void>;
+}
+
+export interface RendererBuild {
+  browser: Browser;
+  rendererFile: string;
+  shim: string;
+  close(): Promise<void>;
+}
+
+export async function launchRenderer(executablePath: string): Promise<RendererBuild> {
+  const outdir = await mkdtemp(path.join(os.tmpdir(), 'diff-review-desktop-'));
+  await buildDesktop(outdir, ['renderer']);
+  const shimBuild = await build({
+    entryPoints: [path.join(import.meta.dirname, 'preload-shim.ts')],
+    bundle: true,
+    write: false,
+    format: 'iife',
+    platform: 'browser',
+    logLevel: 'error',
+  });
+  const browser = await chromium.launch({ executablePath, args: CHROMIUM_ARGS });
+  return {
+    browser,
+    rendererFile: path.join(outdir, 'renderer', 'index.html'),
+    shim: shimBuild.outputFiles[0]!.text,
+    close: () => browser.close(),
+  };
+}
+
+export async function openApp(
+  renderer: RendererBuild,
+  options: { colorScheme?: 'light' | 'dark'; userDataDir?: string; safeStorage?: FakeSafeStorage } = {},
+): Promise<RendererHarness> {
+  const userDataDir = options.userDataDir ?? (await mkdtemp(path.join(os.tmpdir(), 'diff-review-userdata-')));
+  const rendererUrl = pathToFileURL(renderer.rendererFile).href;
+  const context = await renderer.browser.newContext({ viewport: { width: 1280, height: 820 }, colorScheme: options.colorScheme ?? 'light' });
+  const page = await context.newPage();
+  page.setDefaultTimeout(10_000);
+  const harness: RendererHarness = {
+    page,
+    desktop: undefined as unknown as DesktopApp,
+    userDataDir,
+    safeStorage: options.safeStorage ?? fakeSafeStorage(),
+    clipboard: [],
+    sent: [],
+    cspViolations: [],
+    nextFolder: undefined,
+    close: async () => {
+      await harness.desktop.close();
+      await context.close();
+    },
+  };
+  harness.desktop = createDesktopApp({
+    userDataDir,
+    rendererUrl,
+    safeStorage: harness.safeStorage,
+    startBuiltIn: () => startBuiltInService({ userDataDir, service: { logLevel: 'warn', concurrency: 2 } }),
+    send: (event, payload) => {
+      harness.sent.push({ event, payload });
+      if (!page.isClosed()) {
+        page.evaluate(([e, p]) => (window as unknown as { __diffReviewEmit(e: string, p: unknown): void }).__diffReviewEmit(e, p), [event, payload] as const).catch(() => {});
+      }
+    },
+    chooseFolder: async () => harness.nextFolder,
+    writeClipboard: (text) => void harness.clipboard.push(text),
+    log: () => {},
+    timing: { healthIntervalMs: 250, firstRetryMs: 200, maxRetryMs: 1000, requestTimeoutMs: 5000 },
+  });
+  page.on('console', (message) => {
+    if (/Content.Security.Policy/i.test(message.text())) harness.cspViolations.push(message.text());
+  });
+  // The binding tells which frame called: the router's sender check sees the real caller.
+  await page.exposeBinding('__diffReviewInvoke', ({ frame }, channel: unknown, args: unknown[]) =>
+    harness.desktop.router.dispatch(channel, { url: frame.url(), parent: frame.parentFrame() }, args),
+  );
+  await page.addInitScript({ content: renderer.shim });
+  await harness.desktop.start();
+  await page.goto(rendererUrl);
+  return harness;
+}
