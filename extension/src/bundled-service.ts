@@ -1,0 +1,97 @@
+// The bundled service: with no service URL set, the extension runs createService in its own
+// process, on a free loopback port, with its data in the extension's global storage. No vscode
+// import: tested under Node, also from the built bundle.
+import { readFile } from 'node:fs/promises';
+import { Writable } from 'node:stream';
+import { createService, dashboardTokenFile, type Service } from '../../service/index.ts';
+import { readLock } from '../../service/store/data-dir-lock.ts';
+import type { ReviewLog } from './review-runner.ts';
+
+export interface BundledServiceEndpoint {
+  url: string;
+  /** Reads the dashboard token's secret (to create the extension's own review token). */
+  dashboardToken(): Promise<string>;
+}
+
+/**
+ * Starts the service on first use and keeps it until disposed. When another VS Code window already
+ * runs it on the same data dir (the data dir allows one service), this window uses that one.
+ */
+export class BundledService {
+  readonly dataDir: string;
+  private readonly log: ReviewLog;
+  private starting: Promise<BundledServiceEndpoint> | undefined;
+  private service: Service | undefined;
+
+  constructor(dataDir: string, log: ReviewLog) {
+    this.dataDir = dataDir;
+    this.log = log;
+  }
+
+  /** The running service's endpoint, starting it when needed. */
+  endpoint(): Promise<BundledServiceEndpoint> {
+    this.starting ??= this.start().catch((error: unknown) => {
+      this.starting = undefined; // the next review tries again
+      throw error;
+    });
+    return this.starting;
+  }
+
+  /** Forgets a service of another window that stopped answering, so the next call starts one here. */
+  reset(): void {
+    if (!this.service) this.starting = undefined;
+  }
+
+  async dispose(): Promise<void> {
+    const service = this.service;
+    this.service = undefined;
+    this.starting = undefined;
+    if (service) {
+      await service.close();
+      this.log.info('Stopped the bundled service.');
+    }
+  }
+
+  private async start(): Promise<BundledServiceEndpoint> {
+    const started = Date.now();
+    try {
+      const service = await createService({ dataDir: this.dataDir, port: 0, host: '127.0.0.1', logLevel: 'warn', logStream: this.serviceLog() });
+      this.service = service;
+      this.log.info(`Started the bundled service at ${service.url} (data in ${this.dataDir}, ${Date.now() - started} ms).`);
+      const file = service.dashboardTokenFile;
+      return { url: service.url, dashboardToken: () => readSecretFile(file) };
+    } catch (error) {
+      const lock = readLock(this.dataDir);
+      if (error instanceof Error && error.name === 'DataDirBusyError' && lock?.url) {
+        this.log.info(`The bundled service already runs in another window (pid ${lock.pid}) at ${lock.url}; using it.`);
+        return { url: lock.url, dashboardToken: () => readSecretFile(dashboardTokenFile(this.dataDir)) };
+      }
+      throw error;
+    }
+  }
+
+  /** The service's JSON log lines (warnings and errors only; it never logs a token or a diff). */
+  private serviceLog(): Writable {
+    return new Writable({
+      write: (chunk, _encoding, done) => {
+        for (const line of String(chunk).split('\n')) {
+          if (line.trim() === '') continue;
+          try {
+            const entry = JSON.parse(line) as { level?: number; msg?: string; err?: { message?: string } };
+            const text = `[service] ${entry.msg ?? ''}${entry.err?.message ? `: ${entry.err.message}` : ''}`;
+            if ((entry.level ?? 50) >= 50) this.log.error(text);
+            else this.log.warn(text);
+          } catch {
+            this.log.warn(`[service] ${line}`);
+          }
+        }
+        done();
+      },
+    });
+  }
+}
+
+async function readSecretFile(file: string | undefined): Promise<string> {
+  if (!file) throw new Error('The bundled service has no dashboard-token file (DIFF_REVIEW_DASHBOARD_TOKEN is set); set an API token instead.');
+  return (await readFile(file, 'utf8')).trim();
+}

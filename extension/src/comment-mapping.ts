@@ -1,0 +1,102 @@
+// Review comments → the diagnostics to show: which file, which line, which range, which rule.
+// Plain data in and out (no vscode import), so the mapping is tested under vitest.
+import path from 'node:path';
+import type { ReviewComment, Severity } from '../../service/api/schemas.ts';
+
+/** One diagnostic to show, in the 0-based coordinates of the editor. */
+export interface PlannedDiagnostic {
+  /** 0-based line. */
+  line: number;
+  /** First and past-the-last character of the line's text (leading whitespace left out). */
+  startCharacter: number;
+  endCharacter: number;
+  severity: Severity;
+  /** The rule id, e.g. `no-debugger`; undefined when the message has none. */
+  code: string | undefined;
+  /** The message without its rule-id prefix (the code shows it). */
+  message: string;
+  /** The line's text when the review was mapped: what line tracking re-anchors on. */
+  lineText: string;
+}
+
+export interface DiagnosticPlan {
+  /** Absolute file path → its diagnostics, ordered by line. */
+  files: Map<string, PlannedDiagnostic[]>;
+  /** Comments on files that are gone (deleted or renamed since), or on lines past their end. */
+  unplaced: { comment: ReviewComment; reason: string }[];
+  /** Comments left out because they are below the minimum severity. */
+  belowMinimum: number;
+}
+
+const SEVERITY_RANK: Record<Severity, number> = { info: 0, warning: 1, error: 2 };
+
+export const meetsMinimum = (severity: Severity, minimum: Severity): boolean => SEVERITY_RANK[severity] >= SEVERITY_RANK[minimum];
+
+/** `no-debugger: Remove …` → `no-debugger`. The API promises messages begin with the rule id. */
+const RULE_PREFIX = /^([A-Za-z0-9@][\w@/.-]*): /;
+
+export function splitRuleId(message: string): { code: string | undefined; text: string } {
+  const match = RULE_PREFIX.exec(message);
+  return match ? { code: match[1], text: message.slice(match[0].length) } : { code: undefined, text: message };
+}
+
+/**
+ * The absolute path of a comment's `file_path` inside `root`, or undefined when it would leave the
+ * repository (an absolute path or `..`): a service must not make the editor point elsewhere.
+ */
+export function resolveInRepository(root: string, filePath: string): string | undefined {
+  if (filePath === '' || path.isAbsolute(filePath) || /^[A-Za-z]:/.test(filePath)) return undefined;
+  const absolute = path.resolve(root, filePath);
+  const relative = path.relative(root, absolute);
+  return relative === '' || relative.startsWith('..') || path.isAbsolute(relative) ? undefined : absolute;
+}
+
+/** The span of a line's text without its leading and trailing whitespace (the whole line when blank). */
+export function textSpan(lineText: string): { startCharacter: number; endCharacter: number } {
+  const start = lineText.length - lineText.trimStart().length;
+  const end = lineText.trimEnd().length;
+  return end > start ? { startCharacter: start, endCharacter: end } : { startCharacter: 0, endCharacter: lineText.length };
+}
+
+export const splitLines = (text: string): string[] => text.split(/\r?\n/);
+
+/**
+ * Maps comments to diagnostics. `linesOf(absolutePath)` gives the file's current lines, or
+ * undefined when the file does not exist.
+ */
+export function planDiagnostics(
+  root: string,
+  comments: readonly ReviewComment[],
+  minimum: Severity,
+  linesOf: (absolutePath: string) => readonly string[] | undefined,
+): DiagnosticPlan {
+  const plan: DiagnosticPlan = { files: new Map(), unplaced: [], belowMinimum: 0 };
+  for (const comment of comments) {
+    if (!meetsMinimum(comment.severity, minimum)) {
+      plan.belowMinimum++;
+      continue;
+    }
+    const file = resolveInRepository(root, comment.file_path);
+    if (file === undefined) {
+      plan.unplaced.push({ comment, reason: 'its path is outside the repository' });
+      continue;
+    }
+    const lines = linesOf(file);
+    if (lines === undefined) {
+      plan.unplaced.push({ comment, reason: 'the file no longer exists' });
+      continue;
+    }
+    const line = comment.line - 1;
+    const lineText = lines[line];
+    if (line < 0 || lineText === undefined) {
+      plan.unplaced.push({ comment, reason: `the file has only ${lines.length} lines now` });
+      continue;
+    }
+    const { code, text } = splitRuleId(comment.message);
+    const list = plan.files.get(file) ?? [];
+    list.push({ line, ...textSpan(lineText), severity: comment.severity, code, message: text, lineText });
+    plan.files.set(file, list);
+  }
+  for (const list of plan.files.values()) list.sort((a, b) => a.line - b.line);
+  return plan;
+}

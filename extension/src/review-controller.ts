@@ -1,0 +1,231 @@
+// The review as the user sees it: progress, cancel, diagnostics, status bar, notifications.
+// Also the token commands. The work itself is review-runner.ts; this module shows it.
+import { readFile } from 'node:fs/promises';
+import * as vscode from 'vscode';
+import { AbortError } from '../../service/client/index.ts';
+import { planDiagnostics, resolveInRepository, splitLines } from './comment-mapping.ts';
+import { COMMANDS } from './command-ids.ts';
+import { describeFailedJob, describeFailure, type FailureAction, type FailureReport } from './failure-report.ts';
+import type { ReviewDiagnostics } from './review-diagnostics.ts';
+import { formatBytes, runReview, type ReviewOutcome, type ReviewProgress } from './review-runner.ts';
+import { isUnauthorized, MissingTokenError, type ServiceSession } from './session.ts';
+import { gitPath, readSettings, SECTION, type Settings } from './settings.ts';
+import type { ReviewStatusBar } from './status-bar.ts';
+
+/** What the Review Changes command answers (to scripts and the integration tests). */
+export interface ReviewCommandResult {
+  outcome: 'completed' | 'failed' | 'nothing-to-review' | 'cancelled' | 'error';
+  reviewId?: string;
+  /** Comments the review made. */
+  comments?: number;
+  /** Diagnostics shown (comments at or above the minimum severity, on files that exist). */
+  shown?: number;
+  /** Comments on files or lines that are gone, reported in the log. */
+  unplaced?: number;
+  /** Those comments, as `file:line (reason)`. */
+  notShown?: string[];
+  /** The notification shown when the outcome is `failed` or `error`. */
+  failure?: FailureReport;
+  durationMs: number;
+}
+
+export interface ReviewOptions {
+  /** Review on save: progress in the status bar only, failures without a notification. */
+  quiet?: boolean;
+}
+
+export class ReviewController implements vscode.Disposable {
+  private readonly session: ServiceSession;
+  private readonly diagnostics: ReviewDiagnostics;
+  private readonly statusBar: ReviewStatusBar;
+  private readonly log: vscode.LogOutputChannel;
+  private running: AbortController | undefined;
+
+  constructor(parts: { session: ServiceSession; diagnostics: ReviewDiagnostics; statusBar: ReviewStatusBar; log: vscode.LogOutputChannel }) {
+    this.session = parts.session;
+    this.diagnostics = parts.diagnostics;
+    this.statusBar = parts.statusBar;
+    this.log = parts.log;
+  }
+
+  /** Reviews the changes of the branch in the active editor's folder (or the first folder). */
+  async review(options: ReviewOptions = {}): Promise<ReviewCommandResult> {
+    const started = Date.now();
+    this.running?.abort(); // a new review supersedes the one in flight
+    const controller = new AbortController();
+    this.running = controller;
+    const settings = readSettings();
+    const folder = this.folder();
+    if (!folder) {
+      const failure: FailureReport = { kind: 'no_folder', message: 'Open a folder that is part of a git repository, then review its changes.', actions: [] };
+      return this.finishWithFailure(failure, options, started);
+    }
+
+    this.statusBar.show({ kind: 'running' });
+    const work = (report: (message: string) => void, cancel: vscode.CancellationToken) => {
+      const onCancel = cancel.onCancellationRequested(() => controller.abort());
+      return this.reviewIn(folder.uri.fsPath, settings, controller.signal, report).finally(() => onCancel.dispose());
+    };
+    try {
+      const outcome = await vscode.window.withProgress(
+        {
+          location: options.quiet ? vscode.ProgressLocation.Window : vscode.ProgressLocation.Notification,
+          title: 'Diff Review',
+          cancellable: !options.quiet,
+        },
+        (progress, cancel) => work((message) => progress.report({ message }), cancel),
+      );
+      return await this.show(outcome, settings, options, started);
+    } catch (error) {
+      if (error instanceof AbortError || controller.signal.aborted) {
+        if (this.running === controller) this.statusBar.show({ kind: 'idle' });
+        this.log.info('Review cancelled.');
+        return { outcome: 'cancelled', durationMs: Date.now() - started };
+      }
+      const failure =
+        error instanceof MissingTokenError
+          ? { kind: 'missing_token', message: error.message, actions: ['Set Token', 'Open Settings'] as FailureAction[] }
+          : describeFailure(error, { service: settings.serviceUrl || 'the bundled service' });
+      this.log.error(`Review failed (${failure.kind}): ${failure.message}${error instanceof Error && error.cause instanceof Error ? ` [${error.cause.message}]` : ''}`);
+      return this.finishWithFailure(failure, options, started);
+    } finally {
+      if (this.running === controller) this.running = undefined;
+    }
+  }
+
+  clear(): void {
+    this.running?.abort();
+    this.diagnostics.clear();
+    this.statusBar.show({ kind: 'idle' });
+    this.log.info('Cleared the review comments.');
+  }
+
+  async setToken(token?: unknown): Promise<boolean> {
+    const settings = readSettings();
+    const target = settings.serviceUrl || 'the bundled service';
+    const value =
+      typeof token === 'string'
+        ? token
+        : await vscode.window.showInputBox({
+            title: 'Diff Review: Set API Token',
+            prompt: `A review API token (drv_…) for ${target}. It is kept in VS Code's secret storage.`,
+            password: true,
+            ignoreFocusOut: true,
+            validateInput: (text) => (text.trim() === '' ? 'Paste a token.' : /\s/.test(text.trim()) ? 'A token has no spaces.' : undefined),
+          });
+    if (value === undefined || value.trim() === '') return false;
+    await this.session.setToken(settings.serviceUrl, value.trim());
+    if (typeof token !== 'string') void vscode.window.showInformationMessage(`Diff Review: the API token for ${target} is stored.`);
+    return true;
+  }
+
+  async signOut(): Promise<void> {
+    const settings = readSettings();
+    const had = await this.session.signOut(settings.serviceUrl);
+    const target = settings.serviceUrl || 'the bundled service';
+    void vscode.window.showInformationMessage(had ? `Diff Review: signed out of ${target}.` : `Diff Review: no token was stored for ${target}.`);
+  }
+
+  dispose(): void {
+    this.running?.abort();
+  }
+
+  private folder(): vscode.WorkspaceFolder | undefined {
+    const active = vscode.window.activeTextEditor?.document.uri;
+    return (active && vscode.workspace.getWorkspaceFolder(active)) ?? vscode.workspace.workspaceFolders?.[0];
+  }
+
+  private async reviewIn(cwd: string, settings: Settings, signal: AbortSignal, report: (message: string) => void): Promise<ReviewOutcome> {
+    const onProgress = (progress: ReviewProgress) => {
+      const message = progressMessage(progress);
+      report(message);
+      this.statusBar.show({ kind: 'running', detail: message });
+    };
+    for (let attempt = 0; ; attempt++) {
+      const connection = await this.session.connect(settings.serviceUrl, settings.requestTimeoutMs, signal);
+      try {
+        return await runReview({ cwd, client: connection.client, settings: settings.run, signal, log: this.log, onProgress, git: gitPath() });
+      } catch (error) {
+        if (attempt === 0 && connection.bundled && isUnauthorized(error) && (await this.session.recoverBundledToken())) continue;
+        throw error;
+      }
+    }
+  }
+
+  private async show(outcome: ReviewOutcome, settings: Settings, options: ReviewOptions, started: number): Promise<ReviewCommandResult> {
+    const durationMs = () => Date.now() - started;
+    if (outcome.kind === 'nothing-to-review') {
+      this.diagnostics.clear();
+      this.statusBar.show({ kind: 'nothing' });
+      const message = `Nothing to review: HEAD has no changes against ${outcome.prepared.baseRef}${outcome.prepared.includesUncommitted ? '' : ' (uncommitted changes are not included; see the "Include Uncommitted Changes" setting)'}.`;
+      this.log.info(message);
+      if (!options.quiet) void vscode.window.showInformationMessage(`Diff Review: ${message}`);
+      return { outcome: 'nothing-to-review', durationMs: durationMs() };
+    }
+    if (outcome.kind === 'failed') {
+      const failure = describeFailedJob(outcome.job);
+      this.log.error(`Review ${outcome.job.review_id} failed: ${failure.message}`);
+      return { ...this.finishWithFailure(failure, options, started), outcome: 'failed', reviewId: outcome.job.review_id };
+    }
+
+    const { job, prepared } = outcome;
+    const comments = job.comments ?? [];
+    const texts = await readTexts(prepared.root, comments.map((comment) => comment.file_path));
+    const plan = planDiagnostics(prepared.root, comments, settings.minimumSeverity, (file) => texts.get(file));
+    for (const { comment, reason } of plan.unplaced) {
+      this.log.warn(`Not shown: ${comment.file_path}:${comment.line} (${reason}): ${comment.message}`);
+    }
+    const shown = this.diagnostics.replace(plan.files);
+    this.statusBar.show({ kind: 'done', findings: shown, hidden: plan.belowMinimum });
+    this.log.info(
+      `Review ${job.review_id}: ${comments.length} comment(s), ${shown} shown, ${plan.belowMinimum} below the minimum severity, ${plan.unplaced.length} not placed (${durationMs()} ms from the command).`,
+    );
+    const notShown = plan.unplaced.map(({ comment, reason }) => `${comment.file_path}:${comment.line} (${reason})`);
+    return { outcome: 'completed', reviewId: job.review_id, comments: comments.length, shown, unplaced: notShown.length, notShown, durationMs: durationMs() };
+  }
+
+  private finishWithFailure(failure: FailureReport, options: ReviewOptions, started: number): ReviewCommandResult {
+    this.statusBar.show({ kind: 'failed', message: failure.message });
+    if (!options.quiet) {
+      // Not awaited: the notification stays until the user answers it, the command does not.
+      void vscode.window.showErrorMessage(`Diff Review: ${failure.message}`, ...failure.actions).then((action) => this.onAction(action));
+    }
+    return { outcome: 'error', failure, durationMs: Date.now() - started };
+  }
+
+  private onAction(action: FailureAction | undefined): void {
+    if (action === 'Show Log') this.log.show(true);
+    else if (action === 'Set Token') void vscode.commands.executeCommand(COMMANDS.setToken);
+    else if (action === 'Open Settings') void vscode.commands.executeCommand('workbench.action.openSettings', SECTION);
+  }
+}
+
+function progressMessage(progress: ReviewProgress): string {
+  switch (progress.step) {
+    case 'git':
+      return 'Finding the base commit and making the diff…';
+    case 'submitting':
+      return `Submitting ${progress.files} file(s), ${formatBytes(progress.diffBytes)}…`;
+    case 'rate-limited':
+      return `The service is busy; trying again in ${progress.retryAfterSeconds} s…`;
+    case 'job':
+      return progress.job.status === 'queued' ? 'Queued…' : progress.job.status === 'running' ? 'Reviewing…' : 'Done.';
+  }
+}
+
+/** The current text of each commented file: the editor's when it is open, else the disk's; undefined when gone. */
+async function readTexts(root: string, filePaths: readonly string[]): Promise<Map<string, string[] | undefined>> {
+  const texts = new Map<string, string[] | undefined>();
+  const files = new Set(filePaths.map((filePath) => resolveInRepository(root, filePath)).filter((file) => file !== undefined));
+  await Promise.all(
+    [...files].map(async (file) => {
+      const open = vscode.workspace.textDocuments.find((document) => document.uri.scheme === 'file' && document.uri.fsPath === file);
+      try {
+        texts.set(file, splitLines(open ? open.getText() : await readFile(file, 'utf8')));
+      } catch {
+        texts.set(file, undefined);
+      }
+    }),
+  );
+  return texts;
+}

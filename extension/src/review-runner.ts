@@ -1,0 +1,171 @@
+// One review from start to end: base and diff from git, submit, follow the job until it ends.
+// No vscode import: the commands module gives it a client, settings and a signal, and shows what
+// it returns. Every wait is bounded (git, each request, the wait for the job) and cancellable.
+import { LIMITS } from '../../service/api/limits.ts';
+import type { ReviewJob } from '../../service/api/schemas.ts';
+import { AbortError, ApiError, type DiffReviewClient } from '../../service/client/index.ts';
+import { prepareReview, type PreparedReview } from '../../service/git/index.ts';
+
+/** The log the runner writes to: a vscode LogOutputChannel fits. Never given a token or a diff. */
+export interface ReviewLog {
+  info(message: string): void;
+  warn(message: string): void;
+  error(message: string): void;
+}
+
+export interface ReviewRunSettings {
+  /** Empty: the remote's default branch. */
+  baseBranch: string;
+  includeUncommitted: boolean;
+  /** First interval between polls when the service has no event stream. */
+  pollIntervalMs: number;
+  /** The longest wait for the job to end once submitted. */
+  reviewTimeoutMs: number;
+  /** The longest time git may take to find the base and make the diff. */
+  gitTimeoutMs: number;
+  /** How many times a create refused with 429 is tried again after its Retry-After. */
+  rateLimitRetries: number;
+  /** Longest Retry-After waited for; a longer one fails at once with the time to wait. */
+  maxRetryAfterSeconds: number;
+}
+
+export const DEFAULT_RUN_SETTINGS: ReviewRunSettings = {
+  baseBranch: '',
+  includeUncommitted: false,
+  pollIntervalMs: 1000,
+  reviewTimeoutMs: 120_000,
+  gitTimeoutMs: 30_000,
+  rateLimitRetries: 2,
+  maxRetryAfterSeconds: 60,
+};
+
+export type ReviewProgress =
+  | { step: 'git' }
+  | { step: 'submitting'; diffBytes: number; files: number }
+  | { step: 'rate-limited'; retryAfterSeconds: number }
+  | { step: 'job'; job: ReviewJob };
+
+export interface ReviewRunOptions {
+  /** Any folder inside the working tree. */
+  cwd: string;
+  client: DiffReviewClient;
+  settings: ReviewRunSettings;
+  signal: AbortSignal;
+  log: ReviewLog;
+  onProgress?: (progress: ReviewProgress) => void;
+  /** The git executable (vscode's `git.path`); default `git` on the PATH. */
+  git?: string;
+}
+
+export type ReviewOutcome =
+  | { kind: 'completed'; prepared: PreparedReview; job: ReviewJob }
+  | { kind: 'failed'; prepared: PreparedReview; job: ReviewJob }
+  | { kind: 'nothing-to-review'; prepared: PreparedReview };
+
+/** The diff is over the API's limit: said before sending it, or answered 413 by the service. */
+export class DiffTooLargeError extends Error {
+  override name = 'DiffTooLargeError';
+  readonly diffBytes: number;
+  readonly limitBytes: number;
+
+  constructor(diffBytes: number, limitBytes: number = LIMITS.diffBytes, options?: { cause?: unknown }) {
+    super(`The diff is ${formatBytes(diffBytes)}; the service accepts at most ${formatBytes(limitBytes)}.`, options);
+    this.diffBytes = diffBytes;
+    this.limitBytes = limitBytes;
+  }
+}
+
+export function formatBytes(bytes: number): string {
+  const exact = `${bytes.toLocaleString('en-US')} bytes`;
+  if (bytes < 10_000) return exact;
+  return `${(bytes / 1_000_000).toFixed(bytes < 1_000_000 ? 2 : 1)} MB (${exact})`;
+}
+
+const filesIn = (diff: string): number => diff.match(/^diff --git /gm)?.length ?? 0;
+
+export async function runReview(options: ReviewRunOptions): Promise<ReviewOutcome> {
+  const { client, settings, signal, log } = options;
+  const started = Date.now();
+  options.onProgress?.({ step: 'git' });
+  const gitSignal = AbortSignal.any([signal, AbortSignal.timeout(settings.gitTimeoutMs)]);
+  let prepared: PreparedReview;
+  try {
+    prepared = await prepareReview({
+      cwd: options.cwd,
+      baseBranch: settings.baseBranch.trim() === '' ? undefined : settings.baseBranch.trim(),
+      includeUncommitted: settings.includeUncommitted,
+      git: options.git,
+      signal: gitSignal,
+    });
+  } catch (error) {
+    if (signal.aborted) throw new AbortError('The review was cancelled.', { cause: error });
+    if (gitSignal.aborted) throw new Error(`Git did not finish within ${settings.gitTimeoutMs / 1000} s while preparing the diff.`, { cause: error });
+    throw error;
+  }
+  const files = filesIn(prepared.diff);
+  log.info(
+    `Prepared ${prepared.repository}: ${prepared.baseRef} at ${prepared.baseCommit.slice(0, 12)}...HEAD ${prepared.headCommit.slice(0, 12)}` +
+      `${prepared.includesUncommitted ? ' with uncommitted changes' : ''}: ${files} file(s), ${formatBytes(prepared.diffBytes)} (${Date.now() - started} ms).`,
+  );
+  if (prepared.diff.trim() === '') return { kind: 'nothing-to-review', prepared };
+  if (prepared.diffBytes > LIMITS.diffBytes) throw new DiffTooLargeError(prepared.diffBytes);
+
+  options.onProgress?.({ step: 'submitting', diffBytes: prepared.diffBytes, files });
+  const created = await createWithRateLimitRetries(options, prepared);
+  log.info(`Submitted review ${created.review_id} (${Date.now() - started} ms).`);
+  options.onProgress?.({ step: 'job', job: created });
+
+  try {
+    const job = await client.waitForReview(created.review_id, {
+      signal,
+      timeoutMs: settings.reviewTimeoutMs,
+      pollIntervalMs: settings.pollIntervalMs,
+      onUpdate: (update) => options.onProgress?.({ step: 'job', job: update }),
+    });
+    log.info(`Review ${job.review_id} ${job.status} in ${Date.now() - started} ms.`);
+    return job.status === 'completed' ? { kind: 'completed', prepared, job } : { kind: 'failed', prepared, job };
+  } catch (error) {
+    // Cancelled or timed out: the job would still run on the service. Stop it there too, briefly.
+    await client.cancelReview(created.review_id, { signal: AbortSignal.timeout(3000) }).then(
+      () => log.info(`Cancelled review ${created.review_id} on the service.`),
+      () => {},
+    );
+    throw error;
+  }
+}
+
+async function createWithRateLimitRetries(options: ReviewRunOptions, prepared: PreparedReview): Promise<ReviewJob> {
+  const { client, settings, signal, log } = options;
+  // One key for every attempt: a create that did get through is answered again, not repeated.
+  const idempotencyKey = crypto.randomUUID();
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await client.createReview(
+        { diff: prepared.diff, repository: prepared.repository, base_commit: prepared.baseCommit },
+        { signal, idempotencyKey },
+      );
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 413) throw new DiffTooLargeError(prepared.diffBytes, LIMITS.diffBytes, { cause: error });
+      const wait = error instanceof ApiError && error.status === 429 ? (error.retryAfterSeconds ?? 1) : undefined;
+      if (wait === undefined || attempt >= settings.rateLimitRetries || wait > settings.maxRetryAfterSeconds) throw error;
+      log.warn(`The service is busy (${(error as ApiError).error}); trying again in ${wait} s as its Retry-After asks.`);
+      options.onProgress?.({ step: 'rate-limited', retryAfterSeconds: wait });
+      await delay(wait * 1000, signal);
+    }
+  }
+}
+
+function delay(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(new AbortError('The review was cancelled.', { cause: signal.reason }));
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
+  });
+}

@@ -1,0 +1,49 @@
+// The extension's settings (package.json "contributes.configuration"), read in one place.
+import * as vscode from 'vscode';
+import type { Severity } from '../../service/api/schemas.ts';
+import { DEFAULT_RUN_SETTINGS, type ReviewRunSettings } from './review-runner.ts';
+
+export const SECTION = 'diffReview';
+
+export type EditedLineBehavior = 'drop' | 'stale';
+
+export interface Settings {
+  /** Empty: the bundled service. */
+  serviceUrl: string;
+  minimumSeverity: Severity;
+  requestTimeoutMs: number;
+  reviewOnSave: boolean;
+  editedLineBehavior: EditedLineBehavior;
+  run: ReviewRunSettings;
+}
+
+const SEVERITIES: readonly Severity[] = ['error', 'warning', 'info'];
+
+export function readSettings(scope?: vscode.ConfigurationScope): Settings {
+  const config = vscode.workspace.getConfiguration(SECTION, scope);
+  const severity = config.get<string>('minimumSeverity', 'info');
+  const positive = (key: string, fallback: number, minimum: number) => {
+    const value = config.get<number>(key, fallback);
+    return Number.isFinite(value) ? Math.max(minimum, value) : fallback;
+  };
+  return {
+    serviceUrl: config.get<string>('serviceUrl', '').trim().replace(/\/+$/, ''),
+    minimumSeverity: SEVERITIES.includes(severity as Severity) ? (severity as Severity) : 'info',
+    requestTimeoutMs: positive('requestTimeoutSeconds', 30, 1) * 1000,
+    reviewOnSave: config.get<boolean>('reviewOnSave', false),
+    editedLineBehavior: config.get<string>('editedLineBehavior', 'drop') === 'stale' ? 'stale' : 'drop',
+    run: {
+      ...DEFAULT_RUN_SETTINGS,
+      baseBranch: config.get<string>('baseBranch', ''),
+      includeUncommitted: config.get<boolean>('includeUncommittedChanges', false),
+      pollIntervalMs: positive('pollIntervalMs', 1000, 100),
+    },
+  };
+}
+
+/** The `git.path` setting of VS Code's git extension, when it names one executable. */
+export function gitPath(): string | undefined {
+  const value = vscode.workspace.getConfiguration('git').get<string | string[] | null>('path');
+  const first = Array.isArray(value) ? value[0] : value;
+  return typeof first === 'string' && first.trim() !== '' ? first : undefined;
+}

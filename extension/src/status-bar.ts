@@ -1,0 +1,55 @@
+// The status bar item: the state of the last review; a click runs a review.
+import * as vscode from 'vscode';
+import { COMMANDS } from './command-ids.ts';
+
+export type ReviewState =
+  | { kind: 'idle' }
+  | { kind: 'running'; detail?: string }
+  | { kind: 'done'; findings: number; hidden: number }
+  | { kind: 'nothing' }
+  | { kind: 'failed'; message: string };
+
+export class ReviewStatusBar implements vscode.Disposable {
+  private readonly item = vscode.window.createStatusBarItem('diffReview.status', vscode.StatusBarAlignment.Left, 50);
+  state: ReviewState = { kind: 'idle' };
+
+  constructor() {
+    this.item.name = 'Diff Review';
+    this.item.command = COMMANDS.review;
+    this.show({ kind: 'idle' });
+    this.item.show();
+  }
+
+  show(state: ReviewState): void {
+    this.state = state;
+    const item = this.item;
+    item.backgroundColor = undefined;
+    switch (state.kind) {
+      case 'idle':
+        item.text = '$(checklist) Diff Review';
+        item.tooltip = 'Review the changes of this branch';
+        break;
+      case 'running':
+        item.text = '$(sync~spin) Reviewing…';
+        item.tooltip = state.detail ?? 'A review is running';
+        break;
+      case 'done':
+        item.text = `${state.findings === 0 ? '$(pass)' : '$(warning)'} ${state.findings} ${state.findings === 1 ? 'finding' : 'findings'}`;
+        item.tooltip = `The last review found ${state.findings} ${state.findings === 1 ? 'problem' : 'problems'}${state.hidden > 0 ? ` (${state.hidden} more below the minimum severity)` : ''}. Click to review again.`;
+        break;
+      case 'nothing':
+        item.text = '$(pass) No changes';
+        item.tooltip = 'The branch has no changes against its base. Click to review again.';
+        break;
+      case 'failed':
+        item.text = '$(error) Review failed';
+        item.tooltip = `${state.message} Click to review again.`;
+        item.backgroundColor = new vscode.ThemeColor('statusBarItem.errorBackground');
+        break;
+    }
+  }
+
+  dispose(): void {
+    this.item.dispose();
+  }
+}

@@ -1,0 +1,204 @@
+#!/usr/bin/env node
+// Runs VS Code extension tests in code-server's real (Node) extension host, driven by headless
+// Chromium through playwright-core. Takes the arguments VS Code takes, so @vscode/test-electron can
+// use it as `vscodeExecutablePath`:
+//
+//   code-server-launcher.mjs [folder] --extensionDevelopmentPath=<dir> --extensionTestsPath=<file> [other flags, ignored]
+//
+// Exits with the tests' exit code (0: run() resolved). Environment:
+//   CHROMIUM                  Chromium or Chrome (default /usr/bin/chromium)
+//   CODE_SERVER_DIR           an install made by code-server-install.mjs (default: its cache folder)
+//   DIFF_REVIEW_SCREENSHOT    where to save a screenshot when the tests log "ready-for-screenshot"
+//   HOST_TEST_TIMEOUT_MS      give up after this long (default 120 000)
+//   VERBOSE=1                 also print code-server's and the workbench's own output
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { rename } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { format } from 'node:util';
+import { installPaths } from './code-server-install.mjs';
+
+export const SCREENSHOT_MARKER = 'ready-for-screenshot';
+const verbose = process.env.VERBOSE === '1';
+const started = Date.now();
+const say = (...parts) => console.log(`[code-server-launcher +${((Date.now() - started) / 1000).toFixed(1)}s]`, ...parts);
+// The workbench's own chatter, forwarded with the extension host's console: not the tests' output.
+const NOISE = /\[AgentHost|\[ChatModelSelection\]|\[AccountPolicyGate\]|open-vsx\.org|ENOTFOUND|^\s+at .*workbench\.js/;
+
+function parseArguments(argv) {
+  const developmentPaths = [];
+  let testsPath;
+  const positional = [];
+  for (const argument of argv) {
+    const match = /^--(extensionDevelopmentPath|extensionTestsPath)=(.*)$/.exec(argument);
+    if (match?.[1] === 'extensionDevelopmentPath') developmentPaths.push(path.resolve(match[2]));
+    else if (match) testsPath = path.resolve(match[2]);
+    else if (!argument.startsWith('-')) positional.push(path.resolve(argument));
+  }
+  if (developmentPaths.length === 0 || !testsPath) {
+    throw new Error('usage: code-server-launcher.mjs [folder] --extensionDevelopmentPath=<dir> --extensionTestsPath=<file>');
+  }
+  return { developmentPaths, testsPath, folder: positional[0] };
+}
+
+const freePort = () =>
+  new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+
+/** A throwaway home for code-server and Chromium: nothing is written to the real one. */
+function makeSandbox() {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'diff-review-host-'));
+  const home = path.join(dir, 'home');
+  const userDir = path.join(dir, 'user');
+  for (const sub of [home, path.join(userDir, 'User'), path.join(dir, 'tmp')]) mkdirSync(sub, { recursive: true });
+  writeFileSync(
+    path.join(userDir, 'User', 'settings.json'),
+    JSON.stringify({
+      'telemetry.telemetryLevel': 'off',
+      'extensions.autoUpdate': false,
+      'extensions.autoCheckUpdates': false,
+      'chat.disableAIFeatures': true,
+      'workbench.startupEditor': 'none',
+      'update.mode': 'none',
+      'git.enabled': false,
+    }),
+  );
+  writeFileSync(path.join(dir, 'config.yaml'), '');
+  const env = {
+    ...process.env,
+    HOME: home,
+    XDG_CONFIG_HOME: path.join(home, '.config'),
+    XDG_DATA_HOME: path.join(home, '.local', 'share'),
+    XDG_CACHE_HOME: path.join(home, '.cache'),
+    TMPDIR: path.join(dir, 'tmp'),
+  };
+  delete env.PASSWORD;
+  delete env.HASHED_PASSWORD;
+  return { dir, userDir, env };
+}
+
+async function main() {
+  const { developmentPaths, testsPath, folder } = parseArguments(process.argv.slice(2));
+  if (Number(process.versions.node.split('.')[0]) < 24) throw new Error(`code-server needs Node 24; this launcher runs on Node ${process.versions.node}. Put Node 24 first on the PATH.`);
+  const install = installPaths(process.env.CODE_SERVER_DIR || undefined);
+  if (!existsSync(install.marker)) throw new Error(`code-server is not installed in ${install.dir}: run node test/extension/host/code-server-install.mjs`);
+  const chromiumPath = process.env.CHROMIUM || '/usr/bin/chromium';
+  if (!existsSync(chromiumPath)) throw new Error(`Chromium was not found at ${chromiumPath}: install it (Debian: apt-get install chromium) or set CHROMIUM.`);
+  const timeoutMs = Number(process.env.HOST_TEST_TIMEOUT_MS || 120_000);
+  const screenshot = process.env.DIFF_REVIEW_SCREENSHOT;
+
+  const sandbox = makeSandbox();
+  const port = await freePort();
+  const server = spawn(
+    process.execPath,
+    [
+      install.entry,
+      '--auth', 'none',
+      '--bind-addr', `127.0.0.1:${port}`,
+      '--config', path.join(sandbox.dir, 'config.yaml'),
+      '--user-data-dir', sandbox.userDir,
+      '--extensions-dir', path.join(sandbox.dir, 'extensions'),
+      '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust',
+      '--disable-getting-started-override', '--ignore-last-opened',
+      // Without it the built workbench ignores the test payload in the URL and no test runs.
+      '--vscode-option', 'enable-smoke-test-driver',
+    ],
+    { env: sandbox.env, stdio: ['ignore', 'pipe', 'pipe'], detached: true },
+  );
+  let serverOutput = '';
+  const onServerOutput = (chunk) => {
+    serverOutput = (serverOutput + chunk).slice(-20_000);
+    if (verbose) process.stdout.write(`[code-server] ${chunk}`);
+  };
+  server.stdout.on('data', onServerOutput);
+  server.stderr.on('data', onServerOutput);
+
+  let browser;
+  let finished = false;
+  const finish = async (code) => {
+    if (finished) return;
+    finished = true;
+    clearTimeout(deadline);
+    await browser?.close().catch(() => {});
+    for (const signal of ['SIGTERM', 'SIGKILL']) {
+      try {
+        process.kill(-server.pid, signal); // its whole process group: the extension host too
+      } catch {
+        break; // already gone
+      }
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+    rmSync(sandbox.dir, { recursive: true, force: true });
+    say(`exit code ${code}`);
+    process.exit(code);
+  };
+  for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => void finish(130));
+  const deadline = setTimeout(() => {
+    say(`TIMEOUT after ${timeoutMs} ms. code-server's last output:\n${serverOutput.slice(-3000)}`);
+    void finish(2);
+  }, timeoutMs);
+
+  await new Promise((resolve, reject) => {
+    const check = () => /HTTP server listening on/.test(serverOutput) && resolve();
+    server.stdout.on('data', check);
+    server.stderr.on('data', check);
+    server.once('exit', (code) => reject(new Error(`code-server exited with ${code} before listening:\n${serverOutput}`)));
+  });
+  say(`code-server listening on 127.0.0.1:${port}`);
+
+  // playwright-core comes from the same cache folder as code-server.
+  const { chromium } = createRequire(path.join(install.dir, 'package.json'))('playwright-core');
+  browser = await chromium.launch({
+    executablePath: chromiumPath,
+    headless: true,
+    env: sandbox.env,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'],
+  });
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  if (verbose) {
+    page.on('console', (message) => console.log('[workbench]', message.text()));
+    page.on('pageerror', (error) => console.log('[workbench error]', error.message));
+  }
+  // The extension host's console, forwarded by the workbench while extension tests run.
+  await page.exposeFunction('codeAutomationLog', async (type, args) => {
+    const line = format(...(args ?? []));
+    if (screenshot && line.includes(SCREENSHOT_MARKER)) {
+      await new Promise((resolve) => setTimeout(resolve, 800)); // let the panel paint
+      mkdirSync(path.dirname(screenshot), { recursive: true });
+      await page.screenshot({ path: `${screenshot}.tmp.png` });
+      // Renamed into place: the test waits for the file, and must not read half of it.
+      await rename(`${screenshot}.tmp.png`, screenshot);
+      say(`screenshot saved: ${screenshot}`);
+      return;
+    }
+    if (verbose || !NOISE.test(line)) (type === 'error' ? console.error : console.log)(line);
+  });
+  // Called when the tests' run() settled: 0 when it resolved.
+  await page.exposeFunction('codeAutomationExit', (code) => void finish(code));
+
+  const authority = `127.0.0.1:${port}`;
+  const remote = (file) => `vscode-remote://${authority}${file}`;
+  const payload = [
+    ...developmentPaths.map((dir) => ['extensionDevelopmentPath', remote(dir)]),
+    ['extensionTestsPath', remote(testsPath)],
+    ['skipWelcome', 'true'],
+    ['skipReleaseNotes', 'true'],
+  ];
+  const target = folder ? `folder=${encodeURIComponent(folder)}` : 'ew=true';
+  say(`opening the workbench${folder ? ` on ${folder}` : ''}`);
+  await page.goto(`http://${authority}/?${target}&payload=${encodeURIComponent(JSON.stringify(payload))}`);
+}
+
+main().catch((error) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(3);
+});

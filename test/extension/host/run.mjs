@@ -1,0 +1,111 @@
+#!/usr/bin/env node
+// Runs the extension's integration tests (./suite) in a real extension host, through
+// @vscode/test-electron's runTests:
+//
+//   node test/extension/host/run.mjs            # code-server's extension host + Chromium (./code-server-launcher.mjs)
+//   node test/extension/host/run.mjs --vscode   # real VS Code, downloaded by @vscode/test-electron
+//   node test/extension/host/run.mjs --vsix     # the packaged .vsix (npm run package:extension), unpacked
+//   node test/extension/host/run.mjs --extension=<dir>   # another copy of the extension
+//
+// Builds the extension and the tests, makes the fixture repository, and exits with the tests' code.
+// Results: test-output/extension/host-results.json; screenshot: test-output/extension/problems-panel.png.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+import { runTests } from '@vscode/test-electron';
+import { buildExtension, projectRoot } from '../../../extension/scripts/build.mjs';
+import { createFixtureRepository } from './fixture.mjs';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+export const outputDir = path.join(projectRoot, 'test-output', 'extension');
+export const resultsFile = process.env.DIFF_REVIEW_HOST_RESULTS || path.join(outputDir, 'host-results.json');
+export const screenshotFile = path.join(outputDir, 'problems-panel.png');
+const suiteDir = path.join(outputDir, 'host-suite');
+
+async function main() {
+  const useVsCode = process.argv.includes('--vscode');
+  const extensionArgument = process.argv.find((argument) => argument.startsWith('--extension='));
+  const unpacked = process.argv.includes('--vsix') ? await packAndUnpack() : undefined;
+  const extensionDir = unpacked?.dir ?? (extensionArgument ? path.resolve(extensionArgument.slice('--extension='.length)) : path.join(projectRoot, 'extension'));
+  mkdirSync(outputDir, { recursive: true });
+  for (const stale of [resultsFile, screenshotFile]) rmSync(stale, { force: true });
+
+  await buildExtension();
+  await build({
+    entryPoints: { index: path.join(here, 'suite', 'index.ts'), 'review.host': path.join(here, 'suite', 'review.host.ts') },
+    outdir: suiteDir,
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node22',
+    external: ['vscode', 'mocha'], // mocha is found in the project's node_modules, above test-output/
+    logLevel: 'warning',
+  });
+  // The project's package.json says "type": "module"; these bundles are CommonJS.
+  writeFileSync(path.join(suiteDir, 'package.json'), '{ "type": "commonjs" }\n');
+
+  const fixture = createFixtureRepository();
+  try {
+    await runTests({
+      ...(useVsCode ? {} : { vscodeExecutablePath: path.join(here, 'code-server-launcher.mjs') }),
+      extensionDevelopmentPath: extensionDir,
+      extensionTestsPath: path.join(suiteDir, 'index.js'),
+      launchArgs: [fixture.work, '--disable-extensions'],
+      extensionTestsEnv: {
+        DIFF_REVIEW_HOST_RESULTS: resultsFile,
+        DIFF_REVIEW_SCREENSHOT: useVsCode ? '' : screenshotFile,
+        // The launcher's `#!/usr/bin/env node` must find this Node (code-server needs 24).
+        PATH: `${path.dirname(process.execPath)}${path.delimiter}${process.env.PATH ?? ''}`,
+      },
+    });
+    return 0;
+  } catch (error) {
+    console.error(error instanceof Error ? error.message : error);
+    return typeof error?.code === 'number' ? error.code : 1;
+  } finally {
+    fixture.remove();
+    unpacked?.remove();
+    if (existsSync(resultsFile)) console.log(`results: ${path.relative(projectRoot, resultsFile)}`);
+  }
+}
+
+/**
+ * Packs the .vsix as users get it and unpacks its `extension/` folder outside the project, where no
+ * node_modules can stand in for something the package lacks.
+ */
+async function packAndUnpack() {
+  const root = mkdtempSync(path.join(os.tmpdir(), 'diff-review-vsix-'));
+  const vsix = path.join(root, 'diff-review.vsix'); // not dist/: parallel runs must not share it
+  const packed = spawnSync(process.execPath, [path.join(projectRoot, 'extension', 'scripts', 'package.mjs'), '--out', vsix], { encoding: 'utf8' });
+  if (packed.status !== 0) throw new Error(`npm run package:extension failed:\n${packed.stdout}${packed.stderr}`);
+  // yauzl reads zips for vsce itself; ask for it through vsce.
+  const yauzl = createRequire(createRequire(import.meta.url).resolve('@vscode/vsce/package.json'))('yauzl');
+  const zip = await new Promise((resolve, reject) => yauzl.open(vsix, { lazyEntries: true }, (error, file) => (error ? reject(error) : resolve(file))));
+  await new Promise((resolve, reject) => {
+    zip.on('error', reject);
+    zip.on('end', resolve);
+    zip.on('entry', (entry) => {
+      if (!entry.fileName.startsWith('extension/') || entry.fileName.endsWith('/')) return zip.readEntry();
+      zip.openReadStream(entry, (error, stream) => {
+        if (error) return reject(error);
+        const chunks = [];
+        stream.on('data', (chunk) => chunks.push(chunk));
+        stream.on('end', () => {
+          const target = path.join(root, entry.fileName);
+          mkdirSync(path.dirname(target), { recursive: true });
+          writeFileSync(target, Buffer.concat(chunks));
+          zip.readEntry();
+        });
+      });
+    });
+    zip.readEntry();
+  });
+  console.log(`packed and unpacked the .vsix in ${root}`);
+  return { dir: path.join(root, 'extension'), remove: () => rmSync(root, { recursive: true, force: true }) };
+}
+
+process.exitCode = await main();
