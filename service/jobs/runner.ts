@@ -129,24 +129,28 @@ export class JobRunner {
   async #finish(reviewId: string, patch: Partial<StoredReview>) {
     const current = await this.#options.store.getReview(reviewId);
     if (!current || isTerminal(current)) return;
-    await this.#save(reviewId, patch);
-    await this.#options.store.deleteDiff(reviewId).catch(() => {});
+    // The diff goes only once the terminal state is on disk: otherwise a restart runs the job again.
+    if (await this.#save(reviewId, patch)) await this.#options.store.deleteDiff(reviewId).catch(() => {});
   }
 
   async #requeue(reviewId: string) {
     await this.#save(reviewId, { status: 'queued', started_at: undefined, updated_at: new Date(this.#options.clock.now()).toISOString() });
   }
 
-  async #save(reviewId: string, patch: Partial<StoredReview>) {
+  /** Records a change and tells the followers; false when it could not be written to disk. */
+  async #save(reviewId: string, patch: Partial<StoredReview>): Promise<boolean> {
     const { store, events, log } = this.#options;
+    let saved = true;
     try {
       await store.updateReview(reviewId, patch);
     } catch (error) {
       // Kept in memory; on disk the job stays unfinished and runs again after a restart.
       log.error({ review_id: reviewId, err: error }, 'could not save the job state');
+      saved = false;
     }
     const current = await store.getReview(reviewId);
     if (current) events.changed(current);
+    return saved;
   }
 }
 

@@ -1,0 +1,102 @@
+// API throughput: GET /v1/reviews/{id} with a valid token on a completed review with 20 comments,
+// autocannon at 100 connections for 10 s, beside a bare node:http server in the same run that
+// answers the same bytes with no auth and no store (the limit for Node on this machine). The
+// service runs at its default log level (info), and a second one with the log at warn shows what
+// logging costs. The three are measured in interleaved rounds (ROUNDS × DURATION/ROUNDS seconds
+// each), so a noisy neighbour on the machine hits all of them alike.
+// Run: node test/bench/api-throughput.ts   (DURATION=seconds, default 10; ROUNDS, default 2)
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import {
+  createReview, debuggerDiff, load, ms, ratio, reviewToken, rps, runIfMain, startChild, tempDir, waitTerminal,
+  type ChildServer, type Load, type Row,
+} from './support/harness.ts';
+
+const DURATION = Number(process.env.DURATION ?? 10);
+const ROUNDS = Number(process.env.ROUNDS ?? 2);
+const CONNECTIONS = 100;
+
+interface Target {
+  name: string;
+  url: string;
+  headers?: Record<string, string>;
+  runs: Load[];
+}
+
+/** A service with one completed review of 20 comments, and what a GET of it answers. */
+async function serviceWithReview(dataDir: string, logLevel: string, logFile?: string) {
+  const server = await startChild({ mode: 'service', dataDir, logLevel }, logFile);
+  const token = await reviewToken(server.url, server.dashboardToken!);
+  const id = await createReview(server.url, token, debuggerDiff(20));
+  const job = await waitTerminal(server.url, token, id);
+  if (job.status !== 'completed' || job.comments?.length !== 20) throw new Error(`expected 20 comments, got ${JSON.stringify(job).slice(0, 300)}`);
+  const url = `${server.url}/v1/reviews/${id}`;
+  const headers = { authorization: `Bearer ${token}` };
+  const answer = await fetch(url, { headers });
+  return { server, url, headers, id, body: Buffer.from(await answer.arrayBuffer()), contentType: answer.headers.get('content-type')! };
+}
+
+/** Sums interleaved runs into one figure: requests over time, and the worst p99 of the rounds. */
+function combine(runs: Load[]): Load {
+  const total = runs.reduce((n, r) => n + r.total, 0);
+  return {
+    rps: runs.reduce((n, r) => n + r.rps, 0) / runs.length,
+    total,
+    p50: Math.max(...runs.map((r) => r.p50)),
+    p99: Math.max(...runs.map((r) => r.p99)),
+    max: Math.max(...runs.map((r) => r.max)),
+    non2xx: runs.reduce((n, r) => n + r.non2xx, 0),
+    errors: runs.reduce((n, r) => n + r.errors, 0),
+  };
+}
+
+export async function apiThroughput(): Promise<Row[]> {
+  const infoDir = await tempDir('api-info');
+  const warnDir = await tempDir('api-warn');
+  const servers: ChildServer[] = [];
+  try {
+    const logFile = path.join(infoDir.dir, 'service.log');
+    const info = await serviceWithReview(infoDir.dir, 'info', logFile);
+    servers.push(info.server);
+    const warn = await serviceWithReview(warnDir.dir, 'warn');
+    servers.push(warn.server);
+    const bare = await startChild({ mode: 'bare', status: 200, contentType: info.contentType, bodyBase64: info.body.toString('base64') });
+    servers.push(bare);
+
+    const targets: Target[] = [
+      { name: 'bare', url: `${bare.url}/v1/reviews/${info.id}`, runs: [] },
+      { name: 'info', url: info.url, headers: info.headers, runs: [] },
+      { name: 'warn', url: warn.url, headers: warn.headers, runs: [] },
+    ];
+    for (const t of targets) await load({ url: t.url, headers: t.headers, connections: CONNECTIONS, duration: 2 }); // warm-up (JIT)
+    const lines = async () => (await readFile(logFile, 'utf8')).split('\n').length - 1;
+    const linesBefore = await lines();
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const t of targets) t.runs.push(await load({ url: t.url, headers: t.headers, connections: CONNECTIONS, duration: DURATION / ROUNDS }));
+    }
+    const logLines = (await lines()) - linesBefore;
+    const [baseline, atInfo, atWarn] = targets.map((t) => {
+      const r = combine(t.runs);
+      if (r.non2xx + r.errors > 0) throw new Error(`${t.name}: ${r.non2xx} non-2xx and ${r.errors} errors under load`);
+      return r;
+    }) as [Load, Load, Load];
+
+    const name = `GET review ${info.body.length} B`;
+    return [
+      { benchmark: name, figure: `bare node:http, ${CONNECTIONS} conn, ${DURATION} s`, value: rps(baseline.rps) },
+      { benchmark: name, figure: 'bare node:http p99', value: ms(baseline.p99) },
+      { benchmark: name, figure: 'service (log info, default) rps', value: rps(atInfo.rps), baseline: rps(baseline.rps), ratio: ratio(atInfo.rps, baseline.rps), target: '>= 0.75x', pass: atInfo.rps >= 0.75 * baseline.rps },
+      { benchmark: name, figure: 'service (log info, default) p99', value: ms(atInfo.p99), baseline: ms(baseline.p99), ratio: ratio(atInfo.p99, baseline.p99), target: '< 20 ms', pass: atInfo.p99 < 20 },
+      { benchmark: name, figure: 'service (log info) log lines per 200', value: (logLines / Math.max(1, atInfo.total)).toFixed(2) },
+      { benchmark: name, figure: 'service (log warn) rps', value: rps(atWarn.rps), baseline: rps(baseline.rps), ratio: ratio(atWarn.rps, baseline.rps) },
+      { benchmark: name, figure: 'service (log warn) p99', value: ms(atWarn.p99), baseline: ms(baseline.p99), ratio: ratio(atWarn.p99, baseline.p99) },
+      { benchmark: name, figure: 'rps at info / rps at warn', value: ratio(atInfo.rps, atWarn.rps) },
+    ];
+  } finally {
+    for (const s of servers) await s.stop();
+    await infoDir.remove();
+    await warnDir.remove();
+  }
+}
+
+await runIfMain(import.meta, 'API throughput', apiThroughput);

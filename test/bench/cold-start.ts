@@ -1,0 +1,76 @@
+// Cold start: `diff-review serve` (the built CLI, dist/service/cli.js) from process start to the
+// first 200 from /healthz, with an empty data dir and with 100,000 stored reviews (seeded through
+// the store). Baseline in the same run: a bare node:http server started the same way.
+// Builds first (node esbuild.config.mjs), so the CLI measured is the code in the tree.
+// Run: node test/bench/cold-start.ts   (RUNS=3, REVIEWS=100000)
+import { execFileSync, spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { seedStore } from './store-scale.ts';
+import { ms, percentile, ratio, runIfMain, sleep, tempDir, type Row } from './support/harness.ts';
+
+const RUNS = Number(process.env.RUNS ?? 3);
+const REVIEWS = Number(process.env.REVIEWS ?? 100_000);
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const CLI = `${ROOT}dist/service/cli.js`;
+const BARE = `require('node:http').createServer((q, s) => s.end('{"status":"ok"}')).listen(+process.argv[1], '127.0.0.1')`;
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** Milliseconds from spawn to the first 200 of /healthz. */
+async function timeToHealthy(args: (port: number) => string[]): Promise<number> {
+  const port = await freePort();
+  const started = performance.now();
+  const child = spawn(process.execPath, args(port), { stdio: 'ignore', env: { ...process.env, DIFF_REVIEW_LOG_LEVEL: 'info' } });
+  try {
+    const until = Date.now() + 60_000;
+    while (Date.now() < until) {
+      const ok = await fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.status === 200, () => false);
+      if (ok) return performance.now() - started;
+      if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}`);
+      await sleep(2);
+    }
+    throw new Error('not healthy within 60 s');
+  } finally {
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGTERM');
+    await exited;
+  }
+}
+
+export async function coldStart(): Promise<Row[]> {
+  execFileSync(process.execPath, ['esbuild.config.mjs'], { cwd: ROOT, stdio: 'inherit' });
+  const empty = await tempDir('cold-empty');
+  const full = await tempDir('cold-full');
+  try {
+    await seedStore(full.dir, REVIEWS);
+    const bare: number[] = [];
+    const onEmpty: number[] = [];
+    const onFull: number[] = [];
+    for (let i = 0; i < RUNS; i++) {
+      bare.push(await timeToHealthy((port) => ['-e', BARE, String(port)]));
+      // A fresh empty dir each time: the first start also writes the dashboard-token file.
+      const fresh = await tempDir('cold-fresh');
+      onEmpty.push(await timeToHealthy((port) => [CLI, 'serve', '--port', String(port), '--data-dir', fresh.dir]));
+      await fresh.remove();
+      onFull.push(await timeToHealthy((port) => [CLI, 'serve', '--port', String(port), '--data-dir', full.dir]));
+    }
+    const base = percentile(bare, 50);
+    return [
+      { benchmark: `cold start (median of ${RUNS})`, figure: 'bare node:http server', value: ms(base) },
+      { benchmark: `cold start (median of ${RUNS})`, figure: 'diff-review serve, empty data dir', value: ms(percentile(onEmpty, 50)), baseline: ms(base), ratio: ratio(percentile(onEmpty, 50), base) },
+      { benchmark: `cold start (median of ${RUNS})`, figure: `diff-review serve, ${REVIEWS.toLocaleString('en')} stored reviews`, value: ms(percentile(onFull, 50)), baseline: ms(percentile(onEmpty, 50)) + ' (empty)', ratio: ratio(percentile(onFull, 50), percentile(onEmpty, 50)) },
+    ];
+  } finally {
+    await empty.remove();
+    await full.remove();
+  }
+}
+
+await runIfMain(import.meta, 'Cold start', coldStart);

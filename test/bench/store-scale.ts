@@ -1,0 +1,86 @@
+// Scale of the store: create latency (POST /v1/reviews, one at a time, p50 and p99) and the
+// service's memory (RSS) with 1,000, 10,000 and 100,000 stored reviews, seeded through the store
+// (LowdbStore), not the API. The baseline is the same service with 1,000 stored reviews.
+// Run: node test/bench/store-scale.ts   (SIZES=1000,10000,100000; CREATES=300)
+import { ulid } from 'ulid';
+import { LOCAL_OWNER } from '../../service/auth/dashboard-token.ts';
+import { LowdbStore } from '../../service/store/lowdb-store.ts';
+import type { StoredReview } from '../../service/store/types.ts';
+import { createReview, debuggerDiff, mb, ms, percentile, ratio, reviewToken, runIfMain, startChild, tempDir, type Row } from './support/harness.ts';
+
+const SIZES = (process.env.SIZES ?? '1000,10000,100000').split(',').map(Number);
+const CREATES = Number(process.env.CREATES ?? 300);
+
+/** `count` finished reviews, as the service leaves them, written through the store in one go. */
+export async function seedStore(dataDir: string, count: number): Promise<void> {
+  const store = await LowdbStore.open(dataDir);
+  const now = Date.now();
+  const writes: Promise<void>[] = [];
+  for (let i = 0; i < count; i++) {
+    // Spread over the last 20 days (inside the default 30-day retention), oldest first.
+    const at = new Date(now - (count - i) * Math.floor((20 * 86_400_000) / count)).toISOString();
+    const review: StoredReview = {
+      review_id: `rev_${ulid(Date.parse(at))}`,
+      owner: LOCAL_OWNER,
+      status: i % 10 === 9 ? 'failed' : 'completed',
+      repository: `github.com/acme/repo-${i % 50}`,
+      base_commit: '9f91288762dcc3a6ac5892471a0e031818e1a559',
+      created_at: at,
+      updated_at: at,
+      started_at: at,
+      attempts: 1,
+    };
+    if (review.status === 'completed') review.completed_at = at;
+    else review.error = { code: 'invalid_diff', message: 'The diff has no file headers.' };
+    writes.push(store.insertReview(review)); // one coalesced write for all of them
+  }
+  await Promise.all(writes);
+  await store.close();
+}
+
+export async function storeScale(): Promise<Row[]> {
+  const rows: Row[] = [];
+  const results: { size: number; p50: number; p99: number; rss: number }[] = [];
+  const diff = debuggerDiff(3);
+  for (const size of SIZES) {
+    const data = await tempDir(`store-${size}`);
+    try {
+      const seeding = Date.now();
+      await seedStore(data.dir, size);
+      const seedMs = Date.now() - seeding;
+      const service = await startChild({ mode: 'service', dataDir: data.dir });
+      try {
+        const token = await reviewToken(service.url, service.dashboardToken!);
+        for (let i = 0; i < 20; i++) await createReview(service.url, token, diff); // warm-up
+        const latencies: number[] = [];
+        const until = Date.now() + 120_000;
+        for (let i = 0; i < CREATES && Date.now() < until; i++) {
+          const started = performance.now();
+          await createReview(service.url, token, diff);
+          latencies.push(performance.now() - started);
+        }
+        const { rss } = await service.stats();
+        results.push({ size, p50: percentile(latencies, 50), p99: percentile(latencies, 99), rss });
+        rows.push({ benchmark: `store scale (seeded in ${seedMs} ms)`, figure: `${size.toLocaleString('en')} reviews: ${latencies.length} creates`, value: '' });
+      } finally {
+        await service.stop();
+      }
+    } finally {
+      await data.remove();
+    }
+  }
+  const base = results[0]!;
+  const out: Row[] = [];
+  for (const r of results) {
+    const name = `store scale ${r.size.toLocaleString('en')} reviews`;
+    const last = r.size >= 100_000;
+    out.push(
+      { benchmark: name, figure: 'create p50', value: ms(r.p50), baseline: `${ms(base.p50)} (${base.size.toLocaleString('en')})`, ratio: ratio(r.p50, base.p50), target: last ? '<= 2x' : undefined, pass: last ? r.p50 <= 2 * base.p50 : undefined },
+      { benchmark: name, figure: 'create p99', value: ms(r.p99), baseline: `${ms(base.p99)} (${base.size.toLocaleString('en')})`, ratio: ratio(r.p99, base.p99) },
+      { benchmark: name, figure: 'RSS after the creates', value: mb(r.rss), baseline: mb(base.rss), ratio: ratio(r.rss, base.rss), target: last ? '< 300 MB' : undefined, pass: last ? r.rss < 300 * 1024 * 1024 : undefined },
+    );
+  }
+  return out;
+}
+
+await runIfMain(import.meta, 'Scale of the store', storeScale);
