@@ -1,12 +1,17 @@
 // The review pipeline over plain values: parsed diff → rules over added lines → findings
 // (suppressed, re-configured, de-duplicated, sorted, fingerprinted, capped).
+//
+// Cost: the diff is parsed into offsets (no object per line), the hunks of all files are read once
+// by a keyword sieve (about one line in a hundred has a keyword), and only those lines are lexed
+// and checked, by the rules whose keywords they contain. See test/bench/engine.ts.
 import type { Severity } from '../api/schemas.ts';
-import type { DiffLine, FileDiff, ParsedDiff } from './diff/parse.ts';
-import { parseUnifiedDiff } from './diff/parse.ts';
+import type { DiffIndex, DiffLine, IndexedFile, IndexedHunk, LineTable } from './diff/parse.ts';
+import { ADDED, DELETED, diffLines, indexUnifiedDiff } from './diff/parse.ts';
 import { findingFingerprint } from './fingerprint.ts';
+import { KeywordSieve } from './keyword-sieve.ts';
 import { ALL_RULES } from './rules/index.ts';
 import { commentSyntaxOf, lexLine } from './rules/lexer.ts';
-import type { FileRule, LineRule, Rule, ScanRule } from './rules/rule.ts';
+import type { AddedLine, FileRule, LineRule, ReviewedFile, Rule, ScanRule } from './rules/rule.ts';
 import { isSuppressed } from './suppression.ts';
 import type { EngineConfig, Finding, ReviewResult, RuleInfo } from './types.ts';
 
@@ -41,129 +46,399 @@ interface ActiveRules {
   line: LineRule[];
   file: FileRule[];
   scan: ScanRule[];
-  /** One test of every line rule's keywords at once: lines that fail it are never lexed. */
-  keywords: RegExp | null;
-  /** The line keywords and every scan rule's prefilter in one regex: most lines fail it and cost one test. */
-  anyKeyword: RegExp | null;
   severity: Map<string, Severity>;
+  /** Rules and sieve by the set of rules that apply to a file (most diffs have a handful of kinds). */
+  plans: Map<number, FilePlan>;
 }
 
+/** What runs on the lines of one file: its line and scan rules, and which of them each keyword calls. */
+interface FilePlan {
+  id: number;
+  line: LineRule[];
+  scan: ScanRule[];
+  /** No pre-filter (some rule has no keywords, or none is wanted): every rule reads every added line. */
+  everyLine: boolean;
+  /** For each keyword of the plan's rules: the line rules and scan rules (indexes) that have it. */
+  rulesOf: Map<string, { line: number[]; scan: number[] }>;
+}
+
+export interface EngineOptions {
+  /**
+   * false: no keyword pre-filter; every rule reads every added line and secretlint every added
+   * line. The reference the pre-filter is tested against; slow.
+   */
+  prefilter?: boolean;
+}
+
+/** Per rule with keywordsFor: the distinct keyword lists it has returned (one per language). */
+const keywordLists = new Map<LineRule, (readonly string[])[]>();
+
+/** A small number for the keyword list a rule returned, the same for the same list. */
+function keywordListId(rule: LineRule, list: readonly string[]): number {
+  let lists = keywordLists.get(rule);
+  if (!lists) keywordLists.set(rule, (lists = []));
+  let id = lists.indexOf(list);
+  if (id < 0) id = lists.findIndex((known) => known.length === list.length && known.every((keyword, i) => keyword === list[i]));
+  if (id < 0) {
+    if (lists.length >= 63) throw new Error(`Rule ${rule.id}: keywordsFor returned more than 63 different keyword lists.`);
+    lists.push(list);
+    id = lists.length - 1;
+  }
+  return id;
+}
+
+/** Sieves are costly to build (tens of thousands of table entries) and the same for every review. */
+const sieves = new Map<string, KeywordSieve>();
+let nextPlanId = 0;
+
+/** One sieve for the keywords of all these plans: a review reads the diff's text once. */
+function sieveFor(plans: readonly FilePlan[]): KeywordSieve {
+  const key = plans.map((plan) => plan.id).sort((a, b) => a - b).join(' ');
+  let sieve = sieves.get(key);
+  if (!sieve) {
+    if (sieves.size >= 64) sieves.clear();
+    sieve = new KeywordSieve(plans.flatMap((plan) => [...plan.rulesOf.keys()]));
+    sieves.set(key, sieve);
+  }
+  return sieve;
+}
+
+/** Active rules (and their plans) by configuration: the service has one or a few. */
+const activeByConfig = new Map<string, ActiveRules>();
+
 function activeRules(config: EngineConfig | undefined): ActiveRules {
+  const key = JSON.stringify(config?.rules ?? {});
+  let active = activeByConfig.get(key);
+  if (!active) {
+    if (activeByConfig.size >= 32) activeByConfig.clear();
+    active = configureRules(config);
+    activeByConfig.set(key, active);
+  }
+  return active;
+}
+
+function configureRules(config: EngineConfig | undefined): ActiveRules {
   const overrides = config?.rules ?? {};
-  const active: ActiveRules = { line: [], file: [], scan: [], keywords: null, anyKeyword: null, severity: new Map() };
-  const keywords = new Set<string>();
+  const active: ActiveRules = { line: [], file: [], scan: [], severity: new Map(), plans: new Map() };
   for (const rule of ALL_RULES) {
     const override = overrides[rule.id];
     if (override === 'off') continue;
     active.severity.set(rule.id, override ?? rule.severity);
-    if (rule.kind === 'line') {
-      active.line.push(rule);
-      for (const keyword of rule.keywords) keywords.add(keyword);
-    } else if (rule.kind === 'file') active.file.push(rule);
+    if (rule.kind === 'line') active.line.push(rule);
+    else if (rule.kind === 'file') active.file.push(rule);
     else active.scan.push(rule);
   }
-  const lineSource = [...keywords].map(escapeRegExp).join('|');
-  if (keywords.size > 0) active.keywords = new RegExp(lineSource);
-  const sources = [...(keywords.size > 0 ? [lineSource] : []), ...active.scan.map((rule) => rule.prefilter.source)];
-  if (sources.length > 0) active.anyKeyword = new RegExp(sources.join('|'));
+  const keyBits = 1 + active.line.length + 6 * active.line.filter((rule) => rule.keywordsFor).length + active.scan.length;
+  if (keyBits > 52) throw new Error(`Too many rules for a numeric plan key (${keyBits} bits); planFor needs another key.`);
   return active;
 }
 
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+function planFor(rules: ActiveRules, path: string, prefilter: boolean): FilePlan {
+  // The key: which rules apply and which keyword list each uses. A number (a string per file adds
+  // up); exact below 2^53, which 20-odd rules and a few language-dependent lists stay far from.
+  let key = prefilter ? 1 : 0;
+  const lineKeywords: (readonly string[] | null)[] = [];
+  for (const rule of rules.line) {
+    const applies = rule.files(path);
+    const keywords = applies ? (rule.keywordsFor?.(path) ?? rule.keywords) : null;
+    lineKeywords.push(keywords);
+    key = key * 2 + (applies ? 1 : 0);
+    if (rule.keywordsFor) key = key * 64 + (keywords === null ? 0 : 1 + keywordListId(rule, keywords));
+  }
+  for (const rule of rules.scan) key = key * 2 + (rule.files(path) ? 1 : 0);
+  let plan = rules.plans.get(key);
+  if (!plan) {
+    const line = rules.line.filter((_, i) => lineKeywords[i] !== null);
+    const keywordsOfLine = lineKeywords.filter((keywords) => keywords !== null);
+    const scan = rules.scan.filter((rule) => rule.files(path));
+    const everyLine = !prefilter || keywordsOfLine.some((keywords) => keywords.length === 0) || scan.some((rule) => rule.keywords.length === 0);
+    const rulesOf = new Map<string, { line: number[]; scan: number[] }>();
+    const entry = (keyword: string) => {
+      let rulesOfKeyword = rulesOf.get(keyword);
+      if (!rulesOfKeyword) rulesOf.set(keyword, (rulesOfKeyword = { line: [], scan: [] }));
+      return rulesOfKeyword;
+    };
+    keywordsOfLine.forEach((keywords, i) => {
+      for (const keyword of new Set(keywords)) entry(keyword).line.push(i);
+    });
+    scan.forEach((rule, i) => {
+      for (const keyword of new Set(rule.keywords)) entry(keyword).scan.push(i);
+    });
+    plan = { id: nextPlanId++, line, scan, everyLine, rulesOf };
+    rules.plans.set(key, plan);
+  }
+  return plan;
 }
 
-/** Reviews a unified diff. Throws InvalidDiffError when the text is not one. */
-export async function reviewParsedDiff(diff: ParsedDiff, config?: EngineConfig): Promise<ReviewResult> {
+/** Reviews a parsed diff. */
+export async function reviewDiffIndex(diff: DiffIndex, config?: EngineConfig, options?: EngineOptions): Promise<ReviewResult> {
   const rules = activeRules(config);
+  return complete(collect(diff, rules, options?.prefilter ?? true), rules, config);
+}
+
+/** What the synchronous pass over the diff leaves: plain values only, no reference to the diff's line table. */
+interface Collected {
+  raw: RawFinding[];
+  /** Per scan rule: the lines it will scan, with what a finding on them needs. */
+  scanInputs: Map<ScanRule, ScanInput[]>;
+  stats: ReviewResult['stats'];
+}
+
+/** Runs the file and line rules, and gathers the lines of the scan rules. */
+function collect(diff: DiffIndex, rules: ActiveRules, prefilter: boolean): Collected {
   const raw: RawFinding[] = [];
-  const scans: Promise<void>[] = [];
+  const scanInputs = new Map<ScanRule, ScanInput[]>(rules.scan.map((rule) => [rule, []]));
   let addedLines = 0;
+  const reviewed: { file: IndexedFile; path: string; plan: FilePlan }[] = [];
 
   for (const file of diff.files) {
     addedLines += file.addedLines;
     const path = file.newPath;
     if (path === null || file.addedLines === 0) continue;
+    const view = reviewedFile(diff, file);
     for (const rule of rules.file) {
-      const found = rule.check(file, diff);
+      const found = rule.check(view, diff.files);
       if (found) {
-        const at = locate(file, found.line);
-        raw.push({ rule, file: path, line: found.line, message: found.message ?? rule.message, text: at?.text ?? '', above: at?.above });
+        const k = lineIndexOf(diff, file, found.line);
+        raw.push({ rule, file: path, line: found.line, message: found.message ?? rule.message, text: k < 0 ? '' : lineText(diff, k), above: k < 0 ? undefined : lineAbove(diff, file, k) });
       }
     }
-    reviewLines(file, path, rules, raw, scans);
+    const plan = planFor(rules, path, prefilter);
+    if (plan.line.length > 0 || plan.scan.length > 0) reviewed.push({ file, path, plan });
   }
-  await Promise.all(scans);
-
-  return { findings: finish(raw, rules, config), stats: { files: diff.files.length, addedLines } };
+  const candidates = candidateLines(diff, reviewed);
+  reviewed.forEach(({ file, path, plan }, i) => reviewLines(diff, file, path, plan, prefilter, candidates[i]!, raw, scanInputs));
+  return { raw, scanInputs, stats: { files: diff.files.length, addedLines } };
 }
 
-function reviewLines(file: FileDiff, path: string, rules: ActiveRules, raw: RawFinding[], scans: Promise<void>[]): void {
-  const lineRules = rules.line.filter((rule) => rule.files(path));
-  const scanRules = rules.scan.filter((rule) => rule.files(path));
-  const keywords = lineRules.length > 0 ? rules.keywords : null;
-  const syntax = commentSyntaxOf(path);
-  const scanInputs = scanRules.map(() => [] as { text: string; newLine: number; above: string | undefined }[]);
+/** Runs the scan rules (asynchronous: secretlint) and finishes the findings. */
+async function complete({ raw, scanInputs, stats }: Collected, rules: ActiveRules, config: EngineConfig | undefined): Promise<ReviewResult> {
+  await Promise.all(
+    [...scanInputs].map(async ([rule, inputs]) => {
+      if (inputs.length === 0) return;
+      for (const f of await rule.scan(inputs)) {
+        const line = inputs[f.index]!;
+        raw.push({ rule, file: line.path, line: line.newLine, column: f.column, endColumn: f.endColumn, message: f.message, text: line.text, above: line.above });
+      }
+    }),
+  );
+  return { findings: finish(raw, rules, config), stats };
+}
 
+/** The file as file rules see it. */
+function reviewedFile(diff: DiffIndex, file: IndexedFile): ReviewedFile {
+  let firstAddedLine: number | null = null;
+  const { kind, newLine } = diff.lines;
   for (const hunk of file.hunks) {
-    const lines = hunk.lines;
-    for (let index = 0; index < lines.length; index++) {
-      const diffLine = lines[index]!;
-      if (diffLine.kind !== '+') continue;
-      const text = diffLine.text;
-      if (rules.anyKeyword === null || !rules.anyKeyword.test(text)) continue;
-      for (let s = 0; s < scanRules.length; s++) {
-        if (scanRules[s]!.prefilter.test(text)) scanInputs[s]!.push({ text, newLine: diffLine.newLine, above: lineAbove(lines, index) });
-      }
-      if (keywords === null || !keywords.test(text)) continue;
-      let lexed: ReturnType<typeof lexLine> | null = null;
-      for (const rule of lineRules) {
-        if (!rule.keywords.some((keyword) => text.includes(keyword))) continue;
-        lexed ??= lexLine(text, syntax);
-        const match = rule.check({ text, path, previous: lines[index - 1], hunk: lines, index, ...lexed });
-        if (match) {
-          raw.push({
-            rule,
-            file: path,
-            line: diffLine.newLine,
-            column: match.column,
-            endColumn: match.endColumn,
-            message: match.message ?? rule.message,
-            text,
-            above: lineAbove(lines, index),
-          });
-        }
-      }
-    }
+    for (let k = hunk.first; k < hunk.first + hunk.count && firstAddedLine === null; k++) if (kind[k] === ADDED) firstAddedLine = newLine[k]!;
+    if (firstAddedLine !== null) break;
   }
+  const head = file.hunks[0];
+  return {
+    ...file,
+    firstAddedLine,
+    headText(count) {
+      if (!head) return '';
+      const stop = Math.min(head.first + count, head.first + head.count);
+      let plain = true;
+      for (let k = head.first; k < stop; k++) if (kind[k] === DELETED) plain = false;
+      // Usually one slice of the diff: the lines follow each other there (with their markers).
+      if (plain && stop > head.first) return diff.text.slice(diff.lines.start[head.first], diff.lines.end[stop - 1]).replace(/\r?\n[+ ]/g, '\n');
+      return diffLines(diff, head.first, stop - head.first).filter((line) => line.kind !== '-').map((line) => line.text).join('\n');
+    },
+  };
+}
 
-  scanRules.forEach((rule, s) => {
-    const input = scanInputs[s]!;
-    if (input.length === 0) return;
-    const byLine = new Map(input.map((line) => [line.newLine, line]));
-    scans.push(
-      rule.scan(path, input).then((found) => {
-        for (const f of found) {
-          const line = byLine.get(f.line);
-          raw.push({ rule, file: path, line: f.line, column: f.column, endColumn: f.endColumn, message: f.message, text: line?.text ?? '', above: line?.above });
-        }
-      }),
-    );
+function lineText(diff: DiffIndex, k: number): string {
+  return diff.text.slice(diff.lines.start[k], diff.lines.end[k]);
+}
+
+/** The hunk of `file` that holds table line `k`. */
+function hunkOf(file: IndexedFile, k: number): IndexedHunk {
+  let lo = 0;
+  let hi = file.hunks.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (file.hunks[mid]!.first <= k) lo = mid;
+    else hi = mid - 1;
+  }
+  return file.hunks[lo]!;
+}
+
+/** The text of the line above table line `k` in its hunk (context or added), for suppression comments. */
+function lineAbove(diff: DiffIndex, file: IndexedFile, k: number): string | undefined {
+  const hunk = hunkOf(file, k);
+  for (let i = k - 1; i >= hunk.first; i--) if (diff.lines.kind[i] !== DELETED) return lineText(diff, i);
+  return undefined;
+}
+
+/** How far up a hunk to look for the start of a block comment. */
+const BLOCK_COMMENT_REACH = 1000;
+
+/**
+ * Table line `k` is inside a block comment that opened on an earlier line of its hunk: a line
+ * above starts with "/*" and no line between closes it. The lexer reads one line at a time and
+ * takes the lines of a JSDoc example without leading "*" (console.log(x) in an @example) for code.
+ * Conservative: any "*\/" above (even in a string) ends the search with "no".
+ */
+function insideBlockComment(diff: DiffIndex, file: IndexedFile, k: number): boolean {
+  const hunk = hunkOf(file, k);
+  const stop = Math.max(hunk.first, k - BLOCK_COMMENT_REACH);
+  for (let i = k - 1; i >= stop; i--) {
+    if (diff.lines.kind[i] === DELETED) continue;
+    const text = lineText(diff, i);
+    if (text.includes('*/')) return false;
+    if (text.trimStart().startsWith('/*')) return true;
+  }
+  return false;
+}
+
+/** The table index of the added line of `file` at new-file line `newLine`, or -1. */
+function lineIndexOf(diff: DiffIndex, file: IndexedFile, newLine: number): number {
+  const { kind, newLine: lines } = diff.lines;
+  for (const hunk of file.hunks) {
+    for (let k = hunk.first; k < hunk.first + hunk.count; k++) if (kind[k] === ADDED && lines[k] === newLine) return k;
+  }
+  return -1;
+}
+
+/** An added line worth reading (table index `k`) and the keywords found on it (none: read by every rule). */
+interface Candidate {
+  k: number;
+  keywords: string[];
+}
+
+/**
+ * For each file: its added lines that contain a keyword of its rules, with the keywords found.
+ * One sieve over the hunks of all files at once; a file whose plan has no pre-filter gets all
+ * its added lines.
+ */
+function candidateLines(diff: DiffIndex, files: readonly { file: IndexedFile; plan: FilePlan }[]): Candidate[][] {
+  const { start, end, kind } = diff.lines;
+  const out = files.map((): Candidate[] => []);
+  const sieved: number[] = [];
+  files.forEach(({ file, plan }, f) => {
+    const first = file.hunks[0]!.first;
+    const last = file.hunks[file.hunks.length - 1]!;
+    if (!plan.everyLine) sieved.push(f);
+    else for (let k = first; k < last.first + last.count; k++) if (kind[k] === ADDED) out[f]!.push({ k, keywords: [] });
   });
-}
+  if (sieved.length === 0) return out;
 
-function lineAbove(lines: readonly DiffLine[], index: number): string | undefined {
-  for (let i = index - 1; i >= 0; i--) if (lines[i]!.kind !== '-') return lines[i]!.text;
-  return undefined;
-}
+  const sieve = sieveFor([...new Set(sieved.map((f) => files[f]!.plan))]);
+  const firstLine = files[sieved[0]!]!.file.hunks[0]!.first;
+  const tableEnd = lineEndOf(files[sieved[sieved.length - 1]!]!.file);
+  const found = sieve.scan(diff.text, start[firstLine]!, end[tableEnd - 1]!);
+  if (found.length === 0) return out;
 
-/** The text of an added line of a file and the line above it. */
-function locate(file: FileDiff, newLine: number): { text: string; above: string | undefined } | undefined {
-  for (const hunk of file.hunks) {
-    const index = hunk.lines.findIndex((line) => line.kind === '+' && line.newLine === newLine);
-    if (index >= 0) return { text: hunk.lines[index]!.text, above: lineAbove(hunk.lines, index) };
+  // Occurrences come nearly in text order: sort them by offset, then sweep lines and files once.
+  const order = Array.from({ length: found.length / 2 }, (_, i) => i);
+  if (!order.every((i) => i === 0 || found[2 * i]! >= found[2 * i - 2]!)) order.sort((x, y) => found[2 * x]! - found[2 * y]!);
+  let k = firstLine;
+  let s = 0;
+  for (const i of order) {
+    const at = found[2 * i]!;
+    while (k < tableEnd && end[k]! < at) k++;
+    // Keywords lie inside a line's text: an occurrence that starts before it (in a header) is none.
+    if (k >= tableEnd || kind[k] !== ADDED || start[k]! > at) continue;
+    while (s < sieved.length && lineEndOf(files[sieved[s]!]!.file) <= k) s++;
+    const { file, plan } = files[sieved[s]!]!;
+    // A line of a file that is not sieved (no rules, or every line read anyway).
+    if (file.hunks[0]!.first > k) continue;
+    const keyword = sieve.keywords[found[2 * i + 1]!]!;
+    if (!plan.rulesOf.has(keyword)) continue;
+    const lines = out[sieved[s]!]!;
+    const previous = lines[lines.length - 1];
+    if (previous && previous.k === k) previous.keywords.push(keyword);
+    else lines.push({ k, keywords: [keyword] });
   }
-  return undefined;
+  return out;
+}
+
+/** One past the table index of the last line of `file`. */
+function lineEndOf(file: IndexedFile): number {
+  const last = file.hunks[file.hunks.length - 1]!;
+  return last.first + last.count;
+}
+
+interface ScanInput {
+  path: string;
+  text: string;
+  newLine: number;
+  above: string | undefined;
+}
+
+function reviewLines(
+  diff: DiffIndex,
+  file: IndexedFile,
+  path: string,
+  plan: FilePlan,
+  prefilter: boolean,
+  candidates: readonly Candidate[],
+  raw: RawFinding[],
+  scanInputs: Map<ScanRule, ScanInput[]>,
+): void {
+  const syntax = commentSyntaxOf(path);
+  const blockComments = syntax === 'js' || syntax === 'slash' || syntax === 'both';
+  const { kind, newLine } = diff.lines;
+
+  const allLine = plan.line.map((_, i) => i);
+  const allScan = plan.scan.map((_, i) => i);
+  for (const { k, keywords } of candidates) {
+    const text = lineText(diff, k);
+    // The rules that have a keyword found on the line (every rule without a pre-filter), in rule order.
+    let lineRules = allLine;
+    let scanRules = allScan;
+    if (!plan.everyLine) {
+      const first = plan.rulesOf.get(keywords[0]!)!;
+      lineRules = first.line;
+      scanRules = first.scan;
+      if (keywords.length > 1) {
+        lineRules = [...new Set(keywords.flatMap((keyword) => plan.rulesOf.get(keyword)!.line))].sort((a, b) => a - b);
+        scanRules = [...new Set(keywords.flatMap((keyword) => plan.rulesOf.get(keyword)!.scan))].sort((a, b) => a - b);
+      }
+    }
+    for (const s of scanRules) {
+      const rule = plan.scan[s]!;
+      // The rule's own keywords found on the line.
+      const found = plan.everyLine ? rule.keywords : keywords.filter((keyword) => plan.rulesOf.get(keyword)!.scan.includes(s));
+      if (!prefilter || rule.accepts(text, found)) {
+        scanInputs.get(rule)!.push({ path, text, newLine: newLine[k]!, above: lineAbove(diff, file, k) });
+      }
+    }
+    if (lineRules.length === 0) continue;
+    const lexed = lexLine(text, syntax);
+    let hunk: IndexedHunk | null = null;
+    const line: AddedLine = {
+      text,
+      path,
+      code: lexed.code,
+      comment: lexed.comment,
+      lineAt(offset) {
+        hunk ??= hunkOf(file, k);
+        const i = k + offset;
+        if (i < hunk.first || i >= hunk.first + hunk.count) return undefined;
+        return { kind: String.fromCharCode(kind[i]!) as DiffLine['kind'], text: lineText(diff, i), newLine: newLine[i]! };
+      },
+    };
+    for (const r of lineRules) {
+      const rule = plan.line[r]!;
+      const match = rule.check(line);
+      if (match && (rule.reads ?? 'code') === 'code' && blockComments && insideBlockComment(diff, file, k)) continue;
+      if (match) {
+        raw.push({
+          rule,
+          file: path,
+          line: newLine[k]!,
+          column: match.column,
+          endColumn: match.endColumn,
+          message: match.message ?? rule.message,
+          text,
+          above: lineAbove(diff, file, k),
+        });
+      }
+    }
+  }
 }
 
 function finish(raw: RawFinding[], rules: ActiveRules, config: EngineConfig | undefined): Finding[] {
@@ -211,6 +486,26 @@ function compare(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-export async function reviewUnifiedDiff(text: string, config?: EngineConfig): Promise<ReviewResult> {
-  return reviewParsedDiff(parseUnifiedDiff(text), config);
+/**
+ * Line tables of earlier reviews, for reuse: a 1 MB diff's table is ~400 KB of typed arrays,
+ * and allocating it for every review costs as much as filling it. A table returns here as soon
+ * as the synchronous pass is done (concurrent reviews in one thread each take their own).
+ */
+const spareTables: LineTable[] = [];
+/** Tables larger than this (in lines) are not kept. */
+const MAX_SPARE_LINES = 1 << 20;
+
+export async function reviewUnifiedDiff(text: string, config?: EngineConfig, options?: EngineOptions): Promise<ReviewResult> {
+  const rules = activeRules(config);
+  const spare = spareTables.pop();
+  let collected: Collected;
+  try {
+    const diff = indexUnifiedDiff(text, spare);
+    collected = collect(diff, rules, options?.prefilter ?? true);
+    if (diff.lines.start.length <= MAX_SPARE_LINES) spareTables.push(diff.lines);
+  } catch (error) {
+    if (spare) spareTables.push(spare);
+    throw error;
+  }
+  return complete(collected, rules, config);
 }

@@ -1,5 +1,8 @@
 // Unified diff → plain data. Reads `git diff` (also the three-dot form), `git format-patch` /
 // `git show` output and plain `diff -u`. New-file line numbers are computed here and only here.
+//
+// One pass over the text with indexOf, no per-line strings or objects: the engine reads the
+// result as offsets into the diff (DiffIndex); parseUnifiedDiff materializes it as plain objects.
 import { InvalidDiffError } from '../types.ts';
 import { readPathToken } from './quoted-path.ts';
 
@@ -42,13 +45,54 @@ export interface ParsedDiff {
   files: FileDiff[];
 }
 
+/** A hunk of a DiffIndex: its lines are `first .. first + count - 1` of the index's line table. */
+export interface IndexedHunk {
+  oldStart: number;
+  oldLines: number;
+  newStart: number;
+  newLines: number;
+  first: number;
+  count: number;
+}
+
+export interface IndexedFile extends Omit<FileDiff, 'hunks'> {
+  hunks: IndexedHunk[];
+  /** Sum of (text length + 1) over every line of every hunk. */
+  hunkChars: number;
+}
+
+/**
+ * Every hunk line of the diff, in text order, as offsets into the diff's text: the text of line
+ * k is `text.slice(start[k], end[k])` (no marker, no CR).
+ */
+export interface LineTable {
+  count: number;
+  start: Int32Array;
+  end: Int32Array;
+  /** 43 '+' added, 45 '-' deleted, 32 ' ' context. */
+  kind: Uint8Array;
+  /** 1-based line in the new file; 0 for deleted lines. */
+  newLine: Int32Array;
+}
+
+/** A parsed diff as offsets into its text: what the engine reads. */
+export interface DiffIndex {
+  text: string;
+  files: IndexedFile[];
+  lines: LineTable;
+}
+
+export const ADDED = 43;
+export const DELETED = 45;
+export const CONTEXT = 32;
+
 const HUNK_HEADER = /^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@/;
 const DEV_NULL = '/dev/null';
 /** A commit header of `git format-patch` (mbox "From <sha> ...") or `git show` ("commit <sha>"). */
 const COMMIT_HEADER = /^(?:From [0-9a-f]{7,64} |commit [0-9a-f]{7,64}\b)/;
 
 interface FileState {
-  file: FileDiff;
+  file: IndexedFile;
   /** Came from a `diff --git` line. */
   git: boolean;
   /** The `diff --git` line used a/ b/ prefixes, which must be removed from ---/+++ paths. */
@@ -59,29 +103,138 @@ interface FileState {
 
 /** Parses a unified diff. Throws InvalidDiffError when the text is not one. */
 export function parseUnifiedDiff(text: string): ParsedDiff {
-  const lines = text.split('\n');
-  const n = lines.length;
-  const files: FileDiff[] = [];
+  return materialize(indexUnifiedDiff(text));
+}
+
+/** The DiffIndex as plain objects: one DiffLine per hunk line. */
+export function materialize(index: DiffIndex): ParsedDiff {
+  return {
+    files: index.files.map(({ hunks, hunkChars: _, ...file }) => ({
+      ...file,
+      hunks: hunks.map(({ first, count, ...hunk }) => ({ ...hunk, lines: diffLines(index, first, count) })),
+    })),
+  };
+}
+
+/** Lines `first .. first + count - 1` of the index as DiffLine objects. */
+export function diffLines(index: DiffIndex, first: number, count: number): DiffLine[] {
+  const { start, end, kind, newLine } = index.lines;
+  const out: DiffLine[] = [];
+  for (let k = first; k < first + count; k++) {
+    out.push({ kind: String.fromCharCode(kind[k]!) as DiffLine['kind'], text: index.text.slice(start[k], end[k]), newLine: newLine[k]! });
+  }
+  return out;
+}
+
+/** Reads the lines of a diff's text one at a time, by offset. */
+class Cursor {
+  /** Offset of the current line. */
+  pos = 0;
+  /** 0-based number of the current line, for error messages. */
+  line = 0;
+  readonly text: string;
+  constructor(text: string) {
+    this.text = text;
+  }
+
+  get done(): boolean {
+    return this.pos >= this.text.length;
+  }
+
+  /** Offset of the end of the current line (its LF, or the end of the text). */
+  endOf(pos: number): number {
+    const end = this.text.indexOf('\n', pos);
+    return end < 0 ? this.text.length : end;
+  }
+
+  /** The current line without its CR. */
+  current(): string {
+    return this.lineAt(this.pos);
+  }
+
+  lineAt(pos: number): string {
+    let end = this.endOf(pos);
+    if (end > pos && this.text.charCodeAt(end - 1) === 13) end--;
+    return this.text.slice(pos, end);
+  }
+
+  /** The line after the current one, or null at the last line. */
+  next(): string | null {
+    const end = this.text.indexOf('\n', this.pos);
+    return end < 0 ? null : this.lineAt(end + 1);
+  }
+
+  advance(): void {
+    this.pos = this.endOf(this.pos) + 1;
+    this.line++;
+  }
+}
+
+class LineTableBuilder implements LineTable {
+  count = 0;
+  start: Int32Array;
+  end: Int32Array;
+  kind: Uint8Array;
+  newLine: Int32Array;
+  constructor(capacity: number) {
+    this.start = new Int32Array(capacity);
+    this.end = new Int32Array(capacity);
+    this.kind = new Uint8Array(capacity);
+    this.newLine = new Int32Array(capacity);
+  }
+
+  /** Room for `lines` more lines. */
+  reserve(lines: number): void {
+    if (this.count + lines > this.start.length) this.grow(this.count + lines);
+  }
+
+  private grow(atLeast: number): void {
+    const size = Math.max(atLeast, this.start.length * 2);
+    const start = new Int32Array(size);
+    const end = new Int32Array(size);
+    const kind = new Uint8Array(size);
+    const newLine = new Int32Array(size);
+    start.set(this.start);
+    end.set(this.end);
+    kind.set(this.kind);
+    newLine.set(this.newLine);
+    Object.assign(this, { start, end, kind, newLine });
+  }
+}
+
+/**
+ * Parses a unified diff into offsets. Throws InvalidDiffError when the text is not one.
+ * `reuse`: the line table of an earlier result that is no longer read, to fill again.
+ */
+export function indexUnifiedDiff(text: string, reuse?: LineTable): DiffIndex {
+  const cursor = new Cursor(text);
+  let table: LineTableBuilder;
+  if (reuse instanceof LineTableBuilder) {
+    table = reuse;
+    table.count = 0;
+  } else table = new LineTableBuilder(Math.max(64, text.length >> 5));
+  const files: IndexedFile[] = [];
   let state: FileState | null = null;
   let sawCommitHeader = false;
   /** Inside a commit header and message, where "---" and "+++" lines are prose. */
   let inCommitMessage = false;
-  const plainFiles = new Set<FileDiff>();
+  const plainFiles = new Set<IndexedFile>();
 
-  for (let i = 0; i < n; ) {
-    const line = stripCR(lines[i]!);
+  while (!cursor.done) {
+    const line = cursor.current();
 
     if (line.startsWith('diff --git ')) {
       inCommitMessage = false;
       state = startGitFile(line.slice(11));
       files.push(state.file);
-      i++;
+      cursor.advance();
       continue;
     }
     if (line.startsWith('diff --cc ') || line.startsWith('diff --combined ')) {
       // Combined diffs of merge commits have a different hunk format; their lines are not reviewed.
       state = null;
-      i = skipUntilNextFile(lines, i + 1);
+      cursor.advance();
+      skipUntilNextFile(cursor);
       continue;
     }
     if (COMMIT_HEADER.test(line)) {
@@ -89,36 +242,41 @@ export function parseUnifiedDiff(text: string): ParsedDiff {
       sawCommitHeader = true;
       inCommitMessage = true;
       state = null;
-      i++;
+      cursor.advance();
       continue;
     }
-    if (!inCommitMessage && line.startsWith('--- ') && i + 1 < n && stripCR(lines[i + 1]!).startsWith('+++ ')) {
-      if (!state || state.sawFileHeader || state.file.hunks.length > 0) {
-        state = startPlainFile();
-        files.push(state.file);
+    if (!inCommitMessage && line.startsWith('--- ')) {
+      const next = cursor.next();
+      if (next !== null && next.startsWith('+++ ')) {
+        if (!state || state.sawFileHeader || state.file.hunks.length > 0) {
+          state = startPlainFile();
+          files.push(state.file);
+        }
+        applyFileHeader(state, line.slice(4), next.slice(4));
+        if (!state.git) plainFiles.add(state.file);
+        cursor.advance();
+        cursor.advance();
+        continue;
       }
-      applyFileHeader(state, line.slice(4), stripCR(lines[i + 1]!).slice(4));
-      if (!state.git) plainFiles.add(state.file);
-      i += 2;
-      continue;
     }
     if (line.startsWith('@@ ') || line === '@@') {
       if (!state) {
         throw new InvalidDiffError(
-          `Line ${i + 1}: found a hunk header ("@@ ... @@") before any file header; a unified diff names each file first ("diff --git a/x b/x" or "--- a/x" and "+++ b/x").`,
+          `Line ${cursor.line + 1}: found a hunk header ("@@ ... @@") before any file header; a unified diff names each file first ("diff --git a/x b/x" or "--- a/x" and "+++ b/x").`,
         );
       }
-      i = readHunk(lines, i, state.file);
+      readHunk(cursor, line, state.file, table);
       continue;
     }
     if (state && state.file.hunks.length === 0 && !state.sawFileHeader) {
       if (applyExtendedHeader(state, line)) {
-        i++;
+        cursor.advance();
         continue;
       }
       if (line === 'GIT binary patch') {
         state.file.binary = true;
-        i = skipUntilNextFile(lines, i + 1);
+        cursor.advance();
+        skipUntilNextFile(cursor);
         continue;
       }
     }
@@ -131,11 +289,11 @@ export function parseUnifiedDiff(text: string): ParsedDiff {
         applyBinaryFilesLine(state, line);
         files.push(state.file);
       }
-      i++;
+      cursor.advance();
       continue;
     }
     // Anything else is outside the diff proper: a commit message, a diffstat, a signature trailer.
-    i++;
+    cursor.advance();
   }
 
   if (files.length === 0 && !sawCommitHeader) {
@@ -144,15 +302,11 @@ export function parseUnifiedDiff(text: string): ParsedDiff {
     );
   }
   for (const file of files) finishFile(file, plainFiles.has(file));
-  return { files };
+  return { text, files, lines: table };
 }
 
-function stripCR(line: string): string {
-  return line.charCodeAt(line.length - 1) === 13 ? line.slice(0, -1) : line;
-}
-
-function newFile(): FileDiff {
-  return { oldPath: null, newPath: null, status: 'modified', binary: false, hunks: [], addedLines: 0 };
+function newFile(): IndexedFile {
+  return { oldPath: null, newPath: null, status: 'modified', binary: false, hunks: [], addedLines: 0, hunkChars: 0 };
 }
 
 function startPlainFile(): FileState {
@@ -264,70 +418,104 @@ function applyBinaryFilesLine(state: FileState, line: string): void {
   else if (state.file.newPath === null) state.file.status = 'deleted';
 }
 
-function skipUntilNextFile(lines: string[], from: number): number {
-  let i = from;
-  while (i < lines.length && !lines[i]!.startsWith('diff ')) i++;
-  return i;
+function skipUntilNextFile(cursor: Cursor): void {
+  const text = cursor.text;
+  while (!cursor.done && !text.startsWith('diff ', cursor.pos)) cursor.advance();
 }
 
 /**
- * Reads one hunk starting at its header line; returns the index of the first line after it.
+ * Reads one hunk, the cursor on its header line; leaves the cursor on the first line after it.
  * The header's counts say where the hunk ends, so content lines beginning with "---", "+++" or
  * "@@" are read as content. A blank line while both counts remain is a context line whose
  * leading space an editor stripped.
  */
-function readHunk(lines: string[], start: number, file: FileDiff): number {
-  const header = stripCR(lines[start]!);
+function readHunk(cursor: Cursor, header: string, file: IndexedFile, table: LineTableBuilder): void {
   const m = HUNK_HEADER.exec(header);
   if (!m) {
     throw new InvalidDiffError(
-      `Line ${start + 1}: expected a hunk header of the form "@@ -start,count +start,count @@".`,
+      `Line ${cursor.line + 1}: expected a hunk header of the form "@@ -start,count +start,count @@".`,
     );
   }
-  const hunk: Hunk = {
+  const hunk: IndexedHunk = {
     oldStart: Number(m[1]),
     oldLines: m[2] === undefined ? 1 : Number(m[2]),
     newStart: Number(m[3]),
     newLines: m[4] === undefined ? 1 : Number(m[4]),
-    lines: [],
+    first: table.count,
+    count: 0,
   };
   file.hunks.push(hunk);
   let oldLeft = hunk.oldLines;
   let newLeft = hunk.newLines;
   let newLine = hunk.newStart;
-  const out = hunk.lines;
-  const n = lines.length;
-  let i = start + 1;
-  for (; i < n && (oldLeft > 0 || newLeft > 0); i++) {
-    const raw = lines[i]!;
-    const c = raw.charCodeAt(0);
-    if (c === 43 /* + */ && newLeft > 0) {
-      out.push({ kind: '+', text: stripCR(raw.slice(1)), newLine: newLine++ });
+  let added = 0;
+  let chars = 0;
+  const text = cursor.text;
+  const n = text.length;
+  let pos = cursor.endOf(cursor.pos) + 1;
+  let lineNo = cursor.line + 1;
+  // The counts bound the lines: make room once, then write the columns directly (the parser's hot loop).
+  table.reserve(Math.min(oldLeft + newLeft, n - pos + 1));
+  const { start, end, kind, newLine: newLines } = table;
+  let k = table.count;
+  while (pos <= n && (oldLeft > 0 || newLeft > 0)) {
+    const lf = text.indexOf('\n', pos);
+    const lineEnd = lf < 0 ? n : lf;
+    let textEnd = lineEnd;
+    if (textEnd > pos && text.charCodeAt(textEnd - 1) === 13) textEnd--;
+    const c = pos < lineEnd ? text.charCodeAt(pos) : -1;
+    if (c === ADDED && newLeft > 0) {
+      newLines[k] = newLine++;
       newLeft--;
-      file.addedLines++;
-    } else if (c === 45 /* - */ && oldLeft > 0) {
-      out.push({ kind: '-', text: stripCR(raw.slice(1)), newLine: 0 });
+      added++;
+    } else if (c === DELETED && oldLeft > 0) {
+      newLines[k] = 0;
       oldLeft--;
-    } else if (c === 32 /* space */ && oldLeft > 0 && newLeft > 0) {
-      out.push({ kind: ' ', text: stripCR(raw.slice(1)), newLine: newLine++ });
+    } else if (c === CONTEXT && oldLeft > 0 && newLeft > 0) {
+      newLines[k] = newLine++;
       oldLeft--;
       newLeft--;
     } else if (c === 92 /* \ */) {
       // "\ No newline at end of file": belongs to the line before; counts nothing.
-    } else if ((raw === '' || raw === '\r') && oldLeft > 0 && newLeft > 0 && i < n - 1) {
-      out.push({ kind: ' ', text: '', newLine: newLine++ });
+      pos = lineEnd + 1;
+      lineNo++;
+      continue;
+    } else if (textEnd === pos && lf >= 0 && oldLeft > 0 && newLeft > 0) {
+      // A blank line: a context line whose leading space was stripped.
+      start[k] = pos;
+      end[k] = pos;
+      kind[k] = CONTEXT;
+      newLines[k++] = newLine++;
       oldLeft--;
       newLeft--;
+      chars += 1;
+      pos = lineEnd + 1;
+      lineNo++;
+      continue;
     } else {
       // The hunk is shorter than its header says (a truncated or hand-edited diff): keep what was read.
       break;
     }
+    start[k] = pos + 1;
+    end[k] = textEnd;
+    kind[k++] = c;
+    chars += textEnd - pos;
+    pos = lineEnd + 1;
+    lineNo++;
   }
-  while (i < n && lines[i]!.charCodeAt(0) === 92) i++;
-  return i;
+  table.count = k;
+  while (pos < n && text.charCodeAt(pos) === 92) {
+    pos = cursor.endOf(pos) + 1;
+    lineNo++;
+  }
+  hunk.count = table.count - hunk.first;
+  file.addedLines += added;
+  file.hunkChars += chars;
+  cursor.pos = pos;
+  cursor.line = lineNo;
 }
 
-function finishFile(file: FileDiff, plain: boolean): void {
+function finishFile(file: IndexedFile, plain: boolean): void {
   // `diff -N` compares a missing file as an empty one, with a timestamp instead of /dev/null.
   const only = file.hunks.length === 1 ? file.hunks[0]! : undefined;
   if (plain && file.status === 'modified' && only) {

@@ -11,8 +11,9 @@ const CLOSE = /^>{7}(?: |$)/;
 /** The hunk has `marker` somewhere in `direction` from this line (a conflict region spans few lines). */
 function hasNearby(line: AddedLine, marker: RegExp, direction: -1 | 1): boolean {
   const limit = 5000;
-  for (let i = line.index + direction, seen = 0; i >= 0 && i < line.hunk.length && seen < limit; i += direction, seen++) {
-    const other = line.hunk[i]!;
+  for (let offset = direction; Math.abs(offset) <= limit; offset += direction) {
+    const other = line.lineAt(offset);
+    if (other === undefined) return false;
     if (other.kind !== '-' && marker.test(other.text)) return true;
   }
   return false;

@@ -1,18 +1,19 @@
 // Debugging leftovers, by language: statements that stop the program in a debugger, and prints
 // that were only meant for the person debugging. Matches read the code, not strings or comments.
-import { baseName, isJavaScript, isPython, isRuby, isRust, isScriptOrCli, isTestFile } from './files.ts';
+import { baseName, isFixture, isJavaScript, isPython, isRuby, isRust, isScriptOrCli, isTestFile, notFixture } from './files.ts';
 import type { LineRule } from './rule.ts';
 import { patternRule } from './rule.ts';
 
 interface LanguagePattern {
   files: (path: string) => boolean;
+  keywords: string[];
   pattern: RegExp;
 }
 
 const BREAKPOINTS: LanguagePattern[] = [
-  { files: isJavaScript, pattern: /(?<![\w$.])debugger\b(?!\s*[:=(.])/ },
-  { files: isPython, pattern: /\b(?:i?pdb|pudb|ipdb)\.set_trace\s*\(|(?<![\w.])breakpoint\s*\(\s*\)|\bpdb\.run\s*\(/ },
-  { files: isRuby, pattern: /\bbinding\.(?:pry|irb)\b|(?<![\w.])byebug\b|(?<![\w.])debugger\b(?!\s*[:=])/ },
+  { files: isJavaScript, keywords: ['debugger'], pattern: /(?<![\w$.])debugger\b(?!\s*[:=(.])/ },
+  { files: isPython, keywords: ['set_trace', 'breakpoint', 'pdb.run'], pattern: /\b(?:i?pdb|pudb|ipdb)\.set_trace\s*\(|(?<![\w.])breakpoint\s*\(\s*\)|\bpdb\.run\s*\(/ },
+  { files: isRuby, keywords: ['binding.pry', 'binding.irb', 'byebug', 'debugger'], pattern: /\bbinding\.(?:pry|irb)\b|(?<![\w.])byebug\b|(?<![\w.])debugger\b(?!\s*[:=])/ },
 ];
 
 export const noDebugger: LineRule = {
@@ -22,8 +23,10 @@ export const noDebugger: LineRule = {
   summary: 'A statement that stops in a debugger (debugger, pdb.set_trace, breakpoint(), binding.pry, byebug) was added.',
   help: 'Remove the breakpoint before merging: in production it halts or hangs the program wherever a debugger or a terminal is attached.',
   message: 'Remove the debugger statement before merging; it stops the program wherever a debugger is attached.',
-  files: (path) => BREAKPOINTS.some((language) => language.files(path)),
-  keywords: ['debugger', 'set_trace', 'breakpoint', 'binding.', 'byebug', 'pdb.run'],
+  files: notFixture((path) => BREAKPOINTS.some((language) => language.files(path))),
+  keywords: [...new Set(BREAKPOINTS.flatMap((language) => language.keywords))],
+  // The languages' extensions do not overlap: a file has the keywords of one.
+  keywordsFor: (path) => BREAKPOINTS.find((language) => language.files(path))?.keywords ?? [],
   check(line) {
     for (const language of BREAKPOINTS) {
       if (!language.files(line.path)) continue;
@@ -40,7 +43,7 @@ export const noDbgMacro = patternRule({
   summary: 'A Rust dbg!() macro call was added.',
   help: 'Remove dbg!() before merging, or log through the crate\'s logger; dbg! writes to stderr in release builds too.',
   message: 'Remove the dbg!() call before merging; it prints to stderr in release builds too.',
-  files: isRust,
+  files: notFixture(isRust),
   keywords: ['dbg!'],
   in: 'code',
   pattern: /(?<![\w:])dbg!\s*[([]/,
@@ -52,15 +55,17 @@ export const noConsoleLog = patternRule({
   summary: 'console.log (or .debug/.trace/.dir) in library or application code, outside CLIs, scripts and tests.',
   help: 'Remove the debugging output, or use the project\'s logger so that output has a level and can be turned off.',
   message: 'Remove this console output or use the project\'s logger; console.log in application code is usually a debugging leftover.',
-  files: (path) => isJavaScript(path) && !isTestFile(path) && !isScriptOrCli(path),
-  keywords: ['console.'],
+  files: (path) => isJavaScript(path) && !isTestFile(path) && !isScriptOrCli(path) && !isFixture(path),
+  keywords: ['console.log', 'console.debug', 'console.trace', 'console.dir', 'console.table'],
   in: 'code',
   pattern: /(?<![\w$.])console\.(?:log|debug|trace|dir|table)\s*\(/,
+  // A log function's sink ("if (level === 'info') console.log(line)") is output by design.
+  unless: /\b(?:level|logLevel|severity)\b/,
 });
 
 /** Python files whose job is to print: scripts, `__main__.py`, entry points, tests. */
 const isPythonLibraryCode = (path: string): boolean =>
-  isPython(path) && !isTestFile(path) && !isScriptOrCli(path) && !/^(__main__|setup|manage|noxfile|fabfile|tasks)\.py$/.test(baseName(path));
+  isPython(path) && !isTestFile(path) && !isScriptOrCli(path) && !isFixture(path) && !/^(__main__|setup|manage|noxfile|fabfile|tasks)\.py$/.test(baseName(path));
 
 export const noPrint = patternRule({
   id: 'no-print',

@@ -1,19 +1,32 @@
 // Checks switched off wholesale: a linter or type checker silenced without saying for what.
-import { isJavaScript, isPython, isTypeScript } from './files.ts';
-import { patternRule } from './rule.ts';
+import { isJavaScript, isPython, isTestFile, isTypeScript, notFixture } from './files.ts';
+import type { LineRule } from './rule.ts';
+import { caseVariants, patternRule } from './rule.ts';
 
-export const noBlanketEslintDisable = patternRule({
+const eslintDisableWithoutRule = patternRule({
   id: 'no-blanket-eslint-disable',
   severity: 'warning',
   summary: 'eslint-disable without a rule name turns off every lint rule.',
   help: 'Name the rules you disable (// eslint-disable-next-line no-await-in-loop -- reason) so that the others keep working.',
   message: 'Name the rule(s) to disable (e.g. "eslint-disable-next-line no-console -- why"); a blanket eslint-disable hides every other problem.',
-  files: isJavaScript,
+  files: notFixture(isJavaScript),
   keywords: ['eslint-disable'],
   in: 'comment',
   // Followed by nothing but the end of the comment or a "--" description.
   pattern: /eslint-disable(?:-next-line|-line)?(?=\s*(?:\*\/|-->|--|$))/,
 });
+
+const LINE_SCOPED = /eslint-disable-(?:next-)?line/;
+
+/** In tests, code that breaks lint rules on purpose is common: there only a whole-file eslint-disable counts. */
+export const noBlanketEslintDisable: LineRule = {
+  ...eslintDisableWithoutRule,
+  check(line) {
+    const match = eslintDisableWithoutRule.check(line);
+    if (match && isTestFile(line.path) && LINE_SCOPED.test(line.comment.slice(match.column - 1))) return null;
+    return match;
+  },
+};
 
 export const noTsIgnore = patternRule({
   id: 'no-ts-ignore',
@@ -21,7 +34,7 @@ export const noTsIgnore = patternRule({
   summary: '@ts-ignore silences every type error on the next line, even ones that appear later.',
   help: 'Fix the type error, or use @ts-expect-error with a reason: it fails once the error is gone.',
   message: 'Use "@ts-expect-error <reason>" instead of @ts-ignore, or fix the type error; @ts-ignore also hides errors that appear later.',
-  files: isTypeScript,
+  files: notFixture(isTypeScript),
   keywords: ['@ts-ignore', '@ts-nocheck'],
   in: 'comment',
   pattern: /@ts-(?:ignore|nocheck)\b/,
@@ -33,8 +46,8 @@ export const noBlanketTypeIgnore = patternRule({
   summary: '"# type: ignore" without an error code silences every type error on the line.',
   help: 'Name the error code: "# type: ignore[attr-defined]" (mypy) or "# pyright: ignore[reportGeneralTypeIssues]".',
   message: 'Name the error code ("# type: ignore[code]"); a bare "# type: ignore" hides every type error on the line.',
-  files: isPython,
-  keywords: ['type:', 'pyright:'],
+  files: notFixture(isPython),
+  keywords: ['ignore'],
   in: 'comment',
   pattern: /#\s*(?:type|pyright):\s*ignore(?!\[)/,
 });
@@ -45,8 +58,8 @@ export const noBlanketNoqa = patternRule({
   summary: 'A bare "# noqa" silences every lint warning on the line.',
   help: 'Name the codes: "# noqa: E501" (flake8, ruff).',
   message: 'Name the codes ("# noqa: E501"); a bare "# noqa" hides every lint warning on the line.',
-  files: isPython,
-  keywords: ['noqa', 'NOQA'],
+  files: notFixture(isPython),
+  keywords: caseVariants('noqa'),
   in: 'comment',
   pattern: /#\s*noqa\b(?!\s*:\s*[A-Z])/i,
 });

@@ -1,16 +1,12 @@
 // Whole-file hygiene: generated or vendored files edited, lockfiles changed without their
 // manifest, very large added files. Info, once per file, on its first added line.
-import type { FileDiff, ParsedDiff } from '../diff/parse.ts';
 import { baseName } from './files.ts';
 import type { FileRule } from './rule.ts';
 
-function firstAddedLine(file: FileDiff): number | null {
-  for (const hunk of file.hunks) for (const line of hunk.lines) if (line.kind === '+') return line.newLine;
-  return null;
-}
-
+// Not build/ or out/: as many projects keep their build scripts there as their build output
+// (which, committed, is caught by its generator's marker or its .min. name).
 const GENERATED_PATH =
-  /(^|\/)(node_modules|vendor|third_party|third-party|bower_components|dist|build|out|coverage|__generated__|generated)\/|\.min\.(js|css)$|\.(pb|pb\.gw)\.go$|_pb2(_grpc)?\.py$|\.g\.(dart|cs)$|\.designer\.cs$|\.generated\.\w+$|\.snap$/;
+  /(^|\/)(node_modules|vendor|third_party|third-party|bower_components|dist|coverage|__generated__|generated)\/|\.min\.(js|css)$|\.(pb|pb\.gw)\.go$|_pb2(_grpc)?\.py$|\.g\.(dart|cs)$|\.designer\.cs$|\.generated\.\w+$|\.snap$/;
 const GENERATED_MARKER = /@generated\b|\bDO NOT EDIT\b|Code generated .* DO NOT EDIT|auto-?generated (?:file|by)|This file (?:is|was) (?:automatically )?generated/i;
 const LOCKFILES = new Set(['package-lock.json', 'npm-shrinkwrap.json', 'yarn.lock', 'pnpm-lock.yaml', 'bun.lockb', 'bun.lock']);
 
@@ -23,21 +19,22 @@ export const generatedFile: FileRule = {
   message: 'This file looks generated or vendored; change its source and regenerate it rather than editing it, and check that it belongs in the change.',
   check(file) {
     const path = file.newPath;
-    if (path === null || LOCKFILES.has(baseName(path)) || MANIFEST_OF_LOCKFILE[baseName(path)]) return null;
+    const name = path === null ? '' : baseName(path);
+    if (path === null || LOCKFILES.has(name) || MANIFEST_OF_LOCKFILE.has(name)) return null;
     let generated = GENERATED_PATH.test(path);
     if (!generated) {
       // Generators announce themselves in the first lines of the file.
       const head = file.hunks[0];
-      if (head && head.newStart <= 1) generated = head.lines.slice(0, 5).some((line) => line.kind !== '-' && GENERATED_MARKER.test(line.text));
+      if (head && head.newStart <= 1) generated = GENERATED_MARKER.test(file.headText(5));
     }
     if (!generated) return null;
-    const line = firstAddedLine(file);
+    const line = file.firstAddedLine;
     return line === null ? null : { line };
   },
 };
 
-/** Lockfile → the manifests one of which changes with it (same folder). */
-const MANIFEST_OF_LOCKFILE: Record<string, string[]> = {
+/** Lockfile → the manifests one of which changes with it (same folder). A Map: "constructor" is no lockfile. */
+const MANIFEST_OF_LOCKFILE = new Map<string, string[]>(Object.entries({
   'package-lock.json': ['package.json'],
   'npm-shrinkwrap.json': ['package.json'],
   'yarn.lock': ['package.json'],
@@ -54,7 +51,7 @@ const MANIFEST_OF_LOCKFILE: Record<string, string[]> = {
   'pubspec.lock': ['pubspec.yaml'],
   'Podfile.lock': ['Podfile'],
   'flake.lock': ['flake.nix'],
-};
+}));
 
 export const lockfileWithoutManifest: FileRule = {
   kind: 'file',
@@ -63,22 +60,24 @@ export const lockfileWithoutManifest: FileRule = {
   summary: 'A lockfile changed while its manifest (package.json, Cargo.toml, ...) did not.',
   help: 'If the dependency change is intended, say so in the pull request; otherwise restore the lockfile (it often changes by accident with a different package-manager version).',
   message: 'The lockfile changed but its manifest did not; make sure the dependency change is intended, or restore the lockfile.',
-  check(file, diff: ParsedDiff) {
+  check(file, files) {
     const path = file.newPath;
     if (path === null) return null;
-    const manifests = MANIFEST_OF_LOCKFILE[baseName(path)];
+    const manifests = MANIFEST_OF_LOCKFILE.get(baseName(path));
     if (!manifests) return null;
     const folder = path.slice(0, path.length - baseName(path).length);
     // A workspace lockfile at the root changes with the manifest of any package below it.
-    const manifestChanged = diff.files.some((other) => {
+    const manifestChanged = files.some((other) => {
       const otherPath = other.newPath ?? other.oldPath;
       return otherPath !== null && otherPath.startsWith(folder) && manifests.includes(baseName(otherPath));
     });
     if (manifestChanged) return null;
-    const line = firstAddedLine(file);
+    const line = file.firstAddedLine;
     return line === null ? null : { line };
   },
 };
+
+const isLockfile = (name: string): boolean => LOCKFILES.has(name) || MANIFEST_OF_LOCKFILE.has(name);
 
 /** An added file this long is hard to review: likely generated data, a bundle or a dump. */
 export const LARGE_FILE_LINES = 2000;
@@ -93,12 +92,10 @@ export const largeFile: FileRule = {
   message: `This added file is very large (over ${LARGE_FILE_LINES} lines or ${LARGE_FILE_CHARS / 1024} KiB); check that it belongs in the repository rather than being built or stored in Git LFS.`,
   check(file) {
     if (file.status !== 'added' && file.status !== 'copied') return null;
-    let chars = 0;
-    if (file.addedLines <= LARGE_FILE_LINES) {
-      for (const hunk of file.hunks) for (const line of hunk.lines) chars += line.text.length + 1;
-      if (chars <= LARGE_FILE_CHARS) return null;
-    }
-    const line = firstAddedLine(file);
+    // Lockfiles are large by nature; lockfile-without-manifest is the rule about them.
+    if (file.newPath !== null && isLockfile(baseName(file.newPath))) return null;
+    if (file.addedLines <= LARGE_FILE_LINES && file.hunkChars <= LARGE_FILE_CHARS) return null;
+    const line = file.firstAddedLine;
     return line === null ? null : { line };
   },
 };

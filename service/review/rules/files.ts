@@ -1,17 +1,30 @@
 // Which files a rule applies to, by extension and path. Paths are the new paths of the diff.
 
-const extensionOf = (path: string): string => {
+/** The engine asks every rule about one path in a row: remember the last answer. */
+function lastPathMemo<T>(compute: (path: string) => T): (path: string) => T {
+  let lastPath: string | null = null;
+  let lastValue: T;
+  return (path) => {
+    if (path !== lastPath) {
+      lastValue = compute(path);
+      lastPath = path;
+    }
+    return lastValue;
+  };
+}
+
+const extensionOf = lastPathMemo((path: string): string => {
   const slash = path.lastIndexOf('/');
   const dot = path.lastIndexOf('.');
   return dot > slash + 1 ? path.slice(dot + 1).toLowerCase() : '';
-};
+});
 
 export const baseName = (path: string): string => path.slice(path.lastIndexOf('/') + 1);
 
-export const byExtension =
-  (...extensions: string[]) =>
-  (path: string): boolean =>
-    extensions.includes(extensionOf(path));
+export const byExtension = (...extensions: string[]): ((path: string) => boolean) => {
+  const set = new Set(extensions);
+  return (path) => set.has(extensionOf(path));
+};
 
 export const anyFile = (_path: string): boolean => true;
 
@@ -30,14 +43,30 @@ export const isSourceCode = byExtension(
 );
 
 /** Tests: by folder or by name, in the conventions of the common test runners. */
-export const isTestFile = (path: string): boolean =>
-  /(^|\/)(__tests__|__mocks__|tests?|spec|specs|e2e|fixtures|testing)\//.test(path) ||
-  /\.(test|spec|e2e|cy|stories)\.[a-z]+$/i.test(path) ||
-  /(^|\/)(test_[^/]*\.py|[^/]*_test\.(py|go|rb)|conftest\.py|[^/]*_spec\.rb)$/.test(path);
+export const isTestFile = lastPathMemo(
+  (path: string): boolean =>
+    /(^|\/)(__tests__|__mocks__|tests?|spec|specs|e2e|fixtures|testing)\//.test(path) ||
+    /\.(test|spec|e2e|cy|stories)\.[a-z]+$/i.test(path) ||
+    /^(test_.*\.py|.*_test\.(py|go|rb)|conftest\.py|.*_spec\.rb)$/.test(baseName(path)),
+);
+
+/** Data for tests (fixtures, snapshots, recorded responses): not code that runs, so code rules do not apply. */
+export const isFixture = lastPathMemo(
+  (path: string): boolean =>
+    /(^|\/)(fixtures?|__fixtures__|testdata|test-data|__snapshots__)\//.test(path) || /(^|\/|[.-])fixtures?\.[a-z]+$/i.test(path),
+);
+
+/** Source code a rule about code reads: not fixtures. */
+export const notFixture =
+  (files: (path: string) => boolean) =>
+  (path: string): boolean =>
+    files(path) && !isFixture(path);
 
 /** Command-line programs and scripts, where printing to the console is the point. */
-export const isScriptOrCli = (path: string): boolean =>
-  /(^|\/)(scripts?|bin|cli|tools?|examples?|benchmarks?|bench|demos?)\//.test(path) ||
-  /(^|\/)(cli|main|__main__|manage|setup|build|gulpfile|gruntfile|webpack\.config|vite\.config|rollup\.config|esbuild\.config)(\.[a-z]+)+$/i.test(path) ||
-  /(^|\/)[^/]*[-.]cli\.[a-z]+$/i.test(path) ||
-  /\.(sh|bash|zsh)$/.test(path);
+export const isScriptOrCli = lastPathMemo(
+  (path: string): boolean =>
+    /(^|\/)(scripts?|bin|cli|tools?|examples?|benchmarks?|bench|demos?|build)\//.test(path) ||
+    /(^|\/)(cli|main|__main__|manage|setup|build|gulpfile|gruntfile|webpack\.config|vite\.config|rollup\.config|esbuild\.config)(\.[a-z]+)+$/i.test(path) ||
+    /(^|\/)[^/]*[-.]cli\.[a-z]+$/i.test(path) ||
+    /\.(sh|bash|zsh)$/.test(path),
+);

@@ -1,7 +1,8 @@
 // Splits one line of source into its code and its comment, so that rules about code do not fire
 // on words in strings or comments ("// the debugger stops here"), and rules about comments
 // (TODO, eslint-disable) do not fire on code. One line at a time: a line inside a block comment
-// is recognised by its usual leading `*`, a line inside a multi-line string is not.
+// is recognised by its usual leading `*`, a line inside a multi-line string is not. In
+// JavaScript, regular-expression literals are blanked like strings (/\bdebugger\b/ is no statement).
 
 export interface LexedLine {
   /** The line with string contents and comments replaced by spaces (quotes kept): same length, same columns. */
@@ -10,11 +11,15 @@ export interface LexedLine {
   comment: string;
 }
 
-/** How comments look: `//` and block comments, `#`, or both (PHP). Markup and data have none we read. */
-export type CommentSyntax = 'slash' | 'hash' | 'both' | 'sql' | 'none';
+/**
+ * How comments look: `//` and block comments (`js`: also regular-expression literals), `#`,
+ * or both (PHP). Markup and data have none we read.
+ */
+export type CommentSyntax = 'js' | 'slash' | 'hash' | 'both' | 'sql' | 'none';
 
 const SYNTAX_BY_EXTENSION: Record<string, CommentSyntax> = {};
-for (const ext of ['js', 'jsx', 'mjs', 'cjs', 'ts', 'tsx', 'mts', 'cts', 'vue', 'svelte', 'astro', 'java', 'kt', 'kts', 'scala', 'swift', 'c', 'h', 'cc', 'cpp', 'cxx', 'hpp', 'hh', 'cs', 'go', 'rs', 'dart', 'groovy', 'gradle', 'm', 'mm', 'fs', 'zig', 'json5', 'jsonc', 'css', 'scss', 'less'])
+for (const ext of ['js', 'jsx', 'mjs', 'cjs', 'ts', 'tsx', 'mts', 'cts', 'vue', 'svelte', 'astro']) SYNTAX_BY_EXTENSION[ext] = 'js';
+for (const ext of ['java', 'kt', 'kts', 'scala', 'swift', 'c', 'h', 'cc', 'cpp', 'cxx', 'hpp', 'hh', 'cs', 'go', 'rs', 'dart', 'groovy', 'gradle', 'm', 'mm', 'fs', 'zig', 'json5', 'jsonc', 'css', 'scss', 'less'])
   SYNTAX_BY_EXTENSION[ext] = 'slash';
 for (const ext of ['py', 'pyw', 'pyi', 'rb', 'rake', 'sh', 'bash', 'zsh', 'pl', 'pm', 'r', 'yaml', 'yml', 'toml', 'ini', 'cfg', 'conf', 'tf', 'ex', 'exs', 'ps1', 'nim', 'jl', 'env', 'properties', 'dockerfile', 'mk', 'cmake'])
   SYNTAX_BY_EXTENSION[ext] = 'hash';
@@ -36,63 +41,95 @@ export function lexLine(text: string, syntax: CommentSyntax): LexedLine {
   if (syntax === 'none') return { code: text, comment: '' };
   const n = text.length;
   const trimmed = text.trimStart();
-  const slash = syntax === 'slash' || syntax === 'both';
+  const js = syntax === 'js';
+  const slash = js || syntax === 'slash' || syntax === 'both';
   const hash = syntax === 'hash' || syntax === 'both';
   // A continuation line of a block comment (" * text", " */") or a doc-comment opener is all comment.
   if (slash && (trimmed.startsWith('*') || trimmed.startsWith('/*'))) return { code: blank(n), comment: text };
 
-  const code: string[] = [];
+  // Copies runs of code whole and blanks string contents and comments: no per-character work
+  // but the comparisons.
+  let code = '';
+  /** Start of the run of code not yet copied. */
+  let run = 0;
   let commentStart = -1;
-  let quote = '';
+  let end = n;
   for (let i = 0; i < n; i++) {
-    const c = text[i]!;
-    if (quote) {
-      if (c === '\\') {
-        code.push(i + 1 < n ? '  ' : ' ');
-        i++;
-        continue;
-      }
-      if (c === quote) {
-        quote = '';
-        code.push(c);
-      } else code.push(' ');
+    const c = text.charCodeAt(i);
+    if (c === 34 /* " */ || c === 39 /* ' */ || c === 96 /* ` */) {
+      // Keep the quotes, blank what is between them (an escape blanks the character after it too).
+      let close = i + 1;
+      while (close < n && text.charCodeAt(close) !== c) close += text.charCodeAt(close) === 92 /* \ */ ? 2 : 1;
+      close = Math.min(close, n);
+      code += text.slice(run, i + 1) + blank(close - i - 1);
+      run = close;
+      i = close;
       continue;
     }
-    if (c === '"' || c === "'" || c === '`') {
-      quote = c;
-      code.push(c);
-      continue;
-    }
-    if (slash && c === '/' && text[i + 1] === '/') {
-      commentStart = i;
-      break;
-    }
-    if (slash && c === '/' && text[i + 1] === '*') {
-      const close = text.indexOf('*/', i + 2);
-      if (close < 0) {
-        commentStart = i;
+    if (slash && c === 47 /* / */) {
+      const next = text.charCodeAt(i + 1);
+      if (next === 47) {
+        commentStart = end = i;
         break;
       }
-      // An inline block comment: blank it in code; keep scanning after it.
-      commentStart = commentStart < 0 ? i : commentStart;
-      code.push(blank(close + 2 - i));
-      i = close + 1;
-      continue;
+      if (next === 42 /* * */) {
+        const close = text.indexOf('*/', i + 2);
+        if (close < 0) {
+          commentStart = end = i;
+          break;
+        }
+        // An inline block comment: blank it in code; keep scanning after it.
+        if (commentStart < 0) commentStart = i;
+        code += text.slice(run, i) + blank(close + 2 - i);
+        run = close + 2;
+        i = close + 1;
+        continue;
+      }
+      const close = js && startsExpression(text, i) ? regexEnd(text, i) : -1;
+      if (close > 0) {
+        // A regular-expression literal: keep its slashes, blank its body.
+        code += text.slice(run, i + 1) + blank(close - i - 1);
+        run = close;
+        i = close;
+        continue;
+      }
     }
-    if (hash && c === '#') {
-      commentStart = i;
+    if ((hash && c === 35) /* # */ || (syntax === 'sql' && c === 45 /* - */ && text.charCodeAt(i + 1) === 45)) {
+      commentStart = end = i;
       break;
     }
-    if (syntax === 'sql' && c === '-' && text[i + 1] === '-') {
-      commentStart = i;
-      break;
-    }
-    code.push(c);
   }
-  let codeText = code.join('');
-  if (codeText.length < n) codeText += blank(n - codeText.length);
+  if (run < end) code += text.slice(run, end);
+  if (code.length < n) code += blank(n - code.length);
   const comment = commentStart < 0 ? '' : blank(commentStart) + text.slice(commentStart);
-  return { code: codeText.slice(0, n), comment };
+  return { code, comment };
+}
+
+/** Before `text[at]`, an expression can start (so "/" opens a regular expression, not a division). */
+function startsExpression(text: string, at: number): boolean {
+  let i = at - 1;
+  while (i >= 0 && (text.charCodeAt(i) === 32 || text.charCodeAt(i) === 9)) i--;
+  if (i < 0) return true;
+  const c = text[i]!;
+  if ('(,=:[!&|?{};+-*%<>~^'.includes(c)) return true;
+  if (!/[\w$]/.test(c)) return false;
+  // A keyword before it (return /x/), not a name or a number (a / b, 4 / 2).
+  let start = i;
+  while (start > 0 && /[\w$]/.test(text[start - 1]!)) start--;
+  return /^(?:return|typeof|case|in|of|delete|void|throw|new|else|yield|await|do)$/.test(text.slice(start, i + 1));
+}
+
+/** The index of the "/" that closes the regular expression opened at `at`, or -1 if the line has none. */
+function regexEnd(text: string, at: number): number {
+  let inClass = false;
+  for (let i = at + 1; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 92 /* \ */) i++;
+    else if (c === 91 /* [ */) inClass = true;
+    else if (c === 93 /* ] */) inClass = false;
+    else if (c === 47 /* / */ && !inClass) return i === at + 1 ? -1 : i;
+  }
+  return -1;
 }
 
 function blank(length: number): string {

@@ -1,5 +1,5 @@
 // APIs that run text as code or markup, or deserialize untrusted data into objects.
-import { isJavaScript, isPython } from './files.ts';
+import { isJavaScript, isPython, notFixture } from './files.ts';
 import type { LineRule } from './rule.ts';
 import { isCodeAt, patternRule, withoutComment } from './rule.ts';
 
@@ -9,11 +9,13 @@ export const noEval = patternRule({
   summary: 'eval() or new Function() runs a string as code.',
   help: 'Parse the data instead (JSON.parse, a lookup table, a real parser); if the string can come from a user, this is code injection.',
   message: 'Avoid eval()/new Function(): it runs a string as code (code injection if any part comes from input); parse the data instead.',
-  files: (path) => isJavaScript(path) || isPython(path),
-  keywords: ['eval', 'Function'],
+  files: notFixture((path) => isJavaScript(path) || isPython(path)),
+  keywords: ['eval(', 'eval ', 'eval\t', 'Function'],
   in: 'code',
-  pattern: /(?<![\w$.])eval\s*\(|\bnew\s+Function\s*\(/,
+  pattern: /(?<![\w$.])eval[ \t]*\(|\bnew\s+Function\s*\(/,
 });
+
+const JS_EXEC_KEYWORDS = ['exec(', 'exec ', 'exec\t', 'execSync'];
 
 /** exec/execSync of child_process with an interpolated command: a shell runs whatever the variables hold. */
 export const noShellInjection: LineRule = {
@@ -23,15 +25,16 @@ export const noShellInjection: LineRule = {
   summary: 'A shell command built from variables (exec with a template string or concatenation, subprocess with shell=True).',
   help: 'Pass the program and its arguments separately (execFile / spawn with an argument array; subprocess.run([...]) without shell=True).',
   message: 'A shell command built from variables runs whatever they contain; pass the program and its arguments as an array (execFile/spawn, subprocess.run([...])).',
-  files: (path) => isJavaScript(path) || isPython(path),
-  keywords: ['exec', 'shell=True', 'shell = True'],
+  files: notFixture((path) => isJavaScript(path) || isPython(path)),
+  keywords: [...JS_EXEC_KEYWORDS, 'shell'],
+  keywordsFor: (path) => (isPython(path) ? ['shell'] : JS_EXEC_KEYWORDS),
   check(line) {
     if (isPython(line.path)) {
       const m = /\bshell\s*=\s*True\b/.exec(line.code);
       return m ? { column: m.index + 1, endColumn: m.index + 1 + m[0].length } : null;
     }
     // exec(`...${x}...`), execSync('cmd ' + x), child_process.exec(cmd + x)
-    const m = /(?<![\w$])(?:child_process\.|cp\.)?exec(?:Sync)?\s*\(\s*(?:`[^`]*\$\{|['"][^'"]*['"]\s*\+|[\w$.]+\s*\+)/.exec(withoutComment(line));
+    const m = /(?<![\w$])(?:child_process\.|cp\.)?exec(?:Sync)?[ \t]*\(\s*(?:`[^`]*\$\{|['"][^'"]*['"]\s*\+|[\w$.]+\s*\+)/.exec(withoutComment(line));
     if (!m || !isCodeAt(line, m.index)) return null;
     return { column: m.index + 1, endColumn: m.index + 1 + m[0].length };
   },
@@ -43,7 +46,7 @@ export const noInnerHtml = patternRule({
   summary: 'HTML assigned from code (innerHTML =, outerHTML =, dangerouslySetInnerHTML, document.write).',
   help: 'Set textContent, build elements with the DOM API, or sanitize the HTML (DOMPurify) before inserting it.',
   message: 'Inserting HTML from code is an XSS risk; use textContent or DOM methods, or sanitize the HTML first.',
-  files: isJavaScript,
+  files: notFixture(isJavaScript),
   keywords: ['innerHTML', 'outerHTML', 'dangerouslySetInnerHTML', 'document.write'],
   in: 'code',
   pattern: /\.(?:inner|outer)HTML\s*\+?=(?!=)|\bdangerouslySetInnerHTML\b|\bdocument\.write(?:ln)?\s*\(/,
@@ -57,7 +60,7 @@ export const noUnsafeYamlLoad: LineRule = {
   summary: 'yaml.load() without a safe Loader can build arbitrary Python objects from the document.',
   help: 'Use yaml.safe_load(), or pass Loader=yaml.SafeLoader (or CSafeLoader).',
   message: 'Use yaml.safe_load() (or Loader=yaml.SafeLoader); yaml.load with the default or full Loader can run code from the document.',
-  files: isPython,
+  files: notFixture(isPython),
   keywords: ['yaml.load', 'yaml.unsafe_load'],
   check(line) {
     const m = /\byaml\.(?:load|load_all|unsafe_load)\s*\(/.exec(line.code);
@@ -73,7 +76,7 @@ export const noPickleLoads = patternRule({
   summary: 'pickle.load/loads (or marshal, shelve, dill) deserializes into arbitrary objects: running code from the data.',
   help: 'Only unpickle data you produced yourself and trust; for anything else use JSON or another data-only format.',
   message: 'Unpickling runs code from the data; only load pickles you made yourself, and use JSON for anything that crosses a trust boundary.',
-  files: isPython,
+  files: notFixture(isPython),
   keywords: ['pickle.load', 'dill.load', 'marshal.load', 'Unpickler'],
   in: 'code',
   pattern: /\b(?:c?pickle|dill|marshal)\.loads?\s*\(|\bUnpickler\s*\(/,

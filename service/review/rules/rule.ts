@@ -1,7 +1,7 @@
 // What a rule is. Most rules are data: an id, a severity, the files they apply to, keywords as a
 // cheap pre-filter and a pattern over one view of an added line (its code, its comment, or its text).
 import type { Severity } from '../../api/schemas.ts';
-import type { DiffLine, FileDiff, ParsedDiff } from '../diff/parse.ts';
+import type { DiffLine, IndexedFile } from '../diff/parse.ts';
 import type { LexedLine } from './lexer.ts';
 
 export interface RuleMeta {
@@ -17,11 +17,8 @@ export interface RuleMeta {
 export interface AddedLine extends LexedLine {
   text: string;
   path: string;
-  /** The line above in the diff (context or added), if the hunk has one. */
-  previous: DiffLine | undefined;
-  /** The lines of the hunk (context, deleted, added) and this line's index among them. */
-  hunk: readonly DiffLine[];
-  index: number;
+  /** The line `offset` lines away in the same hunk (context, deleted or added), if there is one. */
+  lineAt(offset: number): DiffLine | undefined;
 }
 
 /** Where on the line the rule matched (1-based; endColumn is exclusive, as in SARIF). */
@@ -36,10 +33,20 @@ export interface LineRule extends RuleMeta {
   kind: 'line';
   /** Which files the rule reads. */
   files: (path: string) => boolean;
-  /** The rule is only asked about lines containing at least one of these (case-sensitive). */
+  /**
+   * The rule is only asked about lines containing at least one of these (case-sensitive, three
+   * characters at least): every line the rule can match must contain one.
+   */
   keywords: readonly string[];
+  /** The keywords for one file, when they depend on its language (a subset of `keywords`). */
+  keywordsFor?: (path: string) => readonly string[];
   /** Default message, without the `rule-id: ` prefix. */
   message: string;
+  /**
+   * Which view of the line the rule's matches are in (default `code`). A match in code on a line
+   * inside a block comment (a JSDoc example without leading `*`) is dropped.
+   */
+  reads?: 'code' | 'comment' | 'text';
   check(line: AddedLine): LineMatch | null;
 }
 
@@ -48,29 +55,43 @@ export interface FileFinding {
   message?: string;
 }
 
+/** A file of the diff as file rules see it. */
+export interface ReviewedFile extends IndexedFile {
+  /** New-file line of its first added line, or null. */
+  firstAddedLine: number | null;
+  /** The text of the first `count` lines of its first hunk that are not deleted lines, joined by newlines. */
+  headText(count: number): string;
+}
+
 /** A rule about a whole file: at most one finding, on one of its added lines. */
 export interface FileRule extends RuleMeta {
   kind: 'file';
   message: string;
-  check(file: FileDiff, diff: ParsedDiff): FileFinding | null;
+  /** `files` are all the files of the diff (for rules that look at other files of the change). */
+  check(file: ReviewedFile, files: readonly IndexedFile[]): FileFinding | null;
 }
 
 export interface ScanFinding {
-  line: number;
+  /** Which of the lines given to `scan`. */
+  index: number;
   column: number;
   endColumn: number;
   message: string;
 }
 
 /**
- * A rule that scans many lines of one file at once, possibly asynchronously (secretlint).
- * `prefilter` picks the lines worth scanning; the others are never handed to `scan`.
+ * A rule that scans many lines at once (all the candidate lines of a review), possibly
+ * asynchronously (secretlint). Only lines that contain one of `keywords` and pass `accepts` are
+ * handed to `scan`.
  */
 export interface ScanRule extends RuleMeta {
   kind: 'scan';
   files: (path: string) => boolean;
-  prefilter: RegExp;
-  scan(path: string, lines: ReadonlyArray<{ text: string; newLine: number }>): Promise<ScanFinding[]>;
+  /** As a line rule's keywords: every line the rule can match contains one. */
+  keywords: readonly string[];
+  /** The exact pre-filter of a line, given which of `keywords` it contains. */
+  accepts(text: string, found: readonly string[]): boolean;
+  scan(lines: ReadonlyArray<{ path: string; text: string }>): Promise<ScanFinding[]>;
 }
 
 export type Rule = LineRule | FileRule | ScanRule;
@@ -92,6 +113,7 @@ export function patternRule(spec: PatternRuleSpec): LineRule {
   return {
     kind: 'line',
     ...meta,
+    reads: view,
     check(line) {
       const haystack = view === 'code' ? line.code : view === 'comment' ? line.comment : line.text;
       const m = pattern.exec(haystack);
@@ -100,6 +122,16 @@ export function patternRule(spec: PatternRuleSpec): LineRule {
       return { column: m.index + 1, endColumn: m.index + 1 + m[0].length };
     },
   };
+}
+
+/** Every upper/lower-case spelling of `word`, as keywords for a case-insensitive pattern. */
+export function caseVariants(word: string): string[] {
+  let out = [''];
+  for (const c of word) {
+    const forms = c.toLowerCase() === c.toUpperCase() ? [c] : [c.toLowerCase(), c.toUpperCase()];
+    out = out.flatMap((prefix) => forms.map((form) => prefix + form));
+  }
+  return out;
 }
 
 /** The line up to its comment: code and string literals, for rules that read string arguments. */

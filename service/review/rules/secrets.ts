@@ -1,35 +1,112 @@
 // Secrets: tokens and keys recognised by secretlint's recommended preset, private-key blocks,
 // and .env files. Messages name the kind of secret, never its value.
+//
+// Not reported: URLs whose credentials are placeholders (https://user:token@host), and in tests
+// and fixtures, secrets that are test data: source code quoted in a string
+// ('aws_secret_access_key = "..."' as a test's input) or a value whose name says it is fake.
 import { lintSource } from '@secretlint/core';
+import { secretLintProfiler } from '@secretlint/profiler';
 import { creator as recommendedPreset } from '@secretlint/secretlint-rule-preset-recommend';
 import type { SecretLintCoreConfig } from '@secretlint/types';
-import { anyFile, baseName } from './files.ts';
+import { anyFile, baseName, isFixture, isTestFile } from './files.ts';
+import { commentSyntaxOf, lexLine } from './lexer.ts';
 import type { FileRule, LineRule, ScanFinding, ScanRule } from './rule.ts';
 
+// secretlint's profiler is on by default: every lintSource call leaves ~60 performance marks in
+// the thread's performance timeline, which nothing clears (a leak in a long-lived worker) and
+// which cost more than the scan. We do not read its measurements.
+secretLintProfiler.setEnabled(false);
+
+const AWS_RULE_ID = '@secretlint/secretlint-rule-aws';
+
 const SECRETLINT_CONFIG: SecretLintCoreConfig = {
-  rules: [{ id: recommendedPreset.meta.id, rule: recommendedPreset }],
+  rules: [
+    {
+      id: recommendedPreset.meta.id,
+      rule: recommendedPreset,
+      // The preset only reports AWS secret access keys by default; an access key id (AKIA...)
+      // assigned in code is a leak too. Account ids are not secrets (AWS says so): not reported.
+      rules: [{ id: AWS_RULE_ID, options: { enableIDScanRule: true }, allowMessageIds: ['AWSAccountID'] }],
+    },
+  ],
 };
 
 /**
- * Words that every secret the preset recognises contains (its prefixes and key names), like
- * gitleaks' keywords: secretlint only reads the lines that have one. Kept in step with the
- * patterns of @secretlint/secretlint-rule-preset-recommend (test/service/review/rules/secrets.test.ts
- * has one sample per rule of the preset).
+ * A literal that every secret of a preset rule contains, and optionally a test the line must also
+ * pass (for "://", which most URLs have: only URLs with credentials or a Slack webhook count).
  */
-const SECRETLINT_KEYWORDS = new RegExp(
-  [
-    'AKIA|A3T[A-Z0-9]|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|ASIA', // AWS access key ids
-    '[Ss]ecret|SECRET|[Aa]ccount|ACCOUNT', // AWS secret access key, account id
-    'x-oauth-basic|_authToken|npm_', // GitHub basic auth, npm
-    'xox[bparo]-|xapp-|hooks\\.slack\\.com', // Slack
-    ':\\/\\/[^\\s/:@]{1,256}:[^\\s/@]{1,256}@', // user:password@ in URLs (basic auth, databases)
-    'sk-|gsk_|hf_|lin_api_|ntn_|SG\\.', // OpenAI, Anthropic, Groq, Hugging Face, Linear, Notion, SendGrid
-    'shp(?:pa|ca|at|ss)_|[rs]k_(?:live|test)_', // Shopify, Stripe
-    'gh[pousr]_|github_pat_|glpat-|glc_|glsa_', // GitHub, GitLab, Grafana
-    'ops_ey|hv[sbr]\\.|vc[pickr]_|dapi|dckr_pat_|figd_|cf(?:k|ut|at)_|tskey-', // 1Password, Vault, Vercel, Databricks, Docker, Figma, Cloudflare, Tailscale
-    '[Mm]ongo[Dd][Bb]|mongodb|mysql|MYSQL|postgres|POSTGRES', // connection strings
-  ].join('|'),
+type Needle = string | { keyword: string; line: RegExp };
+
+/** user:password@ after "://" (basic-auth URLs and database connection strings report only those). */
+const URL_CREDENTIALS: Needle = { keyword: '://', line: /:\/\/[^:/\s]+:[^@/\s]+@/ };
+
+/** Every spelling of the AWS secret access key's name the preset accepts, from "ECRET" on (its first letter's case varies). */
+const AWS_SECRET_KEY_NAMES = ['ECRET', 'ecret'].flatMap((secret) =>
+  ['', '_'].flatMap((s1) =>
+    ['ACCESS', 'access', 'Access'].flatMap((access) => ['', '_'].flatMap((s2) => ['KEY', 'key', 'Key'].map((key) => `${secret}${s1}${access}${s2}${key}`))),
+  ),
 );
+
+/**
+ * For each rule of @secretlint/secretlint-rule-preset-recommend: the literals its patterns
+ * require (token prefixes, key names), read off the preset's patterns, like gitleaks' keywords.
+ * Only lines with one of them are handed to secretlint. `null`: the rule is not a line scanner
+ * here (it needs the whole file) and another rule covers what it finds.
+ * The preset's rule list is checked against this table when the module loads: a rule of a newer
+ * preset that is missing here turns the pre-filter off (every added line goes to secretlint),
+ * so a preset update can make the review slower but never blind. test/service/review/rules/
+ * secrets.test.ts runs one real sample per rule and fails on a missing rule.
+ */
+export const PRESET_NEEDLES: Readonly<Record<string, readonly Needle[] | null>> = {
+  [AWS_RULE_ID]: ['AKIA', 'A3T', 'AGPA', 'AIDA', 'AROA', 'AIPA', 'ANPA', 'ANVA', 'ASIA', ...AWS_SECRET_KEY_NAMES],
+  // A service-account key file is JSON read as a whole; its "private_key" is an inline PEM block: no-private-key.
+  '@secretlint/secretlint-rule-gcp': null,
+  // PEM blocks span lines: no-private-key reads the lines around the BEGIN line.
+  '@secretlint/secretlint-rule-privatekey': null,
+  '@secretlint/secretlint-rule-npm': ['x-oauth-basic', '_authToken=', 'npm_'],
+  '@secretlint/secretlint-rule-basicauth': [URL_CREDENTIALS],
+  '@secretlint/secretlint-rule-slack': [
+    'xoxb-', 'xoxp-', 'xapp-', 'xoxa-', 'xoxo-', 'xoxr-',
+    { keyword: '://', line: /:\/\/hooks\.slack\.com\/services\//i },
+  ],
+  '@secretlint/secretlint-rule-sendgrid': ['SG.'],
+  '@secretlint/secretlint-rule-shopify': ['shppa_', 'shpca_', 'shpat_', 'shpss_'],
+  '@secretlint/secretlint-rule-stripe': ['sk_live_', 'sk_test_', 'rk_live_', 'rk_test_'],
+  '@secretlint/secretlint-rule-github': ['ghp_', 'gho_', 'ghu_', 'ghs_', 'ghr_', 'github_pat_'],
+  '@secretlint/secretlint-rule-gitlab': ['glpat-'],
+  '@secretlint/secretlint-rule-grafana': ['glc_', 'glsa_'],
+  // Every OpenAI key format carries the base64 of "OpenAI" in the middle.
+  '@secretlint/secretlint-rule-openai': ['T3BlbkFJ'],
+  '@secretlint/secretlint-rule-anthropic': ['sk-ant-api0'],
+  '@secretlint/secretlint-rule-groq': ['gsk_'],
+  '@secretlint/secretlint-rule-huggingface': ['hf_'],
+  '@secretlint/secretlint-rule-linear': ['lin_api_'],
+  '@secretlint/secretlint-rule-notion': ['ntn_'],
+  '@secretlint/secretlint-rule-1password': ['ops_ey'],
+  '@secretlint/secretlint-rule-database-connection-string': [URL_CREDENTIALS],
+  '@secretlint/secretlint-rule-hashicorp-vault': ['hvs.', 'hvb.', 'hvr.'],
+  '@secretlint/secretlint-rule-vercel': ['vcp_', 'vci_', 'vca_', 'vcr_', 'vck_'],
+  // "dapi" is in many words (chinacloudapi): the token is 32 hex digits after it.
+  '@secretlint/secretlint-rule-databricks': [{ keyword: 'dapi', line: /dapi[A-Fa-f0-9]{32}/ }],
+  '@secretlint/secretlint-rule-docker': ['dckr_pat_'],
+  '@secretlint/secretlint-rule-figma': ['figd_'],
+  '@secretlint/secretlint-rule-cloudflare': ['cfk_', 'cfut_', 'cfat_'],
+  '@secretlint/secretlint-rule-tailscale': ['tskey-'],
+  // secretlint-disable comments: a filter, not a scanner (and we have diff-review-ignore).
+  '@secretlint/secretlint-rule-filter-comments': null,
+};
+
+/** Rules of the installed preset that PRESET_NEEDLES does not know. */
+export const UNKNOWN_PRESET_RULES: readonly string[] = recommendedPreset.rules
+  .map((rule) => rule.meta.id)
+  .filter((id) => !(id in PRESET_NEEDLES));
+
+const NEEDLES: readonly Needle[] = UNKNOWN_PRESET_RULES.length > 0 ? [] : Object.values(PRESET_NEEDLES).flatMap((needles) => needles ?? []);
+const keywordOf = (needle: Needle): string => (typeof needle === 'string' ? needle : needle.keyword);
+/** Keywords that count only with a line test (one of which must pass), unless another needle has them plain. */
+const LINE_TESTS = new Map<string, RegExp[]>();
+for (const needle of NEEDLES) if (typeof needle !== 'string') LINE_TESTS.set(needle.keyword, [...(LINE_TESTS.get(needle.keyword) ?? []), needle.line]);
+for (const needle of NEEDLES) if (typeof needle === 'string') LINE_TESTS.delete(needle);
 
 /** "@secretlint/secretlint-rule-github" + "GITHUB_TOKEN" → "github GITHUB_TOKEN": what kind of secret, without its value. */
 function describeSecret(ruleId: string, messageId: string): string {
@@ -44,35 +121,94 @@ export const secret: ScanRule = {
   summary: 'A credential (API token, access key, password in a URL, ...) recognised by secretlint\'s recommended preset.',
   help: 'Remove the secret from the change and rotate it: it is exposed to everyone who can read the repository. Load secrets from the environment or a secret store.',
   files: anyFile,
-  prefilter: SECRETLINT_KEYWORDS,
-  async scan(path, lines) {
-    const starts: number[] = [];
-    let offset = 0;
-    for (const line of lines) {
-      starts.push(offset);
-      offset += line.text.length + 1;
+  // Empty (no pre-filter: every added line) when the preset has a rule the table does not know.
+  keywords: [...new Set(NEEDLES.map(keywordOf))],
+  accepts(text, found) {
+    if (NEEDLES.length === 0) return true;
+    for (const keyword of found) {
+      const lineTests = LINE_TESTS.get(keyword);
+      if (lineTests === undefined || lineTests.some((test) => test.test(text))) return true;
     }
-    const content = lines.map((line) => line.text).join('\n');
-    const result = await lintSource({
-      source: { content, filePath: path, ext: path.slice(path.lastIndexOf('.')), contentType: 'text' },
-      options: { config: SECRETLINT_CONFIG, maskSecrets: true, noPhysicFilePath: true },
+    return false;
+  },
+  async scan(lines) {
+    // One secretlint run per file: some of its rules look at the file's name (.npmrc, package.json).
+    const byPath = new Map<string, number[]>();
+    lines.forEach((line, index) => {
+      const indexes = byPath.get(line.path);
+      if (indexes) indexes.push(index);
+      else byPath.set(line.path, [index]);
     });
-    const findings: ScanFinding[] = [];
-    for (const message of result.messages) {
-      const [from, to] = message.range;
-      const index = lineIndexAt(starts, from);
-      const line = lines[index]!;
-      const start = starts[index]!;
-      findings.push({
-        line: line.newLine,
-        column: from - start + 1,
-        endColumn: Math.min(to, start + line.text.length) - start + 1,
-        message: `A secret was added (${describeSecret(message.ruleId, message.messageId)}); remove it, rotate it, and load it from the environment or a secret store.`,
-      });
-    }
-    return findings;
+    const runs = await Promise.all([...byPath].map(([path, indexes]) => scanFile(path, indexes.map((index) => lines[index]!.text))));
+    return [...byPath.values()].flatMap((indexes, run) => runs[run]!.map((finding) => ({ ...finding, index: indexes[finding.index]! })));
   },
 };
+
+/** secretlint over some lines of one file. A NUL line between them keeps a pattern from spanning two (\s matches a newline, not NUL). */
+async function scanFile(path: string, lines: readonly string[]): Promise<ScanFinding[]> {
+  const starts: number[] = [];
+  let offset = 0;
+  for (const line of lines) {
+    starts.push(offset);
+    offset += line.length + LINE_SEPARATOR.length;
+  }
+  const result = await lintSource({
+    source: { content: lines.join(LINE_SEPARATOR), filePath: path, ext: path.slice(path.lastIndexOf('.')), contentType: 'text' },
+    options: { config: SECRETLINT_CONFIG, maskSecrets: true, noPhysicFilePath: true },
+  });
+  const findings: ScanFinding[] = [];
+  const testData = isTestFile(path) || isFixture(path);
+  for (const message of result.messages) {
+    const [from, to] = message.range;
+    const index = lineIndexAt(starts, from);
+    const start = starts[index]!;
+    const text = lines[index]!;
+    const matched = text.slice(from - start, to - start);
+    if (isPlaceholderCredential(matched)) continue;
+    if (testData && (isQuotedSource(path, text, from - start, to - start) || NAMED_FAKE.test(text.slice(0, from - start)))) continue;
+    findings.push({
+      index,
+      column: from - start + 1,
+      endColumn: Math.min(to, start + lines[index]!.length) - start + 1,
+      message: `A secret was added (${describeSecret(message.ruleId, message.messageId)}); remove it, rotate it, and load it from the environment or a secret store.`,
+    });
+  }
+  return findings;
+}
+
+/** Words people put in example URLs (https://user:token@host): not credentials. */
+const PLACEHOLDERS = new Set([
+  'user', 'username', 'name', 'login', 'token', 'pass', 'password', 'passwd', 'pwd', 'secret', 'key', 'apikey', 'pat',
+  'oauth2', 'x-access-token', 'foo', 'bar', 'baz', 'alice', 'bob', 'example', 'test', 'changeme', 'hunter2',
+]);
+
+/** user:password@ in a URL where the user is a placeholder and the password is one too, or too short to be a real one. */
+function isPlaceholderCredential(matched: string): boolean {
+  const m = /:\/\/([^:/\s@]+):([^@/\s]+)@/.exec(matched);
+  if (!m) return false;
+  const user = m[1]!.toLowerCase();
+  const password = m[2]!.toLowerCase();
+  return PLACEHOLDERS.has(user) && (PLACEHOLDERS.has(password) || password.length < 8);
+}
+
+/** A name on the line before the secret says it is not real: FAKE_TOKEN, dummyKey, exampleSecret, mockCredentials. */
+const NAMED_FAKE = /(?:fake|dummy|mock|example|sample|placeholder)\w*["']?\s*[:=]/i;
+
+/**
+ * The secret is part of source code quoted in a string ('aws_secret_access_key = "..."' as the
+ * input of a test): one of the quotes around or inside it is itself inside a string. In tests
+ * and fixtures that is test data, not a credential in use.
+ */
+function isQuotedSource(path: string, text: string, from: number, to: number): boolean {
+  const { code } = lexLine(text, commentSyntaxOf(path));
+  for (let i = Math.max(0, from - 1); i < to; i++) {
+    const c = text[i];
+    if ((c === '"' || c === "'" || c === '`') && code[i] === ' ') return true;
+  }
+  return false;
+}
+
+const LINE_SEPARATOR = '\n\u0000\n';
 
 function lineIndexAt(starts: readonly number[], offset: number): number {
   let lo = 0;
@@ -102,7 +238,7 @@ export const noPrivateKey: LineRule = {
   check(line) {
     const m = PEM_BEGIN.exec(line.text);
     if (!m) return null;
-    const next = line.hunk[line.index + 1];
+    const next = line.lineAt(1);
     const hasBody = INLINE_BODY.test(line.text.slice(m.index)) || (next !== undefined && next.kind === '+' && BASE64_BODY.test(next.text));
     return hasBody ? { column: m.index + 1, endColumn: m.index + 1 + m[0].length } : null;
   },
@@ -123,8 +259,7 @@ export const noEnvFile: FileRule = {
   message: 'A .env file was added; remove it from the change, add it to .gitignore and commit a .env.example without values instead.',
   check(file) {
     if (file.status !== 'added' || file.newPath === null || !isDotEnv(file.newPath)) return null;
-    const first = file.hunks[0]?.lines.find((line) => line.kind === '+');
-    return first ? { line: first.newLine } : null;
+    return file.firstAddedLine === null ? null : { line: file.firstAddedLine };
   },
 };
 

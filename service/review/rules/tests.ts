@@ -1,7 +1,11 @@
 // Tests that were focused (only these run) or skipped without a reason.
-import { isJavaScript, isPython } from './files.ts';
+import { isJavaScript, isPython, notFixture } from './files.ts';
 import type { LineRule } from './rule.ts';
 import { patternRule } from './rule.ts';
+
+const TEST_FUNCTIONS = ['describe', 'it', 'test', 'context', 'suite', 'specify'];
+const JS_SKIP_KEYWORDS = [...TEST_FUNCTIONS.map((name) => `${name}.skip`), 'xit', 'xdescribe', 'xcontext', 'xtest'];
+const PYTHON_SKIP_KEYWORDS = ['@pytest.mark.skip', '@unittest.skip'];
 
 export const noFocusedTest = patternRule({
   id: 'no-focused-test',
@@ -9,13 +13,19 @@ export const noFocusedTest = patternRule({
   summary: 'A focused test (it.only, describe.only, test.only, fit, fdescribe) was added: every other test of the file is skipped.',
   help: 'Remove .only / the f prefix so that the whole suite runs in CI.',
   message: 'Remove the focus (.only / fit / fdescribe); with it, every other test in the file is silently skipped.',
-  files: isJavaScript,
-  keywords: ['.only', 'fit', 'fdescribe', 'ftest'],
+  files: notFixture(isJavaScript),
+  // fit / fdescribe: Jasmine's and Jest's focus functions (there is no ftest or fcontext).
+  keywords: [...TEST_FUNCTIONS.map((name) => `${name}.only`), 'fit', 'fdescribe'],
   in: 'code',
-  pattern: /(?<![\w$.])(?:(?:describe|it|test|context|suite|specify)\.only\s*[(.`]|(?:fit|fdescribe|fcontext|ftest)\s*\()/,
+  pattern: /(?<![\w$.])(?:(?:describe|it|test|context|suite|specify)\.only\s*[(.`]|(?:fit|fdescribe)\s*\()/,
 });
 
-const JS_SKIP = /(?<![\w$.])(?:(?:describe|it|test|context|suite|specify)\.skip\s*[(.`]|(?:xit|xdescribe|xcontext|xtest)\s*\()/;
+/**
+ * A skipped declaration: its first argument is the test's name (it.skip('name', fn), it.skip`...`,
+ * it.skip.each). A call with anything else skips at run time and says why
+ * (vitest's context.skip(note), Playwright's test.skip(condition, 'reason')).
+ */
+const JS_SKIP = /(?<![\w$.])(?:(?:describe|it|test|context|suite|specify)\.skip\s*(?:\(\s*['"`]|[.`])|(?:xit|xdescribe|xcontext|xtest)\s*\()/;
 const PYTEST_SKIP = /@pytest\.mark\.skip(?:if)?\b(?!\s*\(\s*(?:[^)]*,\s*)?reason\s*=)|@unittest\.skip\s*\(\s*\)|@unittest\.skip\b(?!\s*\()/;
 
 /** A skip whose reason is nowhere: not in the call (pytest reason=) and not in a comment on the line. */
@@ -26,8 +36,9 @@ export const noUnexplainedSkip: LineRule = {
   summary: 'A test was skipped without a reason (@pytest.mark.skip without reason=, it.skip / xit without a comment).',
   help: 'Say why the test is skipped and when it comes back: reason="..." in pytest, a comment with an issue reference in JavaScript. Better, fix the test.',
   message: 'Test skipped without a reason; give one (pytest: reason="..."; JavaScript: a comment with an issue reference) or fix the test.',
-  files: (path) => isJavaScript(path) || isPython(path),
-  keywords: ['.skip', 'xit', 'xdescribe', 'xcontext', 'xtest', 'skip'],
+  files: notFixture((path) => isJavaScript(path) || isPython(path)),
+  keywords: [...JS_SKIP_KEYWORDS, ...PYTHON_SKIP_KEYWORDS],
+  keywordsFor: (path) => (isPython(path) ? PYTHON_SKIP_KEYWORDS : JS_SKIP_KEYWORDS),
   check(line) {
     const python = isPython(line.path);
     const m = (python ? PYTEST_SKIP : JS_SKIP).exec(line.code);

@@ -1,8 +1,8 @@
 // Cryptography too weak for its job: fast hashes for passwords and signatures, a
 // non-cryptographic random generator for secrets.
-import { isSourceCode } from './files.ts';
-import type { LineRule } from './rule.ts';
-import { withoutComment } from './rule.ts';
+import { isSourceCode, notFixture } from './files.ts';
+import type { AddedLine, LineRule } from './rule.ts';
+import { isCodeAt, withoutComment } from './rule.ts';
 
 const SECRET_WORDS = /passw(?:or)?d|passphrase|pwd|secret|signature|\bsign(?:ed|ing)?\b|hmac|token|credential|api_?key|session/i;
 
@@ -13,16 +13,34 @@ export const noWeakHash: LineRule = {
   summary: 'MD5 or SHA-1 used for a password, token or signature.',
   help: 'Hash passwords with a password hash (argon2, scrypt, bcrypt, PBKDF2); sign and verify with HMAC-SHA-256 or a real signature scheme.',
   message: 'MD5/SHA-1 are broken for passwords and signatures; use argon2/scrypt/bcrypt for passwords and HMAC-SHA-256 or stronger for signatures.',
-  files: isSourceCode,
-  keywords: ['md5', 'MD5', 'sha1', 'SHA1', 'sha-1', 'SHA-1', 'Md5', 'Sha1'],
+  files: notFixture(isSourceCode),
+  keywords: ['md5', 'MD5', 'Md5', 'sha1', 'SHA1', 'Sha1', 'sha-1', 'SHA-1', 'Sha-1'],
   check(line) {
-    // Hash names are usually strings ("md5", 'sha1'), so read strings too, but not comments.
+    // Hash names are code (hashlib.sha1, MD5.new) or strings that are just the name ('md5',
+    // "RSA-SHA1"); a sentence that mentions MD5 is prose, not a use.
     const text = withoutComment(line);
-    const m = /\b(?:md5|sha-?1)\b|(?<=[a-z_])(?:Md5|MD5|Sha1|SHA1)\b/i.exec(text);
-    if (!m || !SECRET_WORDS.test(text)) return null;
-    return { column: m.index + 1, endColumn: m.index + 1 + m[0].length };
+    for (const m of text.matchAll(WEAK_HASH)) {
+      if (!isCodeAt(line, m.index) && !isAlgorithmName(line, m.index)) continue;
+      if (!SECRET_WORDS.test(text)) return null;
+      return { column: m.index + 1, endColumn: m.index + 1 + m[0].length };
+    }
+    return null;
   },
 };
+
+const WEAK_HASH = /\b(?:md5|MD5|Md5|sha-?1|SHA-?1|Sha-?1)\b|(?<=[a-z_])(?:Md5|MD5|Sha1|SHA1)\b/g;
+
+/** The string literal around `index` holds one token (an algorithm name), not words. */
+function isAlgorithmName(line: AddedLine, index: number): boolean {
+  // In the code view a string's content is blank and its quotes are kept.
+  let open = index;
+  while (open > 0 && line.code[open - 1] === ' ' && line.text[open - 1] !== ' ') open--;
+  const quote = line.code[open - 1];
+  if (quote !== '"' && quote !== "'" && quote !== '`') return false;
+  const close = line.code.indexOf(quote, index);
+  if (close < 0) return false;
+  return /^[\w.-]{1,40}$/.test(line.text.slice(open, close));
+}
 
 const RANDOM_FOR_SECRET = /token|secret|passw|nonce|salt|api_?key|\botp\b|session|csrf|uuid|guid/i;
 /** Identifiers that hold ids and keys: id, userId, request_id, key, apiKey. Case matters: not "valid", "monkey". */
@@ -35,8 +53,8 @@ export const noInsecureRandom: LineRule = {
   summary: 'Math.random() used for a token, secret, key, nonce or id: its output can be predicted.',
   help: 'Use crypto.randomBytes / crypto.randomUUID / crypto.getRandomValues (Python: secrets).',
   message: 'Math.random() is predictable; use crypto.randomUUID(), crypto.randomBytes() or crypto.getRandomValues() for tokens, secrets and ids.',
-  files: isSourceCode,
-  keywords: ['Math.random', 'random.random', 'random.randint', 'random.choice'],
+  files: notFixture(isSourceCode),
+  keywords: ['Math.random', 'random.random', 'random.randint', 'random.choice', 'random.getrandbits'],
   check(line) {
     const m = /\bMath\.random\s*\(\s*\)|\brandom\.(?:random|randint|choice|choices|getrandbits)\s*\(/.exec(line.code);
     if (!m || !(RANDOM_FOR_SECRET.test(line.text) || ID_OR_KEY.test(line.text))) return null;

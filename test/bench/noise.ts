@@ -1,0 +1,93 @@
+// Noise of the review engine on ordinary good code: reviews the diff of every commit of a
+// repository (merges skipped) and reports comments per 1,000 added lines, by rule.
+//
+//   node test/bench/noise.ts [repo-path]            every commit of the repository (default: this one)
+//   node test/bench/noise.ts --packages fastify,ky  the sources of installed packages, as new files
+//   add --list to print every comment with its line
+import { execFileSync } from 'node:child_process';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import { reviewDiff } from '../../service/review/index.ts';
+import type { Finding } from '../../service/review/index.ts';
+
+const ROOT = new URL('../../', import.meta.url).pathname;
+
+interface Reviewed {
+  name: string;
+  diff: string;
+}
+
+function commitsOf(repo: string): Reviewed[] {
+  const git = (...args: string[]) => execFileSync('git', ['-C', repo, ...args], { encoding: 'utf8', maxBuffer: 1 << 30 });
+  const shas = git('rev-list', '--reverse', '--no-merges', 'HEAD').trim().split('\n').filter(Boolean);
+  return shas.map((sha) => ({ name: sha.slice(0, 10), diff: git('show', '--no-color', '--no-ext-diff', '--format=commit %H%n%n%s%n', sha) }));
+}
+
+/** The JavaScript and TypeScript sources of an installed package, as one diff of new files. */
+function packageAsNewFiles(name: string): Reviewed {
+  const dir = join(ROOT, 'node_modules', name);
+  const files: string[] = [];
+  const walk = (at: string): void => {
+    for (const entry of readdirSync(at).sort()) {
+      const path = join(at, entry);
+      if (statSync(path).isDirectory()) {
+        if (entry !== 'node_modules') walk(path);
+      } else if (/\.(js|mjs|cjs|ts|mts|cts)$/.test(entry) && !/\.d\.[mc]?ts$/.test(entry)) files.push(path);
+    }
+  };
+  walk(dir);
+  let diff = '';
+  for (const file of files) {
+    const lines = readFileSync(file, 'utf8').replace(/\r/g, '').split('\n');
+    if (lines.at(-1) === '') lines.pop();
+    if (lines.length === 0) continue;
+    const path = relative(join(ROOT, 'node_modules'), file);
+    diff += `diff --git a/${path} b/${path}\nnew file mode 100644\n--- /dev/null\n+++ b/${path}\n@@ -0,0 +1,${lines.length} @@\n${lines.map((line) => `+${line}`).join('\n')}\n`;
+  }
+  return { name, diff };
+}
+
+function lineOf(diff: string, finding: Finding): string {
+  // For --list: the added line the finding is on (good enough for new files and small commits).
+  const header = diff.indexOf(`+++ b/${finding.file_path}\n`);
+  if (header < 0) return '';
+  let newLine = 0;
+  for (const line of diff.slice(header).split('\n').slice(1)) {
+    if (line.startsWith('diff --git ')) break;
+    const hunk = /^@@ -\d+(?:,\d+)? \+(\d+)/.exec(line);
+    if (hunk) newLine = Number(hunk[1]) - 1;
+    else if (line.startsWith('+') || line.startsWith(' ')) {
+      newLine++;
+      if (newLine === finding.line && line.startsWith('+')) return line.slice(1).trim();
+    }
+  }
+  return '';
+}
+
+const args = process.argv.slice(2);
+const list = args.includes('--list');
+const packagesAt = args.indexOf('--packages');
+const packages = packagesAt >= 0 ? args[packagesAt + 1]!.split(',') : [];
+const repo = resolve(args.find((arg, i) => !arg.startsWith('--') && args[i - 1] !== '--packages') ?? ROOT);
+const inputs = packages.length > 0 ? packages.map(packageAsNewFiles) : commitsOf(repo);
+
+const byRule = new Map<string, number>();
+let addedLines = 0;
+let comments = 0;
+for (const { name, diff } of inputs) {
+  const { findings, stats } = await reviewDiff(diff, { maxFindings: 1_000_000 });
+  addedLines += stats.addedLines;
+  comments += findings.length;
+  for (const finding of findings) {
+    byRule.set(finding.rule_id, (byRule.get(finding.rule_id) ?? 0) + 1);
+    if (list) console.log(`${name}  ${finding.file_path}:${finding.line}  ${finding.severity}  ${finding.rule_id}  | ${lineOf(diff, finding).slice(0, 140)}`);
+  }
+}
+
+const perThousand = (count: number): string => (addedLines === 0 ? '0.00' : ((1000 * count) / addedLines).toFixed(2));
+const source = packages.length > 0 ? `packages ${packages.join(', ')} (as new files)` : `${inputs.length} commits of ${repo}`;
+console.log(`\nnoise: ${source}`);
+console.log(`| rule | comments | per 1,000 added lines |\n|---|---:|---:|`);
+for (const [rule, count] of [...byRule].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))) console.log(`| ${rule} | ${count} | ${perThousand(count)} |`);
+console.log(`| **all rules** | **${comments}** | **${perThousand(comments)}** |`);
+console.log(`\nadded lines: ${addedLines}; comments: ${comments}`);

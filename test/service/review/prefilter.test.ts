@@ -1,0 +1,87 @@
+// The keyword pre-filter (KeywordSieve + per-rule keywords + secret line tests) is only an
+// optimization: the findings must be exactly those of every rule reading every added line.
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { reviewUnifiedDiff } from '../../../service/review/engine.ts';
+import { KeywordSieve } from '../../../service/review/keyword-sieve.ts';
+import { ALL_RULES } from '../../../service/review/rules/index.ts';
+import { newFileDiff } from './review-helpers.ts';
+
+const ROOT = new URL('../../../', import.meta.url).pathname;
+
+function sourcesUnder(dir: string, out: string[] = []): string[] {
+  for (const name of readdirSync(dir).sort()) {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) sourcesUnder(path, out);
+    else if (/\.(ts|js|mjs|cjs)$/.test(name) && !name.endsWith('.d.ts')) out.push(path);
+  }
+  return out;
+}
+
+const allKeywords = [...new Set(ALL_RULES.flatMap((rule) => (rule.kind === 'file' ? [] : rule.keywords)))];
+
+async function bothWays(diff: string): Promise<void> {
+  const fast = await reviewUnifiedDiff(diff, { maxFindings: 100_000 });
+  const reference = await reviewUnifiedDiff(diff, { maxFindings: 100_000 }, { prefilter: false });
+  expect(fast).toEqual(reference);
+}
+
+describe('keyword pre-filter', () => {
+  it('finds what every rule reading every line finds, on this repository and on fastify', async () => {
+    const files = [...sourcesUnder(join(ROOT, 'service')), ...sourcesUnder(join(ROOT, 'test')), ...sourcesUnder(join(ROOT, 'node_modules/fastify/lib'))];
+    const diff = files.map((file) => newFileDiff(relative(ROOT, file), readFileSync(file, 'utf8').split('\n'))).join('');
+    expect(diff.length).toBeGreaterThan(300_000);
+    await bothWays(diff);
+  }, 60_000);
+
+  it('finds what every rule finds on random lines made of keywords, code and non-Latin-1 text', async () => {
+    const piece = fc.oneof(
+      { weight: 3, arbitrary: fc.constantFrom(...allKeywords) },
+      { weight: 4, arbitrary: fc.constantFrom(' ', '(', ')', '"', "'", '`', '//', '#', '/*', '*/', '=', ':', '\t', '.', '_', '-', 'x', 'A', '1', 'é', '€', '中', '\r', '@', '!') },
+      { weight: 1, arbitrary: fc.string({ maxLength: 6 }).map((s) => s.replace(/[\n]/g, ' ')) },
+    );
+    const line = fc.array(piece, { maxLength: 12 }).map((pieces) => pieces.join(''));
+    const file = fc.record({
+      path: fc.constantFrom('src/a.js', 'src/a.ts', 'lib/a.py', 'app/a.rb', 'src/main.rs', 'README.md', 'config/.env.local', 'src/a.test.ts'),
+      lines: fc.array(line, { minLength: 1, maxLength: 8 }),
+    });
+    await fc.assert(
+      fc.asyncProperty(fc.array(file, { minLength: 1, maxLength: 3 }), async (files) => {
+        await bothWays(files.map((f, i) => newFileDiff(`${i}/${f.path}`, f.lines)).join(''));
+      }),
+      { numRuns: 150 },
+    );
+  }, 60_000);
+});
+
+describe('KeywordSieve', () => {
+  it('finds every occurrence of every keyword, at every offset and alignment', () => {
+    const keywords = ['://', 'fit', 'TODO', 'eval(', 'console.log', 'ghp_', 'PRIVATE KEY'];
+    const sieve = new KeywordSieve(keywords);
+    for (const keyword of keywords) {
+      for (let before = 0; before < 9; before++) {
+        for (let after = 0; after < 5; after++) {
+          const text = `${'é'.repeat(before % 2)}${'x'.repeat(before)}${keyword}${'y'.repeat(after)}\n${keyword}`;
+          const found = sieve.scan(text);
+          const offsets = [];
+          for (let i = 0; i < found.length; i += 2) if (sieve.keywords[found[i + 1]!] === keyword) offsets.push(found[i]!);
+          expect(offsets.sort((a, b) => a - b)).toEqual([text.indexOf(keyword), text.lastIndexOf(keyword)]);
+        }
+      }
+    }
+  });
+
+  it('reads only the range it is given', () => {
+    const sieve = new KeywordSieve(['debugger']);
+    const text = 'debugger; x; debugger;';
+    expect(sieve.scan(text, 1, text.length)).toEqual([13, 0]);
+    expect(sieve.scan(text, 0, 12)).toEqual([0, 0]);
+  });
+
+  it('refuses keywords it cannot find exactly', () => {
+    expect(() => new KeywordSieve(['ab'])).toThrow(/three characters/);
+    expect(() => new KeywordSieve(['naïve€'])).toThrow(/ASCII/);
+  });
+});
