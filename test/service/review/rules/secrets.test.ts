@@ -55,6 +55,7 @@ const opsPayload = opsToken();
 const SAMPLES: Record<string, Sample[]> = {
   '@secretlint/secretlint-rule-aws': [
     // secretlint reports access key ids only with enableIDScanRule, which the engine turns on.
+    // diff-review-ignore secret (a sample key, for the engine's own test)
     { name: 'access key id in code', path: 'src/aws.ts', lines: ['const accessKeyId = "AKIAZ3MSJVXUV6O7QXYZ";'], secret: 'AKIAZ3MSJVXUV6O7QXYZ', rule: 'secret' },
     { name: 'secret access key assignment', path: 'deploy/credentials.py', lines: [`aws_secret_access_key = "${awsSecretAccessKey}"`], secret: awsSecretAccessKey, rule: 'secret' },
     { name: 'secret access key in an ini file', path: 'config/aws.ini', lines: ['[default]', `AWS_SECRET_ACCESS_KEY=${awsSecretAccessKey}`], secret: awsSecretAccessKey, rule: 'secret' },
