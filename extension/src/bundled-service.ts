@@ -22,6 +22,7 @@ export class BundledService {
   private readonly log: ReviewLog;
   private starting: Promise<BundledServiceEndpoint> | undefined;
   private service: Service | undefined;
+  private disposed = false;
 
   constructor(dataDir: string, log: ReviewLog) {
     this.dataDir = dataDir;
@@ -30,6 +31,8 @@ export class BundledService {
 
   /** The running service's endpoint, starting it when needed. */
   endpoint(): Promise<BundledServiceEndpoint> {
+    // After deactivation nothing would stop a service started now.
+    if (this.disposed) return Promise.reject(new Error('Diff Review has been deactivated; reload the window to review again.'));
     this.starting ??= this.start().catch((error: unknown) => {
       this.starting = undefined; // the next review tries again
       throw error;
@@ -43,6 +46,9 @@ export class BundledService {
   }
 
   async dispose(): Promise<void> {
+    this.disposed = true;
+    // A start in progress is waited for, so that it is stopped too.
+    await this.starting?.catch(() => undefined);
     const service = this.service;
     this.service = undefined;
     this.starting = undefined;

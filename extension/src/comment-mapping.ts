@@ -2,6 +2,7 @@
 // Plain data in and out (no vscode import), so the mapping is tested under vitest.
 import path from 'node:path';
 import type { ReviewComment, Severity } from '../../service/api/schemas.ts';
+import type { LineMap, MappedLine } from './line-mapping.ts';
 
 /** One diagnostic to show, in the 0-based coordinates of the editor. */
 export interface PlannedDiagnostic {
@@ -17,6 +18,8 @@ export interface PlannedDiagnostic {
   message: string;
   /** The line's text when the review was mapped: what line tracking re-anchors on. */
   lineText: string;
+  /** Its line was changed since the reviewed text (uncommitted or unsaved edits): shown marked as such. */
+  stale?: boolean;
 }
 
 export interface DiagnosticPlan {
@@ -60,6 +63,16 @@ export function textSpan(lineText: string): { startCharacter: number; endCharact
 
 export const splitLines = (text: string): string[] => text.split(/\r?\n/);
 
+export interface PlanOptions {
+  /**
+   * Per absolute path: the reviewed text's lines → the current text's, when they differ (a review
+   * of HEAD with uncommitted edits, an editor with unsaved ones). None: the same lines.
+   */
+  lineMapOf?: (absolutePath: string) => LineMap | undefined;
+  /** A comment whose line was changed since the reviewed text: left out (`drop`) or shown marked (`stale`). */
+  changedLine?: 'drop' | 'stale';
+}
+
 /**
  * Maps comments to diagnostics. `linesOf(absolutePath)` gives the file's current lines, or
  * undefined when the file does not exist.
@@ -69,6 +82,7 @@ export function planDiagnostics(
   comments: readonly ReviewComment[],
   minimum: Severity,
   linesOf: (absolutePath: string) => readonly string[] | undefined,
+  options: PlanOptions = {},
 ): DiagnosticPlan {
   const plan: DiagnosticPlan = { files: new Map(), unplaced: [], belowMinimum: 0 };
   for (const comment of comments) {
@@ -86,7 +100,14 @@ export function planDiagnostics(
       plan.unplaced.push({ comment, reason: 'the file no longer exists' });
       continue;
     }
-    const line = comment.line - 1;
+    const mapped: MappedLine = comment.line >= 1 ? (options.lineMapOf?.(file)?.(comment.line) ?? { kind: 'kept', line: comment.line }) : { kind: 'kept', line: comment.line };
+    const stale = mapped.kind === 'changed';
+    if (stale && options.changedLine !== 'stale') {
+      plan.unplaced.push({ comment, reason: 'its line has changed since the reviewed commit' });
+      continue;
+    }
+    // A changed line at the end of the file may have no line left: the last one stands in.
+    const line = stale ? Math.min(mapped.line, lines.length) - 1 : mapped.line - 1;
     const lineText = lines[line];
     if (line < 0 || lineText === undefined) {
       plan.unplaced.push({ comment, reason: `the file has only ${lines.length} lines now` });
@@ -94,7 +115,7 @@ export function planDiagnostics(
     }
     const { code, text } = splitRuleId(comment.message);
     const list = plan.files.get(file) ?? [];
-    list.push({ line, ...textSpan(lineText), severity: comment.severity, code, message: text, lineText });
+    list.push({ line, ...textSpan(lineText), severity: comment.severity, code, message: text, lineText, ...(stale ? { stale } : {}) });
     plan.files.set(file, list);
   }
   for (const list of plan.files.values()) list.sort((a, b) => a.line - b.line);

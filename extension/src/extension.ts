@@ -3,16 +3,22 @@ import path from 'node:path';
 import * as vscode from 'vscode';
 import { BundledService } from './bundled-service.ts';
 import { COMMANDS } from './command-ids.ts';
-import { ReviewController } from './review-controller.ts';
+import { ReviewController, reviewOptionsOf } from './review-controller.ts';
 import { ReviewDiagnostics } from './review-diagnostics.ts';
 import { reviewOnSave } from './review-on-save.ts';
 import { ServiceSession } from './session.ts';
 import { readSettings } from './settings.ts';
-import { ReviewStatusBar } from './status-bar.ts';
+import { ReviewStatusBar, type ReviewState } from './status-bar.ts';
 
 let bundled: BundledService | undefined;
 
-export function activate(context: vscode.ExtensionContext): void {
+/** What the extension exports (`vscode.extensions.getExtension('diff-review.diff-review').exports`). */
+export interface DiffReviewApi {
+  /** The state of the last review, as the status bar item shows it. */
+  status(): { state: ReviewState; text: string; tooltip: string; command: string | undefined };
+}
+
+export function activate(context: vscode.ExtensionContext): DiffReviewApi {
   const started = performance.now();
   const log = vscode.window.createOutputChannel('Diff Review', { log: true });
   bundled = new BundledService(path.join(context.globalStorageUri.fsPath, 'service'), log);
@@ -25,7 +31,7 @@ export function activate(context: vscode.ExtensionContext): void {
     diagnostics,
     statusBar,
     controller,
-    vscode.commands.registerCommand(COMMANDS.review, () => controller.review()),
+    vscode.commands.registerCommand(COMMANDS.review, (argument?: unknown) => controller.review(reviewOptionsOf(argument))),
     vscode.commands.registerCommand(COMMANDS.clear, () => controller.clear()),
     vscode.commands.registerCommand(COMMANDS.setToken, (token?: unknown) => controller.setToken(token)),
     vscode.commands.registerCommand(COMMANDS.signOut, () => controller.signOut()),
@@ -33,6 +39,7 @@ export function activate(context: vscode.ExtensionContext): void {
     reviewOnSave(() => controller.review({ quiet: true })),
   );
   log.info(`Activated in ${(performance.now() - started).toFixed(1)} ms.`);
+  return { status: () => statusBar.snapshot() };
 }
 
 /** Stops the bundled service (running reviews get its grace period), after the subscriptions are disposed. */

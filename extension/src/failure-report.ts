@@ -38,7 +38,8 @@ export function describeFailure(error: unknown, context: FailureContext): Failur
   if (error instanceof NetworkError) {
     return {
       kind: 'network',
-      message: `Could not reach ${context.service} at ${origin(error.url)}${error.code ? ` (${error.code})` : ''}. Check that it is running and that "Diff Review: Service URL" is right.`,
+      // The configured URL as the user wrote it; the bundled service's own address.
+      message: `Could not reach ${/^https?:/.test(context.service) ? `the Diff Review service at ${context.service}` : `${context.service} at ${origin(error.url)}`}${error.code ? ` (${error.code})` : ''}. Check that it is running and that "Diff Review: Service URL" is right.`,
       actions: ['Open Settings', 'Show Log'],
     };
   }

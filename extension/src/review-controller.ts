@@ -4,6 +4,7 @@ import { readFile } from 'node:fs/promises';
 import * as vscode from 'vscode';
 import { AbortError } from '../../service/client/index.ts';
 import { planDiagnostics, resolveInRepository, splitLines } from './comment-mapping.ts';
+import { currentLineMaps, type CurrentText } from './line-mapping.ts';
 import { COMMANDS } from './command-ids.ts';
 import { describeFailedJob, describeFailure, type FailureAction, type FailureReport } from './failure-report.ts';
 import type { ReviewDiagnostics } from './review-diagnostics.ts';
@@ -26,12 +27,25 @@ export interface ReviewCommandResult {
   notShown?: string[];
   /** The notification shown when the outcome is `failed` or `error`. */
   failure?: FailureReport;
+  /** The service the review went to (the bundled one's loopback URL, or the configured URL). */
+  serviceUrl?: string;
   durationMs: number;
 }
 
 export interface ReviewOptions {
   /** Review on save: progress in the status bar only, failures without a notification. */
   quiet?: boolean;
+  /** Cancels the review like the notification's Cancel button (for scripts and tests). */
+  cancellation?: vscode.CancellationToken;
+}
+
+/**
+ * The Review Changes command's argument: from a menu it is the menu's context (a SourceControl in
+ * the SCM title bar), ignored; a script may pass `{ cancellation: CancellationToken }`.
+ */
+export function reviewOptionsOf(argument: unknown): ReviewOptions {
+  const cancellation = (argument as { cancellation?: Partial<vscode.CancellationToken> } | undefined)?.cancellation;
+  return cancellation && typeof cancellation.onCancellationRequested === 'function' ? { cancellation: cancellation as vscode.CancellationToken } : {};
 }
 
 export class ReviewController implements vscode.Disposable {
@@ -62,9 +76,11 @@ export class ReviewController implements vscode.Disposable {
     }
 
     this.statusBar.show({ kind: 'running' });
+    let serviceUrl: string | undefined = settings.serviceUrl || undefined;
     const work = (report: (message: string) => void, cancel: vscode.CancellationToken) => {
-      const onCancel = cancel.onCancellationRequested(() => controller.abort());
-      return this.reviewIn(folder.uri.fsPath, settings, controller.signal, report).finally(() => onCancel.dispose());
+      const listeners = [cancel, options.cancellation].map((token) => token?.onCancellationRequested(() => controller.abort()));
+      if (options.cancellation?.isCancellationRequested) controller.abort();
+      return this.reviewIn(folder.uri.fsPath, settings, controller.signal, report, (url) => (serviceUrl = url)).finally(() => listeners.forEach((listener) => listener?.dispose()));
     };
     try {
       const outcome = await vscode.window.withProgress(
@@ -75,19 +91,19 @@ export class ReviewController implements vscode.Disposable {
         },
         (progress, cancel) => work((message) => progress.report({ message }), cancel),
       );
-      return await this.show(outcome, settings, options, started);
+      return { ...(await this.show(outcome, settings, options, started)), serviceUrl };
     } catch (error) {
       if (error instanceof AbortError || controller.signal.aborted) {
         if (this.running === controller) this.statusBar.show({ kind: 'idle' });
         this.log.info('Review cancelled.');
-        return { outcome: 'cancelled', durationMs: Date.now() - started };
+        return { outcome: 'cancelled', serviceUrl, durationMs: Date.now() - started };
       }
       const failure =
         error instanceof MissingTokenError
           ? { kind: 'missing_token', message: error.message, actions: ['Set Token', 'Open Settings'] as FailureAction[] }
           : describeFailure(error, { service: settings.serviceUrl || 'the bundled service' });
       this.log.error(`Review failed (${failure.kind}): ${failure.message}${error instanceof Error && error.cause instanceof Error ? ` [${error.cause.message}]` : ''}`);
-      return this.finishWithFailure(failure, options, started);
+      return { ...this.finishWithFailure(failure, options, started), serviceUrl };
     } finally {
       if (this.running === controller) this.running = undefined;
     }
@@ -135,7 +151,7 @@ export class ReviewController implements vscode.Disposable {
     return (active && vscode.workspace.getWorkspaceFolder(active)) ?? vscode.workspace.workspaceFolders?.[0];
   }
 
-  private async reviewIn(cwd: string, settings: Settings, signal: AbortSignal, report: (message: string) => void): Promise<ReviewOutcome> {
+  private async reviewIn(cwd: string, settings: Settings, signal: AbortSignal, report: (message: string) => void, connected: (url: string) => void): Promise<ReviewOutcome> {
     const onProgress = (progress: ReviewProgress) => {
       const message = progressMessage(progress);
       report(message);
@@ -143,6 +159,7 @@ export class ReviewController implements vscode.Disposable {
     };
     for (let attempt = 0; ; attempt++) {
       const connection = await this.session.connect(settings.serviceUrl, settings.requestTimeoutMs, signal);
+      connected(connection.url);
       try {
         return await runReview({ cwd, client: connection.client, settings: settings.run, signal, log: this.log, onProgress, git: gitPath() });
       } catch (error) {
@@ -171,7 +188,17 @@ export class ReviewController implements vscode.Disposable {
     const { job, prepared } = outcome;
     const comments = job.comments ?? [];
     const texts = await readTexts(prepared.root, comments.map((comment) => comment.file_path));
-    const plan = planDiagnostics(prepared.root, comments, settings.minimumSeverity, (file) => texts.get(file));
+    // The review saw the commit (or the working tree); the files may differ from it now.
+    const lineMaps = await currentLineMaps(prepared.root, texts, {
+      reviewedCommit: prepared.includesUncommitted ? undefined : prepared.headCommit,
+      git: gitPath(),
+      signal: AbortSignal.timeout(settings.run.gitTimeoutMs),
+      warn: (message) => this.log.warn(message),
+    });
+    const plan = planDiagnostics(prepared.root, comments, settings.minimumSeverity, (file) => texts.get(file)?.lines, {
+      lineMapOf: (file) => lineMaps.get(file),
+      changedLine: settings.editedLineBehavior,
+    });
     for (const { comment, reason } of plan.unplaced) {
       this.log.warn(`Not shown: ${comment.file_path}:${comment.line} (${reason}): ${comment.message}`);
     }
@@ -213,18 +240,25 @@ function progressMessage(progress: ReviewProgress): string {
   }
 }
 
-/** The current text of each commented file: the editor's when it is open, else the disk's; undefined when gone. */
-async function readTexts(root: string, filePaths: readonly string[]): Promise<Map<string, string[] | undefined>> {
-  const texts = new Map<string, string[] | undefined>();
+/**
+ * The current text of each commented file: the editor's when it is open (with the disk's beside it
+ * when they differ), else the disk's; undefined when gone.
+ */
+async function readTexts(root: string, filePaths: readonly string[]): Promise<Map<string, CurrentText | undefined>> {
+  const texts = new Map<string, CurrentText | undefined>();
   const files = new Set(filePaths.map((filePath) => resolveInRepository(root, filePath)).filter((file) => file !== undefined));
   await Promise.all(
     [...files].map(async (file) => {
       const open = vscode.workspace.textDocuments.find((document) => document.uri.scheme === 'file' && document.uri.fsPath === file);
-      try {
-        texts.set(file, splitLines(open ? open.getText() : await readFile(file, 'utf8')));
-      } catch {
-        texts.set(file, undefined);
+      const disk = await readFile(file, 'utf8').catch(() => undefined);
+      if (!open) {
+        texts.set(file, disk === undefined ? undefined : { lines: splitLines(disk) });
+        return;
       }
+      // An open file is tracked in its editor's coordinates. Its text differs from the disk's with
+      // unsaved edits, or for a moment after the file changed on disk: comments go through that too.
+      const text = open.getText();
+      texts.set(file, disk !== undefined && disk !== text ? { lines: splitLines(text), diskLines: splitLines(disk) } : { lines: splitLines(text) });
     }),
   );
   return texts;

@@ -47,7 +47,7 @@ export class ReviewDiagnostics implements vscode.Disposable {
     let count = 0;
     for (const [file, planned] of files) {
       const uri = vscode.Uri.file(file);
-      this.tracked.set(uri.toString(), planned.map((entry) => ({ planned: entry, line: entry.line, stale: false })));
+      this.tracked.set(uri.toString(), planned.map((entry) => ({ planned: entry, line: entry.line, stale: entry.stale === true })));
       count += planned.length;
       const open = vscode.workspace.textDocuments.find((document) => document.uri.toString() === uri.toString());
       if (open) this.reanchorFile(uri, splitLines(open.getText()));
@@ -127,10 +127,10 @@ export class ReviewDiagnostics implements vscode.Disposable {
 
 function toDiagnostic(entry: TrackedComment, document: vscode.TextDocument | undefined): vscode.Diagnostic {
   const { planned } = entry;
-  const lineText = document && entry.line < document.lineCount ? document.lineAt(entry.line).text : entry.stale ? undefined : planned.lineText;
+  const lineText = document && entry.line < document.lineCount ? document.lineAt(entry.line).text : !entry.stale || entry.line === planned.line ? planned.lineText : undefined;
   const span = lineText === undefined ? { startCharacter: 0, endCharacter: 0 } : textSpan(lineText);
   const range = new vscode.Range(entry.line, span.startCharacter, entry.line, span.endCharacter);
-  const message = entry.stale ? `${planned.message} (this line was edited after the review)` : planned.message;
+  const message = entry.stale ? `${planned.message} (this line has changed since the reviewed version)` : planned.message;
   const diagnostic = new vscode.Diagnostic(range, message, severityOf(planned.severity));
   diagnostic.source = DIAGNOSTIC_SOURCE;
   if (planned.code !== undefined) diagnostic.code = planned.code;

@@ -16,6 +16,8 @@ export interface Connection {
   client: DiffReviewClient;
   /** "the bundled service" or the URL, for messages. */
   label: string;
+  /** The service's base URL. */
+  url: string;
   bundled: boolean;
 }
 
@@ -42,12 +44,12 @@ export class ServiceSession {
     if (serviceUrl !== '') {
       const stored = await this.stored(serviceUrl);
       if (!stored) throw new MissingTokenError(`No API token is set for ${serviceUrl}. Run "Diff Review: Set API Token" with a review token of that service.`);
-      return { client: this.client(serviceUrl, stored.token, requestTimeoutMs), label: serviceUrl, bundled: false };
+      return { client: this.client(serviceUrl, stored.token, requestTimeoutMs), label: serviceUrl, url: serviceUrl, bundled: false };
     }
     const endpoint = await this.bundled.endpoint();
     let stored = await this.stored('bundled');
     if (!stored) stored = await this.provision(endpoint.url, await endpoint.dashboardToken(), requestTimeoutMs, signal);
-    return { client: this.client(endpoint.url, stored.token, requestTimeoutMs), label: 'the bundled service', bundled: true };
+    return { client: this.client(endpoint.url, stored.token, requestTimeoutMs), label: 'the bundled service', url: endpoint.url, bundled: true };
   }
 
   /**

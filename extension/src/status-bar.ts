@@ -49,6 +49,12 @@ export class ReviewStatusBar implements vscode.Disposable {
     }
   }
 
+  /** What the item shows now. */
+  snapshot(): { state: ReviewState; text: string; tooltip: string; command: string | undefined } {
+    const command = typeof this.item.command === 'string' ? this.item.command : this.item.command?.command;
+    return { state: this.state, text: this.item.text, tooltip: typeof this.item.tooltip === 'string' ? this.item.tooltip : (this.item.tooltip?.value ?? ''), command };
+  }
+
   dispose(): void {
     this.item.dispose();
   }
