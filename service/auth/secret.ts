@@ -1,6 +1,6 @@
 // Token secrets: `drv_` + 32 random base62 characters + a 6-character base62 CRC32 of the random
 // part, the way GitHub's tokens look, so secret scanners recognise them and typos fail fast.
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { crc32 } from 'node:zlib';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
@@ -27,8 +27,19 @@ export function isWellFormedSecret(secret: string): boolean {
   return match !== null && checksum(match[1]!) === match[2];
 }
 
+/** SHA-256 of the secret, hex; one-shot (every authenticated request hashes its token). */
 export function hashSecret(secret: string): string {
-  return createHash('sha256').update(secret, 'utf8').digest('hex');
+  return hash('sha256', secret, 'hex');
+}
+
+/** SHA-256 of the secret, as bytes. */
+export function secretDigest(secret: string): Buffer {
+  return hash('sha256', secret, 'buffer');
+}
+
+/** Constant-time comparison of two SHA-256 digests as bytes. */
+export function sameDigest(a: Buffer, b: Buffer): boolean {
+  return a.length === b.length && timingSafeEqual(a, b);
 }
 
 /** Constant-time comparison of two hex SHA-256 digests. */

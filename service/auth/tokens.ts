@@ -4,7 +4,7 @@ import { LIMITS } from '../api/limits.ts';
 import { ApiError, notFound } from '../api/errors.ts';
 import type { CreateTokenBody, CreatedToken, ReviewScope, TokenRecord } from '../api/schemas.ts';
 import type { Scope, Store, StoredToken, TokenType } from '../store/types.ts';
-import { hashSecret, mintSecret, sameHash, secretPrefix } from './secret.ts';
+import { hashSecret, mintSecret, sameDigest, secretDigest, secretPrefix } from './secret.ts';
 import type { Clock } from '../clock.ts';
 
 export const REVIEW_SCOPES: ReviewScope[] = ['reviews:read', 'reviews:write'];
@@ -35,6 +35,8 @@ const bearer = (error?: string, scope?: string) =>
 export class TokenService {
   readonly #store: Store;
   readonly #clock: Clock;
+  /** last_used_at of the latest request: requests within one millisecond share the string. */
+  #usedAt = { ms: NaN, iso: '' };
 
   constructor(store: Store, clock: Clock) {
     this.#store = store;
@@ -54,9 +56,9 @@ export class TokenService {
         bearer(authorization ? 'invalid_request' : undefined),
       );
     }
-    const hash = hashSecret(match[1]!);
-    const token = await this.#store.getTokenByHash(hash);
-    if (!token || !sameHash(token.hash, hash) || token.revoked_at) {
+    const digest = secretDigest(match[1]!);
+    const token = await this.#store.getTokenByHash(digest.toString('hex'));
+    if (!token || !sameDigest(storedDigest(token), digest) || token.revoked_at) {
       throw new ApiError(401, 'unauthorized', 'The token is not valid: it is unknown or was revoked.', bearer('invalid_token'));
     }
     const now = this.#clock.now();
@@ -79,7 +81,8 @@ export class TokenService {
         bearer('insufficient_scope', need.scope),
       );
     }
-    this.#store.touchToken(token.id, new Date(now).toISOString());
+    if (this.#usedAt.ms !== now) this.#usedAt = { ms: now, iso: new Date(now).toISOString() };
+    this.#store.touchToken(token.id, this.#usedAt.iso);
     return { tokenId: token.id, owner: token.owner, type: token.type, scopes: token.scopes };
   }
 
@@ -113,6 +116,14 @@ export class TokenService {
     if (!token || token.owner !== owner || token.type !== 'review' || token.revoked_at) throw notFound(`Token ${id}`);
     await this.#store.updateToken(id, { revoked_at: new Date(this.#clock.now()).toISOString() });
   }
+}
+
+/** Each token's stored hash as bytes, decoded once rather than on every request. */
+const storedDigests = new WeakMap<StoredToken, { hash: string; digest: Buffer }>();
+function storedDigest(token: StoredToken): Buffer {
+  let known = storedDigests.get(token);
+  if (known === undefined || known.hash !== token.hash) storedDigests.set(token, (known = { hash: token.hash, digest: Buffer.from(token.hash, 'hex') }));
+  return known.digest;
 }
 
 export function toTokenRecord(token: StoredToken): TokenRecord {

@@ -1,7 +1,7 @@
 // Request validation from the contract's schemas. Bodies are checked strictly (no coercion, no
 // silently removed properties: an unknown property is an error); query strings and path
 // parameters are coerced, since everything in a URL is a string.
-import { Ajv, type ErrorObject, type Options } from 'ajv';
+import { _, Ajv, type ErrorObject, type Options } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { FastifySchema, FastifySchemaCompiler } from 'fastify';
 import { sharedSchemas } from '../api/schemas.ts';
@@ -16,8 +16,37 @@ function makeAjv(options: Options) {
 const bodyAjv = makeAjv({ coerceTypes: false });
 const urlAjv = makeAjv({ coerceTypes: true });
 
+/**
+ * `minLength: 1` on its own, checked as `length === 0`. Ajv counts a string's characters by code
+ * points (as JSON Schema says) in a loop over the whole string: 3 ms for a 1 MB diff, on the HTTP
+ * thread, for every create. Whether a string is empty does not depend on how its characters are
+ * counted, so for a string schema whose only length rule is `minLength: 1` the answer, and the
+ * error (keyword, limit, message), are the same.
+ */
+const NON_EMPTY = 'x-non-empty';
+bodyAjv.addKeyword({
+  keyword: NON_EMPTY,
+  type: 'string',
+  schemaType: 'boolean',
+  error: { message: 'must NOT have fewer than 1 characters', params: () => _`{limit: 1}` },
+  code: (cxt) => cxt.fail(_`${cxt.data}.length === 0`),
+});
+
+/** A copy of a body schema with every lone `minLength: 1` (no other string rule) checked by NON_EMPTY. */
+function withCheapNonEmpty(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(withCheapNonEmpty);
+  if (schema === null || typeof schema !== 'object') return schema;
+  const copy: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(schema)) copy[key] = key === 'const' || key === 'default' || key === 'enum' || key === 'examples' ? value : withCheapNonEmpty(value);
+  if (copy.type === 'string' && copy.minLength === 1 && copy.maxLength === undefined && copy.pattern === undefined && copy.format === undefined) {
+    delete copy.minLength;
+    copy[NON_EMPTY] = true;
+  }
+  return copy;
+}
+
 export const validatorCompiler: FastifySchemaCompiler<FastifySchema> = ({ schema, httpPart }) =>
-  (httpPart === 'body' ? bodyAjv : urlAjv).compile(schema as object) as ReturnType<FastifySchemaCompiler<FastifySchema>>;
+  (httpPart === 'body' ? bodyAjv.compile(withCheapNonEmpty(schema) as object) : urlAjv.compile(schema as object)) as ReturnType<FastifySchemaCompiler<FastifySchema>>;
 
 const PART_NAMES: Record<string, string> = { body: 'body', querystring: 'query parameter', params: 'path parameter', headers: 'header' };
 
@@ -43,6 +72,7 @@ export function describeValidationError(errors: ErrorObject[], part: string): st
         ? `${what} must be ${article(String(params.type))}.`
         : `The request ${PART_NAMES[part] ?? part} must be a JSON ${String(params.type)}.`;
     case 'minLength':
+    case NON_EMPTY:
       return params.limit === 1 ? `${what} must not be empty.` : `${what} must be at least ${String(params.limit)} characters.`;
     case 'maxLength':
       return `${what} must be at most ${String(params.limit)} characters.`;

@@ -93,8 +93,10 @@ export class JobRunner {
     const startedAt = new Date(clock.now()).toISOString();
     try {
       await this.#save(reviewId, { status: 'running', started_at: startedAt, updated_at: startedAt, attempts: review.attempts + 1 });
-      const diff = await store.readDiff(reviewId);
-      const result = await this.#pool.run({ diff, engine: this.#options.engine }, { signal: controller.signal });
+      // A store that keeps the diff in a file lets the worker read it there (see ReviewTask).
+      const diffFile = store.diffFile?.(reviewId);
+      const task: ReviewTask = diffFile === undefined ? { diff: await store.readDiff(reviewId) } : { diffFile };
+      const result = await this.#pool.run({ ...task, engine: this.#options.engine }, { signal: controller.signal });
       if (result.ok) {
         await store.writeFindings(reviewId, result.findings);
         const now = new Date(clock.now()).toISOString();

@@ -263,6 +263,9 @@ export class LowdbStore implements Store {
   readDiff(id: string) {
     return this.#files.readDiff(id);
   }
+  diffFile(id: string) {
+    return this.#files.diffFile(id);
+  }
   deleteDiff(id: string) {
     return this.#files.deleteDiff(id);
   }

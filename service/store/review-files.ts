@@ -26,6 +26,9 @@ export class ReviewFiles {
   readDiff(id: string) {
     return readFile(this.#file(this.#diffs, id, '.diff'), 'utf8');
   }
+  diffFile(id: string) {
+    return this.#file(this.#diffs, id, '.diff');
+  }
   deleteDiff(id: string) {
     return rm(this.#file(this.#diffs, id, '.diff'), { force: true });
   }

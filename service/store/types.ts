@@ -67,6 +67,8 @@ export interface Store {
 
   writeDiff(id: string, diff: string): Promise<void>;
   readDiff(id: string): Promise<string>;
+  /** Where the diff is on disk, for a store that keeps it in a file (the worker reads it there). */
+  diffFile?(id: string): string;
   deleteDiff(id: string): Promise<void>;
   writeFindings(id: string, findings: Finding[]): Promise<void>;
   readFindings(id: string): Promise<Finding[]>;

@@ -1,6 +1,7 @@
 // /v1/reviews: create, get, list, cancel, events (SSE), SARIF.
 import Type from 'typebox';
 import type { FastifyInstance } from 'fastify';
+import { LRUCache } from 'lru-cache';
 import { ApiError } from '../../api/errors.ts';
 import { LIMITS } from '../../api/limits.ts';
 import { CreateReviewBody, ListReviewsQuery, ReviewIdParams, ReviewList, type CreateReviewBody as CreateBody, type ListReviewsQuery as ListQuery } from '../../api/schemas.ts';
@@ -8,7 +9,7 @@ import type { ReviewService } from '../../reviews/review-service.ts';
 import { principalOf } from '../auth.ts';
 import { errorResponses, reviewSecurity } from '../route-schemas.ts';
 import { streamReviewEvents } from '../review-events-stream.ts';
-import type { ReviewEvents } from '../../jobs/review-events.ts';
+import { isTerminal, type ReviewEvents } from '../../jobs/review-events.ts';
 
 export interface ReviewRoutesOptions {
   reviews: ReviewService;
@@ -17,6 +18,22 @@ export interface ReviewRoutesOptions {
 }
 
 const read = { type: 'review', scope: 'reviews:read' } as const;
+/** What Fastify sets for a JSON body it serializes itself. */
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+/**
+ * The bytes GET /v1/reviews/{id} answered for a finished review. A finished review no longer
+ * changes (a cancel, a result and a retry all need it unfinished), so the same poll gets the same
+ * bytes: they are serialized once, by the route's own serializer (so they are exactly what it
+ * would send), and sent as they are. Keyed by id and checked against updated_at and status, so a
+ * review that did change is serialized afresh; bounded by bytes.
+ */
+interface FinishedBody {
+  updatedAt: string;
+  status: string;
+  bytes: Buffer;
+}
+const finishedBodies = () => new LRUCache<string, FinishedBody>({ maxSize: 16 * 1024 * 1024, sizeCalculation: (b) => b.bytes.length + 100 });
 const write = { type: 'review', scope: 'reviews:write' } as const;
 const tags = ['reviews'];
 
@@ -26,6 +43,7 @@ export function reviewRoutes(app: FastifyInstance, { reviews, events, rateLimit 
     max > 0 ? { rateLimit: { max, timeWindow: 60_000, groupId } } : { rateLimit: false as const };
   const readLimit = limit(rateLimit.read, 'reviews:read');
   const writeLimit = limit(rateLimit.create, 'reviews:write');
+  const finished = finishedBodies();
 
   app.post<{ Body: CreateBody }>('/v1/reviews', {
     bodyLimit: LIMITS.reviewBodyBytes,
@@ -88,7 +106,17 @@ export function reviewRoutes(app: FastifyInstance, { reviews, events, rateLimit 
       params: ReviewIdParams,
       response: { 200: Type.Ref('ReviewJob'), ...errorResponses(401, 403, 404, 500) },
     },
-    handler: async (request) => reviews.get(principalOf(request).owner, request.params.review_id),
+    handler: async (request, reply) => {
+      const review = await reviews.find(principalOf(request).owner, request.params.review_id);
+      if (!isTerminal(review)) return reviews.view(review);
+      let body = finished.get(review.review_id);
+      if (body === undefined || body.updatedAt !== review.updated_at || body.status !== review.status) {
+        const { updated_at: updatedAt, status } = review;
+        const bytes = Buffer.from(reply.serialize(await reviews.view(review)) as string, 'utf8');
+        finished.set(review.review_id, (body = { updatedAt, status, bytes }));
+      }
+      return reply.type(JSON_TYPE).send(body.bytes);
+    },
   });
 
   app.post<{ Params: { review_id: string } }>('/v1/reviews/:review_id/cancel', {
