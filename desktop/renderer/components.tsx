@@ -88,7 +88,7 @@ export function Loading(props: { label: string }) {
   );
 }
 
-/** A modal confirmation on the native <dialog>: focus is trapped and Escape cancels. */
+/** A modal confirmation on the native <dialog>: focus moves in and is trapped, Escape cancels, focus returns. */
 export function ConfirmDialog(props: {
   title: string;
   children: ComponentChildren;
@@ -99,10 +99,19 @@ export function ConfirmDialog(props: {
   onCancel: () => void;
 }) {
   const ref = useRef<HTMLDialogElement>(null);
+  const cancelRef = useRef<HTMLButtonElement>(null);
+  // What opened the dialog, taken during the first render (before anything in the dialog can take
+  // the focus): focus goes back there when the dialog goes away. The dialog is removed rather
+  // than just closed, so the browser's own focus restoring does not apply.
+  const [opener] = useState(() => (document.activeElement instanceof HTMLElement ? document.activeElement : null));
   useEffect(() => {
     const dialog = ref.current;
     if (dialog && !dialog.open) dialog.showModal();
-    return () => dialog?.close();
+    cancelRef.current?.focus();
+    return () => {
+      dialog?.close();
+      if (opener?.isConnected) opener.focus();
+    };
   }, []);
   return (
     <dialog
@@ -122,7 +131,7 @@ export function ConfirmDialog(props: {
         </p>
       )}
       <div class="dialog-actions">
-        <button type="button" class="button" onClick={props.onCancel} autofocus>
+        <button type="button" class="button" onClick={props.onCancel} ref={cancelRef}>
           Cancel
         </button>
         <button type="button" class="button danger" onClick={props.onConfirm} disabled={props.busy}>

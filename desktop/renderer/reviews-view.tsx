@@ -16,6 +16,9 @@ interface Filters {
   repository: string;
 }
 
+/** The service's order: newest first; review ids sort by creation time, also within one millisecond. */
+const newestFirst = (a: ReviewJob, b: ReviewJob) => b.created_at.localeCompare(a.created_at) || (a.review_id < b.review_id ? 1 : a.review_id > b.review_id ? -1 : 0);
+
 const matches = (job: ReviewJob, filters: Filters) =>
   (!filters.status || job.status === filters.status) && (!filters.repository || job.repository === filters.repository);
 
@@ -54,19 +57,27 @@ export function ReviewsView(props: { connectionKey: number }) {
         const fresh = page.reviews.map((job) => laterState(known.get(job.review_id), job));
         const ids = new Set(fresh.map((job) => job.review_id));
         const kept = current.filter((job) => !ids.has(job.review_id));
-        return [...fresh, ...kept].sort((a, b) => b.created_at.localeCompare(a.created_at));
+        return [...fresh, ...kept].sort(newestFirst);
       });
     }
   };
 
   const loadMore = async () => {
-    if (!cursor) return;
+    if (!cursor || loadingMore) return;
+    const fromKeyboard = !!document.activeElement?.closest('.more');
     setLoadingMore(true);
     const result = await invoke('reviews:list', { ...query(), cursor });
     setLoadingMore(false);
     if (!result.ok) return setError(result.error);
+    const added = result.value.reviews.filter((job) => !jobs?.some((c) => c.review_id === job.review_id));
     setJobs((current = []) => [...current, ...result.value.reviews.filter((job) => !current.some((c) => c.review_id === job.review_id))]);
     setCursor(result.value.next_cursor);
+    // On the last page the button goes away: the keyboard focus moves on to the first new job
+    // instead of falling back to the start of the page.
+    if (!result.value.next_cursor && added[0] && fromKeyboard) {
+      const id = added[0].review_id;
+      requestAnimationFrame(() => document.querySelector<HTMLElement>(`.job-row[data-review-id="${CSS.escape(id)}"]`)?.focus());
+    }
   };
 
   useEffect(() => {
@@ -190,7 +201,8 @@ export function ReviewsView(props: { connectionKey: number }) {
               </ul>
               {cursor && (
                 <div class="more">
-                  <button type="button" class="button" onClick={() => void loadMore()} disabled={loadingMore}>
+                  {/* aria-disabled, not disabled: a disabled button would drop the keyboard focus. */}
+                  <button type="button" class="button" onClick={() => void loadMore()} aria-disabled={loadingMore}>
                     {loadingMore ? 'Loading…' : 'Load more'}
                   </button>
                 </div>

@@ -19,6 +19,7 @@ export function TokensView(props: { connectionKey: number }) {
   const [created, setCreated] = useState<CreatedToken>();
   const [revoking, setRevoking] = useState<TokenRecord>();
 
+  const listTitle = useRef<HTMLHeadingElement>(null);
   const load = async () => {
     const result = await invoke('tokens:list');
     if (result.ok) {
@@ -47,7 +48,7 @@ export function TokensView(props: { connectionKey: number }) {
         />
       )}
       <div class="card">
-        <h3 class="card-title">
+        <h3 class="card-title" id="tokens-list-title" ref={listTitle} tabIndex={-1}>
           Active tokens {list && <span class="count">{list.tokens.length}</span>}
         </h3>
         {loadError ? (
@@ -68,7 +69,8 @@ export function TokensView(props: { connectionKey: number }) {
           isAppToken={revoking.id === list?.appTokenId}
           onClose={(revoked) => {
             setRevoking(undefined);
-            if (revoked) void load();
+            // The revoked row and its button are gone: keep the keyboard focus on the list.
+            if (revoked) void load().then(() => listTitle.current?.focus());
           }}
         />
       )}
