@@ -1,13 +1,15 @@
 // The embedded store: one lowdb JSON document for tokens, idempotency keys, unfinished jobs and
 // the most recent finished ones; older finished jobs in append-only segments beside it (they no
-// longer change); in-memory indexes over both; the bulky parts (diffs, findings) in files of their
-// own. lowdb rewrites the whole document on every write, so the document is kept small: with every
+// longer change), of which only a compact index is in memory (archive-index.ts); the bulky parts
+// (diffs, findings) in files of their own. lowdb rewrites the whole document on every write, so the document is kept small: with every
 // job in it, a create at 100,000 stored reviews took 400 ms (test/bench/store-scale.ts).
 import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Low } from 'lowdb';
 import { DataFile } from 'lowdb/node';
 import type { Finding } from '../review/types.ts';
+import { LRUCache } from 'lru-cache';
+import { ArchiveIndex, entryOf } from './archive-index.ts';
 import { ReviewArchive } from './review-archive.ts';
 import { ReviewFiles } from './review-files.ts';
 import {
@@ -56,12 +58,12 @@ export class LowdbStore implements Store {
   readonly #db: Low<StoreDocument>;
   readonly #files: ReviewFiles;
   readonly #archive: ReviewArchive;
-  /** Every review, document and archive. */
+  /** The reviews of the document (they win over the archive's line of the same id). */
   readonly #reviews = new Map<string, StoredReview>();
-  /** Every review in review_id order: listing walks it from the end. */
-  #ordered: StoredReview[] = [];
-  /** The ids of the reviews in the document; the others are in the archive only. */
-  readonly #inDoc = new Set<string>();
+  /** The archived reviews: ids, the fields listing and retention need, where the lines are. */
+  #index = new ArchiveIndex();
+  /** Archived reviews read lately: a client polling an old review does not read a file each time. */
+  readonly #recent = new LRUCache<string, StoredReview>({ max: 1000 });
   #archiving: Promise<void> | null = null;
   #sweeping = false;
   readonly #tokensByHash = new Map<string, StoredToken>();
@@ -98,31 +100,17 @@ export class LowdbStore implements Store {
     await files.init();
     const archive = new ReviewArchive(dataDir);
     const store = new LowdbStore(db, files, archive);
-    // 100,000 archived reviews take ~30 MB in memory: the values many of them share are kept once.
-    const shared = new Map<string, string>();
-    const once = (value: string) => {
-      let kept = shared.get(value);
-      if (kept === undefined) shared.set(value, (kept = value));
-      return kept;
-    };
-    await archive.load((review) => {
-      review.owner = once(review.owner);
-      review.repository = once(review.repository);
-      review.status = once(review.status) as StoredReview['status'];
-      if (review.base_commit !== undefined) review.base_commit = once(review.base_commit);
-      store.#reviews.set(review.review_id, review);
-    });
-    store.#index();
+    // Only the index stays in memory: each parsed line is garbage as soon as it is indexed.
+    await archive.load((review, at) => store.#index.push(entryOf(review, at)));
+    store.#index.seal();
+    store.#indexDocument();
     return store;
   }
 
-  #index() {
+  #indexDocument() {
     const data = this.#db.data;
-    for (const review of data.reviews) {
-      this.#reviews.set(review.review_id, review); // the document wins over the archive
-      this.#inDoc.add(review.review_id);
-    }
-    this.#ordered = [...this.#reviews.values()].sort(byId);
+    data.reviews.sort(byId);
+    for (const review of data.reviews) this.#reviews.set(review.review_id, review); // the document wins over the archive
     for (const token of data.tokens) this.#indexToken(token);
     for (const record of data.idempotency) this.#idempotency.set(idemKey(record.owner, record.key), record);
   }
@@ -158,12 +146,17 @@ export class LowdbStore implements Store {
     if (finished.length <= ARCHIVE_ABOVE) return;
     const moving = finished.slice(0, finished.length - KEEP_FINISHED);
     const snapshot = moving.map((r) => JSON.stringify(r));
+    // What the lines say, taken now: a review may change while they are written.
+    const entries = moving.map((r) => entryOf(r, { day: '', offset: 0, length: 0 }));
     this.#archiving = this.#archive.append(moving).then(
-      () => {
+      (locations) => {
+        // Every line written is indexed; the document's copy wins where it still has one.
+        for (const [i, entry] of entries.entries()) entry.at = locations[i]!;
+        this.#index.add(entries);
         // Only those unchanged since they were appended leave the document.
         const moved = new Set(moving.filter((r, i) => JSON.stringify(r) === snapshot[i]));
         this.#db.data.reviews = this.#db.data.reviews.filter((r) => !moved.has(r));
-        for (const r of moved) this.#inDoc.delete(r.review_id);
+        for (const r of moved) this.#reviews.delete(r.review_id);
       },
       () => {}, // they stay in the document; the next write tries again
     );
@@ -178,32 +171,82 @@ export class LowdbStore implements Store {
     // Kept in id (= time) order, which listing and paging rely on, even when concurrent creates
     // arrive here out of order (their diff writes finish in any order). Nearly always an append.
     insertInOrder(this.#db.data.reviews, review);
-    insertInOrder(this.#ordered, review);
     this.#reviews.set(review.review_id, review);
-    this.#inDoc.add(review.review_id);
     try {
       await this.#persist();
     } catch (error) {
       // Not durable, so not acknowledged: take it back out.
       this.#reviews.delete(review.review_id);
-      this.#inDoc.delete(review.review_id);
       removeFrom(this.#db.data.reviews, review);
-      removeFrom(this.#ordered, review);
       throw error;
     }
   }
 
   async getReview(id: string) {
-    return this.#reviews.get(id);
+    return this.#reviews.get(id) ?? (await this.#readArchived([id]))[0];
+  }
+
+  /**
+   * Archived reviews by id, read from their segments (undefined where there is none). A line that
+   * is not the one expected (retention rewrote the segment between the lookup and the read) is
+   * looked up and read again once the rewrite is done.
+   */
+  async #readArchived(ids: readonly string[]): Promise<(StoredReview | undefined)[]> {
+    const out: (StoredReview | undefined)[] = new Array(ids.length);
+    let pending: number[] = [];
+    for (const [i, id] of ids.entries()) {
+      const recent = this.#recent.get(id);
+      if (recent !== undefined) out[i] = recent;
+      else pending.push(i);
+    }
+    for (let attempt = 0; pending.length > 0; attempt++) {
+      if (attempt > 0) await this.#archive.settled();
+      const wanted: number[] = [];
+      const locations = [];
+      for (const i of pending) {
+        const id = ids[i]!;
+        const inDoc = this.#reviews.get(id); // it may have come back meanwhile
+        if (inDoc !== undefined) {
+          out[i] = inDoc;
+          continue;
+        }
+        const slot = this.#index.find(id);
+        if (slot < 0) continue; // out[i] stays undefined
+        wanted.push(i);
+        locations.push(this.#index.location(slot));
+      }
+      const lines = await this.#archive.read(locations);
+      pending = [];
+      for (const [k, i] of wanted.entries()) {
+        const review = parseLine(lines[k]);
+        if (review?.review_id === ids[i]) {
+          this.#recent.set(ids[i]!, review);
+          out[i] = this.#reviews.get(ids[i]!) ?? review;
+        } else if (lines[k] === undefined && attempt > 0) {
+          // its segment is gone (out[i] stays undefined)
+        } else if (attempt < 3) {
+          pending.push(i);
+        } else {
+          throw new Error(`the archive line of ${ids[i]} could not be read`);
+        }
+      }
+    }
+    return out;
   }
 
   async updateReview(id: string, patch: Partial<StoredReview>) {
-    const review = this.#reviews.get(id);
-    if (!review) throw new Error(`no review ${id}`);
-    // An archived review that changes again comes back to the document, whose copy wins.
-    if (!this.#inDoc.has(id)) {
-      insertInOrder(this.#db.data.reviews, review);
-      this.#inDoc.add(id);
+    let review = this.#reviews.get(id);
+    if (!review) {
+      // An archived review that changes again comes back to the document, whose copy wins.
+      const archived = (await this.#readArchived([id]))[0];
+      if (!archived) throw new Error(`no review ${id}`);
+      review = this.#reviews.get(id);
+      if (!review) {
+        review = { ...archived };
+        insertInOrder(this.#db.data.reviews, review);
+        this.#reviews.set(id, review);
+        this.#recent.delete(id);
+      }
     }
     Object.assign(review, patch);
     for (const key of Object.keys(patch) as (keyof StoredReview)[]) {
@@ -214,17 +257,38 @@ export class LowdbStore implements Store {
   }
 
   async listReviews(query: ReviewQuery) {
-    const list = this.#ordered;
-    const page: StoredReview[] = [];
-    for (let i = list.length - 1; i >= 0 && page.length < query.limit; i--) {
-      const review = list[i]!;
-      if (query.before !== undefined && review.review_id >= query.before) continue;
-      if (review.owner !== query.owner) continue;
-      if (query.status !== undefined && review.status !== query.status) continue;
-      if (query.repository !== undefined && review.repository !== query.repository) continue;
-      page.push(review);
+    // Two lists in id order, the document's and the archive's: walked together from the end.
+    const doc = this.#db.data.reviews;
+    const index = this.#index;
+    let i = doc.length - 1;
+    let j = index.size - 1;
+    if (query.before !== undefined) {
+      while (i >= 0 && doc[i]!.review_id >= query.before) i--;
+      j = index.lowerBound(query.before) - 1;
     }
-    return page;
+    const page: (StoredReview | string)[] = [];
+    while (page.length < query.limit && (i >= 0 || j >= 0)) {
+      if (i >= 0 && (j < 0 || doc[i]!.review_id >= index.id(j))) {
+        const review = doc[i--]!;
+        if (review.owner !== query.owner) continue;
+        if (query.status !== undefined && review.status !== query.status) continue;
+        if (query.repository !== undefined && review.repository !== query.repository) continue;
+        page.push(review);
+      } else {
+        const slot = j--;
+        if (this.#reviews.has(index.id(slot))) continue; // the document's copy is the one listed
+        if (index.owner(slot) !== query.owner) continue;
+        if (query.status !== undefined && index.status(slot) !== query.status) continue;
+        if (query.repository !== undefined && index.repository(slot) !== query.repository) continue;
+        page.push(index.id(slot));
+      }
+    }
+    const archivedIds = page.filter((r): r is string => typeof r === 'string');
+    if (archivedIds.length === 0) return page as StoredReview[];
+    const archived = new Map<string, StoredReview | undefined>();
+    for (const [k, review] of (await this.#readArchived(archivedIds)).entries()) archived.set(archivedIds[k]!, review);
+    // One deleted by retention while it was read is left out.
+    return page.map((r) => (typeof r === 'string' ? archived.get(r) : r)).filter((r): r is StoredReview => r !== undefined);
   }
 
   async unfinishedReviews() {
@@ -235,19 +299,30 @@ export class LowdbStore implements Store {
     while (this.#archiving) await this.#archiving;
     this.#sweeping = true;
     try {
-      const doomed = this.#ordered.filter((r) => isFinished(r) && r.updated_at < date);
-      if (doomed.length === 0) return 0;
-      const ids = new Set(doomed.map((r) => r.review_id));
+      const cutoffMs = Date.parse(date);
+      const ids = new Set<string>();
+      for (const r of this.#db.data.reviews) if (isFinished(r) && r.updated_at < date) ids.add(r.review_id);
+      const index = this.#index;
+      for (let slot = 0; slot < index.size; slot++) {
+        const id = index.id(slot);
+        if (this.#reviews.has(id)) continue; // the document's copy decides
+        const status = index.status(slot);
+        if ((status === 'completed' || status === 'failed') && index.updatedMs(slot) < cutoffMs) ids.add(id);
+      }
+      if (ids.size === 0) return 0;
       this.#db.data.reviews = this.#db.data.reviews.filter((r) => !ids.has(r.review_id));
-      this.#ordered = this.#ordered.filter((r) => !ids.has(r.review_id));
       for (const id of ids) {
         this.#reviews.delete(id);
-        this.#inDoc.delete(id);
+        this.#recent.delete(id);
       }
+      index.removeWhere((slot) => ids.has(index.id(slot)));
       await this.#persist();
       // The archive and the files go after the document: a crash in between leaves records that
       // the next sweep removes, or orphan files, never records without their files.
-      await this.#archive.deleteBefore(date, ids);
+      const { removedDays, moved } = await this.#archive.deleteBefore(date, ids);
+      // Lines of a dropped segment that are still indexed are old copies of reviews the document holds.
+      if (removedDays.size > 0) index.removeWhere((slot) => removedDays.has(index.day(slot)));
+      for (const [day, remap] of moved) index.relocate(day, remap);
       await Promise.all([...ids].map((id) => this.#files.deleteAll(id)));
       return ids.size;
     } finally {
@@ -361,6 +436,15 @@ export class LowdbStore implements Store {
 }
 
 const byId = (a: StoredReview, b: StoredReview) => (a.review_id < b.review_id ? -1 : a.review_id > b.review_id ? 1 : 0);
+
+function parseLine(line: string | undefined): StoredReview | undefined {
+  if (line === undefined) return undefined;
+  try {
+    return JSON.parse(line) as StoredReview;
+  } catch {
+    return undefined;
+  }
+}
 
 function insertInOrder(list: StoredReview[], review: StoredReview) {
   let at = list.length;

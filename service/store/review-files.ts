@@ -50,7 +50,7 @@ export class ReviewFiles {
 }
 
 /** Temp file + rename: a crash leaves either the old file or the new one, never half of one. */
-export async function atomicWrite(file: string, data: string, mode = 0o600): Promise<void> {
+export async function atomicWrite(file: string, data: string | Uint8Array, mode = 0o600): Promise<void> {
   const temp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
   try {
     await writeFile(temp, data, { encoding: 'utf8', mode });

@@ -3,25 +3,13 @@
 // the store). Baseline in the same run: a bare node:http server started the same way.
 // Builds first (node esbuild.config.mjs), so the CLI measured is the code in the tree.
 // Run: node test/bench/cold-start.ts   (RUNS=3, REVIEWS=100000)
-import { execFileSync, spawn } from 'node:child_process';
-import { createServer } from 'node:net';
-import { fileURLToPath } from 'node:url';
+import { spawn } from 'node:child_process';
 import { seedStore } from './store-scale.ts';
-import { ms, percentile, ratio, runIfMain, sleep, tempDir, type Row } from './support/harness.ts';
+import { BUILT_CLI as CLI, buildBundles, freePort, ms, percentile, ratio, runIfMain, sleep, tempDir, type Row } from './support/harness.ts';
 
 const RUNS = Number(process.env.RUNS ?? 3);
 const REVIEWS = Number(process.env.REVIEWS ?? 100_000);
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const CLI = `${ROOT}dist/service/cli.js`;
 const BARE = `require('node:http').createServer((q, s) => s.end('{"status":"ok"}')).listen(+process.argv[1], '127.0.0.1')`;
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /** Milliseconds from spawn to the first 200 of /healthz. */
 async function timeToHealthy(args: (port: number) => string[]): Promise<number> {
@@ -45,7 +33,7 @@ async function timeToHealthy(args: (port: number) => string[]): Promise<number> 
 }
 
 export async function coldStart(): Promise<Row[]> {
-  execFileSync(process.execPath, ['esbuild.config.mjs'], { cwd: ROOT, stdio: 'inherit' });
+  buildBundles();
   const empty = await tempDir('cold-empty');
   const full = await tempDir('cold-full');
   try {

@@ -1,9 +1,11 @@
 // Shared pieces of the service benchmarks: servers in child processes, autocannon runs, test
 // diffs, percentiles and the report format (figure, baseline, ratio, target, PASS/FAIL).
-import { fork, type ChildProcess } from 'node:child_process';
-import { mkdtemp, open, rm } from 'node:fs/promises';
+import { execFileSync, fork, spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, open, readFile, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import autocannon, { type Options, type Result } from 'autocannon';
 import type { ChildConfig, ChildStats } from './server-child.ts';
 
@@ -60,6 +62,74 @@ export async function startChild(config: ChildConfig, logFile?: string): Promise
       await log?.close();
     },
   };
+}
+
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+/** The built CLI: what `npm start` and the installed `diff-review` run. */
+export const BUILT_CLI = `${ROOT}dist/service/cli.js`;
+
+/** Builds the bundles (node esbuild.config.mjs), so that the CLI measured is the code in the tree. */
+export function buildBundles(): void {
+  execFileSync(process.execPath, ['esbuild.config.mjs'], { cwd: ROOT, stdio: 'inherit' });
+}
+
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+export interface CliServer {
+  url: string;
+  pid: number;
+  dashboardToken: string;
+  /** The process's resident memory (all its threads), bytes. */
+  rss(): Promise<number>;
+  stop(): Promise<void>;
+}
+
+/**
+ * `diff-review serve` as a user runs it: the built CLI (`entry: 'bundle'`, the default) or the
+ * TypeScript source run by Node's type stripper (`entry: 'source'`, which costs ~17 MB more in
+ * each thread that loads TypeScript, the review workers included). Its log goes nowhere.
+ */
+export async function startCli(dataDir: string, args: string[] = [], entry: 'bundle' | 'source' = 'bundle'): Promise<CliServer> {
+  const port = await freePort();
+  const cli = entry === 'bundle' ? BUILT_CLI : `${ROOT}service/cli.ts`;
+  const child = spawn(process.execPath, [cli, 'serve', '--port', String(port), '--data-dir', dataDir, ...args], { stdio: ['ignore', 'ignore', 'inherit'] });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const url = `http://127.0.0.1:${port}`;
+  const until = Date.now() + 120_000;
+  while (!(await fetch(`${url}/healthz`).then((r) => r.status === 200, () => false))) {
+    if (child.exitCode !== null) throw new Error(`diff-review serve exited with ${child.exitCode}`);
+    if (Date.now() > until) throw new Error('diff-review serve not healthy within 120 s');
+    await sleep(10);
+  }
+  return {
+    url,
+    pid: child.pid!,
+    dashboardToken: (await readFile(path.join(dataDir, 'dashboard-token'), 'utf8')).trim(),
+    rss: () => processRss(child.pid!),
+    stop: async () => {
+      if (child.exitCode === null) {
+        child.kill('SIGTERM');
+        const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+        await exited;
+        clearTimeout(timer);
+      }
+    },
+  };
+}
+
+/** Resident memory of another process: /proc on Linux, ps elsewhere. */
+async function processRss(pid: number): Promise<number> {
+  if (process.platform === 'linux') {
+    const status = await readFile(`/proc/${pid}/status`, 'utf8');
+    return Number(/^VmRSS:\s+(\d+) kB/m.exec(status)![1]) * 1024;
+  }
+  return Number(execFileSync('ps', ['-o', 'rss=', '-p', String(pid)], { encoding: 'utf8' }).trim()) * 1024;
 }
 
 export async function tempDir(name: string): Promise<{ dir: string; remove(): Promise<void> }> {

@@ -133,4 +133,30 @@ describe('store archive', () => {
     expect(await reopened.listReviews({ owner: 'local', limit: 10_000 })).toHaveLength(2001);
     await reopened.close();
   });
+
+  it('archived reviews are read from their segments: after retention rewrote the cut-off day, and when one changes again', async () => {
+    const dir = await dataDir();
+    const store = await LowdbStore.open(dir);
+    await Promise.all(Array.from({ length: 1200 }, (_, i) => store.insertReview(review(i, 'completed', T0 + Math.floor(i / 100) * DAY + (i % 100) * 1000))));
+    const cutoff = new Date(T0 + 5 * DAY + 50 * 1000).toISOString();
+    expect(await store.deleteFinishedBefore(cutoff)).toBe(550);
+    // Kept lines of the rewritten segment moved: every one is still found, whole.
+    for (const i of [550, 551, 599, 600, 1199]) {
+      const found = await store.getReview(review(i).review_id);
+      expect(found?.review_id).toBe(review(i).review_id);
+      expect(found?.repository).toBe(`repo-${i % 3}`);
+    }
+    expect(await store.getReview(review(549).review_id)).toBeUndefined();
+    // An archived review that changes comes back to the document, and the change survives a restart.
+    const changed = await store.updateReview(review(560).review_id, { repository: 'moved' });
+    expect(changed.repository).toBe('moved');
+    expect((await store.getReview(review(560).review_id))?.repository).toBe('moved');
+    const listed = await store.listReviews({ owner: 'local', repository: 'moved', limit: 10 });
+    expect(ids(listed)).toEqual([review(560).review_id]);
+    await store.close();
+    const reopened = await LowdbStore.open(dir);
+    expect((await reopened.getReview(review(560).review_id))?.repository).toBe('moved');
+    expect(await reopened.listReviews({ owner: 'local', limit: 10_000 })).toHaveLength(650);
+    await reopened.close();
+  });
 });
