@@ -5,6 +5,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
+import { expect } from 'vitest';
 import { createService, type Service, type ServiceOptions } from '../../service/service.ts';
 import { createClient, type DiffReviewClient } from '../../service/client/index.ts';
 import type { ClientOptions } from '../../service/client/options.ts';
@@ -85,6 +86,20 @@ export async function startTestService(options: ServiceOptions = {}, dataDir?: s
     },
   };
   return self;
+}
+
+/**
+ * Ends a test file's service and checks what every file should leave behind: the service still
+ * answers, no request ended in a 500 or an unexpected job failure (pino: 50 = error, 60 = fatal),
+ * and no response strayed from the OpenAPI document.
+ */
+export async function closeHealthy(t: TestService | undefined): Promise<void> {
+  if (!t) return;
+  const health = await t.api('GET', '/healthz', { token: null });
+  expect(health.status).toBe(200);
+  expect(t.logs.filter((line) => /"level":(50|60)/.test(line))).toEqual([]);
+  await t.close();
+  expect(t.contract.violations).toEqual([]);
 }
 
 /** A small real-looking git diff that adds a debugger statement on new-file line 3. */

@@ -1,7 +1,7 @@
 // Bearer authentication and scopes at the edges of API.md: 401 (missing, malformed, unknown,
 // revoked) with WWW-Authenticate, 403 token_expired (exactly at expiry counts), 403 insufficient_scope.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEBUGGER_DIFF, startTestService, type TestService } from '../../support/test-service.ts';
+import { DEBUGGER_DIFF, startTestService, type TestService, closeHealthy } from '../../support/test-service.ts';
 import { mintSecret } from '../../../service/auth/secret.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -22,12 +22,7 @@ beforeAll(async () => {
 afterAll(async () => {
   clock.fixed = undefined;
   clock.offset = 0;
-  const health = await t.api('GET', '/healthz', { token: null });
-  expect(health.status).toBe(200);
-  // no request ended in a 500 or an unexpected job failure (pino: 50 = error, 60 = fatal)
-  expect(t.logs.filter((line) => /"level":(50|60)/.test(line))).toEqual([]);
-  await t?.close();
-  expect(t.contract.violations).toEqual([]);
+  await closeHealthy(t);
 });
 
 interface Created {

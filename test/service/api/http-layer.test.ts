@@ -3,21 +3,14 @@
 // the public endpoints; the OpenAPI document itself.
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEBUGGER_DIFF, startTestService, type TestService } from '../../support/test-service.ts';
+import { DEBUGGER_DIFF, startTestService, type TestService, closeHealthy } from '../../support/test-service.ts';
 import { rawSocket, type SocketAnswer } from './raw-http.ts';
 
 let t: TestService;
 beforeAll(async () => {
   t = await startTestService({ logLevel: 'warn', timeouts: { headersMs: 1000, requestMs: 2000 }, rateLimits: { create: 0, read: 0, tokens: 0 } });
 });
-afterAll(async () => {
-  const health = await t.api('GET', '/healthz', { token: null });
-  expect(health.status).toBe(200);
-  // no request ended in a 500 or an unexpected job failure (pino: 50 = error, 60 = fatal)
-  expect(t.logs.filter((line) => /"level":(50|60)/.test(line))).toEqual([]);
-  await t?.close();
-  expect(t.contract.violations).toEqual([]);
-});
+afterAll(() => closeHealthy(t));
 
 async function errorOf(response: Response) {
   expect(response.headers.get('content-type')).toMatch(/^application\/json/);

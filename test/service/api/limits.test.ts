@@ -2,7 +2,7 @@
 // and a body far over the limit is refused with a 413 in the error shape, from its Content-Length,
 // before the connection closes, never by a reset.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestService, type TestService } from '../../support/test-service.ts';
+import { startTestService, type TestService, closeHealthy } from '../../support/test-service.ts';
 import { streamRequest, type RawAnswer } from './raw-http.ts';
 
 const LIMIT = 1_000_000;
@@ -13,14 +13,7 @@ beforeAll(async () => {
   // concurrency 1 and a short job limit: the many megabyte-sized non-diffs must not hold the workers long
   t = await startTestService({ logLevel: 'warn', rateLimits: { create: 0, read: 0, tokens: 0 }, concurrency: 1 });
 });
-afterAll(async () => {
-  const health = await t.api('GET', '/healthz', { token: null });
-  expect(health.status).toBe(200);
-  // no request ended in a 500 or an unexpected job failure (pino: 50 = error, 60 = fatal)
-  expect(t.logs.filter((line) => /"level":(50|60)/.test(line))).toEqual([]);
-  await t?.close();
-  expect(t.contract.violations).toEqual([]);
-});
+afterAll(() => closeHealthy(t));
 
 const create = (diff: string) => t.api('POST', '/v1/reviews', { body: { diff, repository: 'github.com/acme/widgets' } });
 

@@ -2,7 +2,7 @@
 // (429 queue_full with Retry-After) at their edges.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError } from '../../../service/client/errors.ts';
-import { DEBUGGER_DIFF, sleep, startTestService, type TestService } from '../../support/test-service.ts';
+import { DEBUGGER_DIFF, sleep, startTestService, type TestService, closeHealthy } from '../../support/test-service.ts';
 
 const ok = { diff: DEBUGGER_DIFF, repository: 'github.com/acme/widgets' };
 
@@ -44,14 +44,7 @@ describe('rate limits per token (read 5, create 3, tokens 5 per minute)', () => 
     const created = await t.api('POST', '/v1/reviews', { token: third, body: ok });
     reviewId = ((await created.json()) as { review_id: string }).review_id;
   });
-  afterAll(async () => {
-    const health = await t.api('GET', '/healthz', { token: null });
-    expect(health.status).toBe(200);
-    // no request ended in a 500 or an unexpected job failure (pino: 50 = error, 60 = fatal)
-    expect(t.logs.filter((line) => /"level":(50|60)/.test(line))).toEqual([]);
-    await t?.close();
-    expect(t.contract.violations).toEqual([]);
-  });
+  afterAll(() => closeHealthy(t));
 
   it('creates: 3 → 202 with RateLimit-* counting down; the 4th → 429 rate_limited with Retry-After and RateLimit-*', async () => {
     for (let i = 0; i < 3; i++) {
@@ -166,14 +159,7 @@ describe('back-pressure: queue_full', () => {
   beforeAll(async () => {
     t = await startTestService({ logLevel: 'warn', maxQueuedJobs: 1, concurrency: 1, rateLimits: { create: 0, read: 0 } });
   });
-  afterAll(async () => {
-    const health = await t.api('GET', '/healthz', { token: null });
-    expect(health.status).toBe(200);
-    // no request ended in a 500 or an unexpected job failure (pino: 50 = error, 60 = fatal)
-    expect(t.logs.filter((line) => /"level":(50|60)/.test(line))).toEqual([]);
-    await t?.close();
-    expect(t.contract.violations).toEqual([]);
-  });
+  afterAll(() => closeHealthy(t));
 
   it('a burst of creates: some 202, the rest 429 queue_full with Retry-After; every accepted job finishes', async () => {
     const big = { ...ok, diff: `${DEBUGGER_DIFF}${'+x\n'.repeat(50_000)}` };

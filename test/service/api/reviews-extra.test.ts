@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError } from '../../../service/api/errors.ts';
 import { ReviewService } from '../../../service/reviews/review-service.ts';
 import type { StoredReview } from '../../../service/store/types.ts';
-import { DEBUGGER_DIFF, sleep, startTestService, type TestService } from '../../support/test-service.ts';
+import { DEBUGGER_DIFF, sleep, startTestService, type TestService, closeHealthy } from '../../support/test-service.ts';
 
 /** Real time, or one frozen instant while `fixed` is set. */
 const clock = {
@@ -22,12 +22,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   clock.fixed = undefined;
-  const health = await t.api('GET', '/healthz', { token: null });
-  expect(health.status).toBe(200);
-  // no request ended in a 500 or an unexpected job failure (pino: 50 = error, 60 = fatal)
-  expect(t.logs.filter((line) => /"level":(50|60)/.test(line))).toEqual([]);
-  await t?.close();
-  expect(t.contract.violations).toEqual([]);
+  await closeHealthy(t);
 });
 
 interface Job {

@@ -1,21 +1,13 @@
 // POST /v1/reviews and POST /v1/auth/tokens request validation at the edges of API.md: every
 // malformed body is a 400 invalid_request whose message names the field, never a 500.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEBUGGER_DIFF, startTestService, type TestService } from '../../support/test-service.ts';
+import { DEBUGGER_DIFF, startTestService, type TestService, closeHealthy } from '../../support/test-service.ts';
 
 let t: TestService;
 beforeAll(async () => {
   t = await startTestService({ logLevel: 'warn', rateLimits: { create: 0, read: 0, tokens: 0 } });
 });
-afterAll(async () => {
-  // the service survived everything the file threw at it
-  const health = await t.api('GET', '/healthz', { token: null });
-  expect(health.status).toBe(200);
-  // no request ended in a 500 or an unexpected job failure (pino: 50 = error, 60 = fatal)
-  expect(t.logs.filter((line) => /"level":(50|60)/.test(line))).toEqual([]);
-  await t?.close();
-  expect(t.contract.violations).toEqual([]);
-});
+afterAll(() => closeHealthy(t));
 
 const create = (init: { body?: unknown; rawBody?: string; headers?: Record<string, string> }) => t.api('POST', '/v1/reviews', init);
 
