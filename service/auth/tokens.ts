@@ -45,24 +45,29 @@ export class TokenService {
 
   /** Checks `Authorization: Bearer <secret>` against what the endpoint needs. */
   async authenticate(authorization: string | undefined, need: AuthRequirement): Promise<Principal> {
-    const match = /^Bearer[ ]+(\S+)\s*$/i.exec(authorization ?? '');
-    if (!match) {
-      throw new ApiError(
-        401,
-        'unauthorized',
-        authorization
-          ? 'The Authorization header must be "Bearer <token>".'
-          : 'This endpoint needs a token: send "Authorization: Bearer <token>".',
-        bearer(authorization ? 'invalid_request' : undefined),
-      );
-    }
-    const hex = hashSecret(match[1]!); // hex first: a Buffer out of the hash costs more than hex and decoding it
-    const token = await this.#store.getTokenByHash(hex);
-    if (!token || !sameDigest(storedDigest(token), Buffer.from(hex, 'hex')) || token.revoked_at) {
+    const hex = bearerHash(authorization);
+    return this.#verify(hex, await this.#store.getTokenByHash(hex), need);
+  }
+
+  /**
+   * authenticate() without a promise, where the store can look tokens up synchronously (every
+   * authenticated request comes here): the principal, or the same ApiError thrown; undefined when
+   * the store cannot, and authenticate() must be awaited instead.
+   */
+  authenticateSync(authorization: string | undefined, need: AuthRequirement): Principal | undefined {
+    if (this.#store.getTokenByHashSync === undefined) return undefined;
+    const hex = bearerHash(authorization);
+    return this.#verify(hex, this.#store.getTokenByHashSync(hex), need);
+  }
+
+  #verify(hex: string, token: StoredToken | undefined, need: AuthRequirement): Principal {
+    const known = token === undefined ? undefined : derived(token);
+    presented.write(hex, 0, 'hex'); // into a buffer of its own: no allocation per request (this runs synchronously)
+    if (token === undefined || known === undefined || !sameDigest(known.digest, presented) || token.revoked_at) {
       throw new ApiError(401, 'unauthorized', 'The token is not valid: it is unknown or was revoked.', bearer('invalid_token'));
     }
     const now = this.#clock.now();
-    if (token.expires_at !== null && Date.parse(token.expires_at) <= now) {
+    if (known.expiresMs <= now) {
       throw new ApiError(
         403,
         'token_expired',
@@ -118,12 +123,44 @@ export class TokenService {
   }
 }
 
-/** Each token's stored hash as bytes, decoded once rather than on every request. */
-const storedDigests = new WeakMap<StoredToken, { hash: string; digest: Buffer }>();
-function storedDigest(token: StoredToken): Buffer {
-  let known = storedDigests.get(token);
-  if (known === undefined || known.hash !== token.hash) storedDigests.set(token, (known = { hash: token.hash, digest: Buffer.from(token.hash, 'hex') }));
-  return known.digest;
+/** The SHA-256 (hex) of the secret of `Authorization: Bearer <secret>`, or the 401 of a malformed or missing header. */
+function bearerHash(authorization: string | undefined): string {
+  const match = /^Bearer[ ]+(\S+)\s*$/i.exec(authorization ?? '');
+  if (!match) {
+    throw new ApiError(
+      401,
+      'unauthorized',
+      authorization
+        ? 'The Authorization header must be "Bearer <token>".'
+        : 'This endpoint needs a token: send "Authorization: Bearer <token>".',
+      bearer(authorization ? 'invalid_request' : undefined),
+    );
+  }
+  return hashSecret(match[1]!); // hex first: a Buffer out of the hash costs more than hex and decoding it
+}
+
+/** The presented secret's SHA-256 as bytes, written here by each check rather than allocated. */
+const presented = Buffer.alloc(32);
+
+/**
+ * What a check needs of a stored token in the form it needs it, derived once rather than on every
+ * request: its hash as bytes and its expiry as a time (Infinity: never). Derived afresh when the
+ * stored fields change.
+ */
+interface Derived {
+  hash: string;
+  digest: Buffer;
+  expiresAt: string | null;
+  expiresMs: number;
+}
+const deriveds = new WeakMap<StoredToken, Derived>();
+function derived(token: StoredToken): Derived {
+  let known = deriveds.get(token);
+  if (known === undefined || known.hash !== token.hash || known.expiresAt !== token.expires_at) {
+    const expiresMs = token.expires_at === null ? Infinity : Date.parse(token.expires_at);
+    deriveds.set(token, (known = { hash: token.hash, digest: Buffer.from(token.hash, 'hex'), expiresAt: token.expires_at, expiresMs }));
+  }
+  return known;
 }
 
 export function toTokenRecord(token: StoredToken): TokenRecord {

@@ -17,7 +17,8 @@ declare module 'fastify' {
  * onRequest hooks (as a global hook would run): public routes, the 404 and the 405 answers pay
  * nothing, and no request looks its route's config up. Callback style, so that a request waits
  * for one promise (the token lookup), not for the hook's own as well. Must be installed before the
- * routes are declared.
+ * routes are declared. With a store that looks tokens up synchronously (lowdb's, in memory) the
+ * hook waits for no promise at all.
  */
 export function installAuth(app: FastifyInstance, tokens: TokenService) {
   app.decorateRequest('principal', undefined);
@@ -25,8 +26,20 @@ export function installAuth(app: FastifyInstance, tokens: TokenService) {
     const need = route.config?.auth;
     if (!need) return;
     const authenticate: onRequestHookHandler = (request, _reply, done) => {
-      tokens.authenticate(request.headers.authorization, need).then((principal) => {
+      let principal: Principal | undefined;
+      try {
+        principal = tokens.authenticateSync(request.headers.authorization, need);
+      } catch (error) {
+        done(error as Error);
+        return;
+      }
+      if (principal !== undefined) {
         request.principal = principal;
+        done();
+        return;
+      }
+      tokens.authenticate(request.headers.authorization, need).then((found) => {
+        request.principal = found;
         done();
       }, done);
     };

@@ -132,6 +132,16 @@ export class ReviewService {
     return review;
   }
 
+  /**
+   * find() without a promise, where the store has the review at hand (in memory): the owner's
+   * review, or the same 404 thrown; undefined when it is not at hand, and find() must be awaited.
+   */
+  findAtHand(owner: string, id: string): StoredReview | undefined {
+    const review = this.#o.store.peekReview?.(id);
+    if (review !== undefined && review.owner !== owner) throw notFound(`Review ${id}`);
+    return review;
+  }
+
   async get(owner: string, id: string): Promise<ReviewJob> {
     return this.view(await this.find(owner, id));
   }

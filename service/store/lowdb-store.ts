@@ -186,6 +186,11 @@ export class LowdbStore implements Store {
     return this.#reviews.get(id) ?? (await this.#readArchived([id]))[0];
   }
 
+  /** What getReview answers without reading a file: the document's review or a recently read archived one. */
+  peekReview(id: string): StoredReview | undefined {
+    return this.#reviews.get(id) ?? this.#recent.get(id);
+  }
+
   /**
    * Archived reviews by id, read from their segments (undefined where there is none). A line that
    * is not the one expected (retention rewrote the segment between the lookup and the read) is
@@ -367,6 +372,10 @@ export class LowdbStore implements Store {
   }
 
   async getTokenByHash(hash: string) {
+    return this.#tokensByHash.get(hash);
+  }
+
+  getTokenByHashSync(hash: string): StoredToken | undefined {
     return this.#tokensByHash.get(hash);
   }
 

@@ -57,6 +57,12 @@ export interface ReviewQuery {
 export interface Store {
   insertReview(review: StoredReview): Promise<void>;
   getReview(id: string): Promise<StoredReview | undefined>;
+  /**
+   * Optional, for a store that holds reviews in memory: the review if it is at hand now, without
+   * a promise (a poll is the hottest request). undefined means "not at hand", not "absent": ask
+   * getReview. A store without it (one over a database) is read through getReview alone.
+   */
+  peekReview?(id: string): StoredReview | undefined;
   updateReview(id: string, patch: Partial<StoredReview>): Promise<StoredReview>;
   /** Newest first. */
   listReviews(query: ReviewQuery): Promise<StoredReview[]>;
@@ -75,6 +81,11 @@ export interface Store {
 
   insertToken(token: StoredToken): Promise<void>;
   getTokenByHash(hash: string): Promise<StoredToken | undefined>;
+  /**
+   * Optional, for a store that holds every token in memory: getTokenByHash without a promise (every
+   * authenticated request looks its token up). Its answer is final: undefined is an unknown token.
+   */
+  getTokenByHashSync?(hash: string): StoredToken | undefined;
   getToken(id: string): Promise<StoredToken | undefined>;
   /** Not revoked, newest first. */
   listTokens(owner: string, type: TokenType): Promise<StoredToken[]>;

@@ -1,11 +1,12 @@
 // /v1/reviews: create, get, list, cancel, events (SSE), SARIF.
 import Type from 'typebox';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { LRUCache } from 'lru-cache';
 import { ApiError } from '../../api/errors.ts';
 import { LIMITS } from '../../api/limits.ts';
 import { CreateReviewBody, ListReviewsQuery, ReviewIdParams, ReviewList, type CreateReviewBody as CreateBody, type ListReviewsQuery as ListQuery } from '../../api/schemas.ts';
 import type { ReviewService } from '../../reviews/review-service.ts';
+import type { StoredReview } from '../../store/types.ts';
 import { principalOf } from '../auth.ts';
 import { errorResponses, reviewSecurity } from '../route-schemas.ts';
 import { streamReviewEvents } from '../review-events-stream.ts';
@@ -94,6 +95,19 @@ export function reviewRoutes(app: FastifyInstance, { reviews, events, rateLimit 
     handler: async (request) => reviews.list(principalOf(request).owner, request.query),
   });
 
+  /** GET /v1/reviews/{id} the awaited way: the review looked up if need be, its body serialized (and kept once finished). */
+  const answer = async (owner: string, id: string, atHand: StoredReview | undefined, reply: FastifyReply) => {
+    const review = atHand ?? (await reviews.find(owner, id));
+    if (!isTerminal(review)) return reviews.view(review);
+    let body = finished.get(review.review_id);
+    if (body === undefined || body.updatedAt !== review.updated_at || body.status !== review.status) {
+      const { updated_at: updatedAt, status } = review;
+      const bytes = Buffer.from(reply.serialize(await reviews.view(review)) as string, 'utf8');
+      finished.set(review.review_id, (body = { updatedAt, status, bytes }));
+    }
+    return reply.type(JSON_TYPE).send(body.bytes);
+  };
+
   app.get<{ Params: { review_id: string } }>('/v1/reviews/:review_id', {
     // Not rate-limited: the seed fixes this operation's statuses to 200/401/403/404/500, and a
     // poll is a cheap in-memory read. Clients that want fewer requests follow /events instead.
@@ -106,16 +120,19 @@ export function reviewRoutes(app: FastifyInstance, { reviews, events, rateLimit 
       params: ReviewIdParams,
       response: { 200: Type.Ref('ReviewJob'), ...errorResponses(401, 403, 404, 500) },
     },
-    handler: async (request, reply) => {
-      const review = await reviews.find(principalOf(request).owner, request.params.review_id);
-      if (!isTerminal(review)) return reviews.view(review);
-      let body = finished.get(review.review_id);
-      if (body === undefined || body.updatedAt !== review.updated_at || body.status !== review.status) {
-        const { updated_at: updatedAt, status } = review;
-        const bytes = Buffer.from(reply.serialize(await reviews.view(review)) as string, 'utf8');
-        finished.set(review.review_id, (body = { updatedAt, status, bytes }));
+    // Not async: the usual poll (a finished review at hand, its bytes cached) is answered without
+    // a promise; anything else takes the awaited path.
+    handler: (request, reply) => {
+      const owner = principalOf(request).owner;
+      const review = reviews.findAtHand(owner, request.params.review_id);
+      if (review !== undefined && isTerminal(review)) {
+        const body = finished.get(review.review_id);
+        if (body !== undefined && body.updatedAt === review.updated_at && body.status === review.status) {
+          reply.type(JSON_TYPE).send(body.bytes);
+          return;
+        }
       }
-      return reply.type(JSON_TYPE).send(body.bytes);
+      return answer(owner, request.params.review_id, review, reply);
     },
   });
 

@@ -1,0 +1,148 @@
+// The synchronous fast paths of a poll (test/bench/api-throughput.ts) decide exactly what the
+// awaited ones do: the token check with a store that looks tokens up synchronously (lowdb's) and
+// with one that cannot (a future database store, reached through the Store interface alone), and
+// the review lookup with and without peekReview.
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ApiError } from '../../../service/api/errors.ts';
+import { TokenService, type AuthRequirement, type Principal } from '../../../service/auth/tokens.ts';
+import type { Clock } from '../../../service/clock.ts';
+import { ReviewService } from '../../../service/reviews/review-service.ts';
+import { LowdbStore } from '../../../service/store/lowdb-store.ts';
+import type { Store, StoredReview } from '../../../service/store/types.ts';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+const read: AuthRequirement = { type: 'review', scope: 'reviews:read' };
+const write: AuthRequirement = { type: 'review', scope: 'reviews:write' };
+
+let dir: string;
+let store: LowdbStore;
+/** The same store seen through the Store interface without its optional synchronous getters. */
+let asyncOnly: Store;
+const clock = { ms: Date.parse('2030-01-01T00:00:00.000Z'), now() { return this.ms; } } satisfies Clock & { ms: number };
+
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(os.tmpdir(), 'diff-review-sync-paths-'));
+  store = await LowdbStore.open(dir);
+  asyncOnly = new Proxy(store, {
+    get(target, key) {
+      if (key === 'getTokenByHashSync' || key === 'peekReview') return undefined;
+      const value = Reflect.get(target, key, target) as unknown;
+      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+});
+afterAll(async () => {
+  await store?.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+/** What authenticate() settles to: the principal, or the error's status, id and headers. */
+async function outcome(tokens: TokenService, authorization: string | undefined, need: AuthRequirement) {
+  try {
+    return { principal: await tokens.authenticate(authorization, need) };
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    return { status: error.status, error: error.error, message: error.message, headers: error.headers };
+  }
+}
+
+/** What authenticateSync() answers: the principal, the error's status, id and headers, or undefined. */
+function outcomeSync(tokens: TokenService, authorization: string | undefined, need: AuthRequirement) {
+  try {
+    const principal: Principal | undefined = tokens.authenticateSync(authorization, need);
+    return principal === undefined ? undefined : { principal };
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    return { status: error.status, error: error.error, message: error.message, headers: error.headers };
+  }
+}
+
+describe('the token check', () => {
+  it('answers the same synchronously as awaited, with and without the synchronous getter', async () => {
+    const sync = new TokenService(store, clock);
+    const awaited = new TokenService(asyncOnly, clock);
+    const { token: readOnly } = await sync.createReviewToken('alice', { name: 'read only', scopes: ['reviews:read'], expires_in_days: 1 });
+    const { token: both, id: bothId } = await sync.createReviewToken('alice', { name: 'both', expires_in_days: 1 });
+    const cases: [string | undefined, AuthRequirement][] = [
+      [undefined, read],
+      ['Basic abc', read],
+      ['Bearer drv_unknown', read],
+      [`Bearer ${readOnly}`, read],
+      [`Bearer ${readOnly}`, write],
+      [`bearer   ${both} `, write],
+      [`Bearer ${both}`, { type: 'dashboard', scope: 'tokens:read' }],
+    ];
+    for (const [authorization, need] of cases) {
+      const expected = await outcome(awaited, authorization, need);
+      expect(outcomeSync(sync, authorization, need), `${authorization} ${need.scope}`).toEqual(expected);
+      expect(await outcome(sync, authorization, need)).toEqual(expected);
+    }
+    expect((await outcome(sync, `Bearer ${both}`, read)).principal).toEqual({ tokenId: bothId, owner: 'alice', type: 'review', scopes: ['reviews:read', 'reviews:write'] });
+    // Without the synchronous getter there is no synchronous answer: the hook awaits authenticate().
+    expect(outcomeSync(awaited, `Bearer ${both}`, read)).toBeUndefined();
+  });
+
+  it('sees expiry, a changed expiry and revocation on the very next check, both ways', async () => {
+    const sync = new TokenService(store, clock);
+    const awaited = new TokenService(asyncOnly, clock);
+    const { token: secret, id } = await sync.createReviewToken('bob', { name: 'short', expires_in_days: 1 });
+    const check = async () => {
+      const expected = await outcome(awaited, `Bearer ${secret}`, read);
+      expect(outcomeSync(sync, `Bearer ${secret}`, read)).toEqual(expected);
+      return expected.status ?? 200;
+    };
+    const created = clock.ms;
+    try {
+      expect(await check()).toBe(200);
+      clock.ms = created + DAY_MS - 1;
+      expect(await check()).toBe(200);
+      clock.ms = created + DAY_MS;
+      expect(await check()).toBe(403);
+      await store.updateToken(id, { expires_at: new Date(created + 2 * DAY_MS).toISOString() });
+      expect(await check()).toBe(200);
+      await store.updateToken(id, { expires_at: null });
+      clock.ms = created + 3650 * DAY_MS;
+      expect(await check()).toBe(200);
+      await sync.revoke('bob', id);
+      expect(await check()).toBe(401);
+    } finally {
+      clock.ms = created;
+    }
+  });
+
+  it('records last_used_at on the synchronous path too', async () => {
+    const sync = new TokenService(store, clock);
+    const { token: secret, id } = await sync.createReviewToken('carol', { name: 'used' });
+    expect((await store.getToken(id))!.last_used_at).toBeNull();
+    expect(outcomeSync(sync, `Bearer ${secret}`, read)?.principal?.tokenId).toBe(id);
+    expect((await store.getToken(id))!.last_used_at).toBe(new Date(clock.now()).toISOString());
+  });
+});
+
+describe('the review lookup', () => {
+  it('findAtHand answers what find does for a review in memory, and nothing without peekReview', async () => {
+    const at = new Date(clock.now()).toISOString();
+    const review: StoredReview = { review_id: 'rev_01SYNCPATHS000000000000000', owner: 'alice', status: 'completed', repository: 'github.com/acme/widgets', created_at: at, updated_at: at, attempts: 1 };
+    await store.insertReview(review);
+    const options = { runner: {} as never, events: {} as never, clock, maxQueuedJobs: 1, retentionDays: 30, version: 'test' };
+    const sync = new ReviewService({ ...options, store });
+    const awaited = new ReviewService({ ...options, store: asyncOnly });
+
+    expect(sync.findAtHand('alice', review.review_id)).toBe(await sync.find('alice', review.review_id));
+    expect(() => sync.findAtHand('mallory', review.review_id)).toThrow(ApiError);
+    await expect(sync.find('mallory', review.review_id)).rejects.toMatchObject({ status: 404 });
+    try {
+      sync.findAtHand('mallory', review.review_id);
+    } catch (error) {
+      await expect(sync.find('mallory', review.review_id)).rejects.toEqual(error);
+    }
+    // Not at hand is not "absent": the route then awaits find(), which answers 404 or the review.
+    expect(sync.findAtHand('alice', 'rev_01NOSUCHREVIEW00000000000')).toBeUndefined();
+    expect(awaited.findAtHand('alice', review.review_id)).toBeUndefined();
+    expect(awaited.findAtHand('mallory', review.review_id)).toBeUndefined();
+    expect(await awaited.find('alice', review.review_id)).toBe(review);
+  });
+});
