@@ -2,7 +2,7 @@
 // that were only meant for the person debugging. Matches read the code, not strings or comments.
 import { baseName, isFixture, isJavaScript, isPython, isRuby, isRust, isScriptOrCli, isTestFile, notFixture } from './files.ts';
 import type { LineRule } from './rule.ts';
-import { patternRule } from './rule.ts';
+import { patternRule, spanOf } from './rule.ts';
 
 interface LanguagePattern {
   files: (path: string) => boolean;
@@ -31,7 +31,7 @@ export const noDebugger: LineRule = {
     for (const language of BREAKPOINTS) {
       if (!language.files(line.path)) continue;
       const m = language.pattern.exec(line.code);
-      if (m) return { column: m.index + 1, endColumn: m.index + 1 + m[0].length };
+      if (m) return spanOf(m);
     }
     return null;
   },

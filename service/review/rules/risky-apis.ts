@@ -1,7 +1,7 @@
 // APIs that run text as code or markup, or deserialize untrusted data into objects.
 import { isJavaScript, isPython, notFixture } from './files.ts';
 import type { LineRule } from './rule.ts';
-import { isCodeAt, patternRule, withoutComment } from './rule.ts';
+import { isCodeAt, patternRule, withoutComment, spanOf } from './rule.ts';
 
 export const noEval = patternRule({
   id: 'no-eval',
@@ -31,12 +31,12 @@ export const noShellInjection: LineRule = {
   check(line) {
     if (isPython(line.path)) {
       const m = /\bshell\s*=\s*True\b/.exec(line.code);
-      return m ? { column: m.index + 1, endColumn: m.index + 1 + m[0].length } : null;
+      return m ? spanOf(m) : null;
     }
     // exec(`...${x}...`), execSync('cmd ' + x), child_process.exec(cmd + x)
     const m = /(?<![\w$])(?:child_process\.|cp\.)?exec(?:Sync)?[ \t]*\(\s*(?:`[^`]*\$\{|['"][^'"]*['"]\s*\+|[\w$.]+\s*\+)/.exec(withoutComment(line));
     if (!m || !isCodeAt(line, m.index)) return null;
-    return { column: m.index + 1, endColumn: m.index + 1 + m[0].length };
+    return spanOf(m);
   },
 };
 
@@ -66,7 +66,7 @@ export const noUnsafeYamlLoad: LineRule = {
     const m = /\byaml\.(?:load|load_all|unsafe_load)\s*\(/.exec(line.code);
     if (!m) return null;
     if (!m[0].includes('unsafe') && /Loader\s*=\s*(?:yaml\.)?C?(?:Safe|Base)Loader\b/.test(line.code)) return null;
-    return { column: m.index + 1, endColumn: m.index + 1 + m[0].length };
+    return spanOf(m);
   },
 };
 

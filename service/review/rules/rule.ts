@@ -119,9 +119,14 @@ export function patternRule(spec: PatternRuleSpec): LineRule {
       const m = pattern.exec(haystack);
       if (!m) return null;
       if (unless && unless.test(line.text)) return null;
-      return { column: m.index + 1, endColumn: m.index + 1 + m[0].length };
+      return spanOf(m);
     },
   };
+}
+
+/** The 1-based columns a rule reports for a regex match on the line. */
+export function spanOf(match: RegExpExecArray): { column: number; endColumn: number } {
+  return { column: match.index + 1, endColumn: match.index + 1 + match[0].length };
 }
 
 /** Every upper/lower-case spelling of `word`, as keywords for a case-insensitive pattern. */

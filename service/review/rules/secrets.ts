@@ -11,6 +11,7 @@ import type { SecretLintCoreConfig } from '@secretlint/types';
 import { anyFile, baseName, isFixture, isTestFile } from './files.ts';
 import { commentSyntaxOf, lexLine } from './lexer.ts';
 import type { FileRule, LineRule, ScanFinding, ScanRule } from './rule.ts';
+import { spanOf } from './rule.ts';
 
 // secretlint's profiler is on by default: every lintSource call leaves ~60 performance marks in
 // the thread's performance timeline, which nothing clears (a leak in a long-lived worker) and
@@ -240,7 +241,7 @@ export const noPrivateKey: LineRule = {
     if (!m) return null;
     const next = line.lineAt(1);
     const hasBody = INLINE_BODY.test(line.text.slice(m.index)) || (next !== undefined && next.kind === '+' && BASE64_BODY.test(next.text));
-    return hasBody ? { column: m.index + 1, endColumn: m.index + 1 + m[0].length } : null;
+    return hasBody ? spanOf(m) : null;
   },
 };
 

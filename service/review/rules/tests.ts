@@ -1,7 +1,7 @@
 // Tests that were focused (only these run) or skipped without a reason.
 import { isJavaScript, isPython, notFixture } from './files.ts';
 import type { LineRule } from './rule.ts';
-import { patternRule } from './rule.ts';
+import { patternRule, spanOf } from './rule.ts';
 
 const TEST_FUNCTIONS = ['describe', 'it', 'test', 'context', 'suite', 'specify'];
 const JS_SKIP_KEYWORDS = [...TEST_FUNCTIONS.map((name) => `${name}.skip`), 'xit', 'xdescribe', 'xcontext', 'xtest'];
@@ -46,7 +46,7 @@ export const noUnexplainedSkip: LineRule = {
     // pytest.mark.skip("text") gives the reason positionally, the same as reason=.
     if (python && /@pytest\.mark\.skip\s*\(\s*["']/.test(line.text)) return null;
     if (!python && line.comment.trim() !== '') return null;
-    return { column: m.index + 1, endColumn: m.index + 1 + m[0].length };
+    return spanOf(m);
   },
 };
 

@@ -2,7 +2,7 @@
 // non-cryptographic random generator for secrets.
 import { isSourceCode, notFixture } from './files.ts';
 import type { AddedLine, LineRule } from './rule.ts';
-import { isCodeAt, withoutComment } from './rule.ts';
+import { isCodeAt, withoutComment, spanOf } from './rule.ts';
 
 const SECRET_WORDS = /passw(?:or)?d|passphrase|pwd|secret|signature|\bsign(?:ed|ing)?\b|hmac|token|credential|api_?key|session/i;
 
@@ -22,7 +22,7 @@ export const noWeakHash: LineRule = {
     for (const m of text.matchAll(WEAK_HASH)) {
       if (!isCodeAt(line, m.index) && !isAlgorithmName(line, m.index)) continue;
       if (!SECRET_WORDS.test(text)) return null;
-      return { column: m.index + 1, endColumn: m.index + 1 + m[0].length };
+      return spanOf(m);
     }
     return null;
   },
@@ -58,7 +58,7 @@ export const noInsecureRandom: LineRule = {
   check(line) {
     const m = /\bMath\.random\s*\(\s*\)|\brandom\.(?:random|randint|choice|choices|getrandbits)\s*\(/.exec(line.code);
     if (!m || !(RANDOM_FOR_SECRET.test(line.text) || ID_OR_KEY.test(line.text))) return null;
-    return { column: m.index + 1, endColumn: m.index + 1 + m[0].length };
+    return spanOf(m);
   },
 };
 
