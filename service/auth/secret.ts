@@ -42,13 +42,6 @@ export function sameDigest(a: Buffer, b: Buffer): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-/** Constant-time comparison of two hex SHA-256 digests. */
-export function sameHash(a: string, b: string): boolean {
-  const left = Buffer.from(a, 'hex');
-  const right = Buffer.from(b, 'hex');
-  return left.length === right.length && timingSafeEqual(left, right);
-}
-
 /** The first 8 characters, shown in lists so people can tell their tokens apart. */
 export const secretPrefix = (secret: string) => secret.slice(0, 8);
 

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashSecret, sameHash } from '../../../service/auth/secret.ts';
+import { hashSecret, sameDigest } from '../../../service/auth/secret.ts';
 import runReviewTask from '../../../service/jobs/review-worker.ts';
 import { startTestService, type TestService } from '../../support/test-service.ts';
 
@@ -157,13 +157,16 @@ describe('diffs built to hurt', () => {
 describe('tokens and binding', () => {
   it('token comparison is constant-time: crypto.timingSafeEqual over the SHA-256 digests', () => {
     const source = readFileSync(new URL('../../../service/auth/secret.ts', import.meta.url), 'utf8');
-    const body = source.slice(source.indexOf('export function sameHash'), source.indexOf('}', source.indexOf('export function sameHash')));
+    const body = source.slice(source.indexOf('export function sameDigest'), source.indexOf('}', source.indexOf('export function sameDigest')));
     expect(body).toContain('timingSafeEqual(');
-    expect(body).not.toMatch(/\ba\s*===?\s*b\b|\bleft\s*===?\s*right\b/); // no direct comparison of the secrets or digests
-    const hash = hashSecret('drv_example');
-    expect(sameHash(hash, hash)).toBe(true);
-    expect(sameHash(hash, hashSecret('drv_other'))).toBe(false);
-    expect(sameHash(hash, hash.slice(0, 10))).toBe(false); // a length mismatch is refused, not thrown
+    expect(body).not.toMatch(/\ba\s*===?\s*b\b/); // no direct comparison of the digests
+    // ... and it is the comparison authentication uses
+    const tokens = readFileSync(new URL('../../../service/auth/tokens.ts', import.meta.url), 'utf8');
+    expect(tokens).toMatch(/sameDigest\(known\.digest, presented\)/);
+    const digest = (secret: string) => Buffer.from(hashSecret(secret), 'hex');
+    expect(sameDigest(digest('drv_example'), digest('drv_example'))).toBe(true);
+    expect(sameDigest(digest('drv_example'), digest('drv_other'))).toBe(false);
+    expect(sameDigest(digest('drv_example'), digest('drv_example').subarray(0, 10))).toBe(false); // a length mismatch is refused, not thrown
   });
 
   it('the service binds to 127.0.0.1 unless told otherwise', () => {
