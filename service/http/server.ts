@@ -17,7 +17,9 @@ import { SharedRateLimitStore } from './shared-rate-limit-store.ts';
 import { installJsonBodyParser } from './json-body.ts';
 import { openapiOptions } from './openapi.ts';
 import { metaRoutes } from './routes/meta.ts';
-import { reviewRoutes } from './routes/reviews.ts';
+import { reviewRead, reviewRoutes } from './routes/reviews.ts';
+import { FinishedBodies } from './finished-bodies.ts';
+import { PollFastPath } from './poll-fast-path.ts';
 import { tokenRoutes } from './routes/tokens.ts';
 import { validatorCompiler } from './validation.ts';
 
@@ -48,16 +50,24 @@ export interface ServerDeps {
 }
 
 export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
+  const bodies = new FinishedBodies();
+  const fastPoll = new PollFastPath({ tokens: deps.tokens, reviews: deps.reviews, bodies, need: reviewRead,
+    debugLogging: () => isLevelEnabled(deps.loggerInstance, 'debug'),
+  });
   const app = Fastify({
     loggerInstance: deps.loggerInstance,
     bodyLimit: LIMITS.smallBodyBytes,
-    serverFactory: (handler) => createHttpServer(handler, deps.timeouts),
+    serverFactory: (handler) => createHttpServer((request, response) => fastPoll.answer(request, response) || handler(request, response), deps.timeouts),
     clientErrorHandler: clientErrorReply,
     frameworkErrors: routerErrorReply,
     return503OnClosing: true,
     forceCloseConnections: 'idle',
     logController: new RequestLog(),
     childLoggerFactory: (logger, bindings, options) => new LazyChildLogger(logger, bindings, options) as unknown as FastifyBaseLogger,
+  });
+  app.addHook('preClose', (done) => {
+    fastPoll.close(); // Fastify answers 503 from now on
+    done();
   });
   app.setValidatorCompiler(validatorCompiler);
   // Bodies are JSON only: without this, Fastify's built-in text/plain parser hands a JSON text sent
@@ -87,7 +97,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     routes.set(route.url, methods);
   });
   metaRoutes(app, { version: deps.version });
-  reviewRoutes(app, { reviews: deps.reviews, events: deps.events, rateLimit: deps.rateLimits });
+  reviewRoutes(app, { reviews: deps.reviews, events: deps.events, rateLimit: deps.rateLimits, bodies });
   tokenRoutes(app, { tokens: deps.tokens, rateLimit: deps.rateLimits.tokens });
   methodNotAllowedRoutes(app, routes);
   return app;

@@ -133,13 +133,11 @@ export class ReviewService {
   }
 
   /**
-   * find() without a promise, where the store has the review at hand (in memory): the owner's
-   * review, or the same 404 thrown; undefined when it is not at hand, and find() must be awaited.
+   * The review if the store has it at hand (in memory), whoever owns it, without a promise:
+   * undefined means "not at hand" (find() knows), not "absent". The caller checks the owner.
    */
-  findAtHand(owner: string, id: string): StoredReview | undefined {
-    const review = this.#o.store.peekReview?.(id);
-    if (review !== undefined && review.owner !== owner) throw notFound(`Review ${id}`);
-    return review;
+  peek(id: string): StoredReview | undefined {
+    return this.#o.store.peekReview?.(id);
   }
 
   async get(owner: string, id: string): Promise<ReviewJob> {

@@ -1,50 +1,36 @@
 // /v1/reviews: create, get, list, cancel, events (SSE), SARIF.
 import Type from 'typebox';
-import type { FastifyInstance, FastifyReply } from 'fastify';
-import { LRUCache } from 'lru-cache';
+import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../../api/errors.ts';
 import { LIMITS } from '../../api/limits.ts';
 import { CreateReviewBody, ListReviewsQuery, ReviewIdParams, ReviewList, type CreateReviewBody as CreateBody, type ListReviewsQuery as ListQuery } from '../../api/schemas.ts';
 import type { ReviewService } from '../../reviews/review-service.ts';
-import type { StoredReview } from '../../store/types.ts';
 import { principalOf } from '../auth.ts';
 import { errorResponses, reviewSecurity } from '../route-schemas.ts';
 import { streamReviewEvents } from '../review-events-stream.ts';
+import type { FinishedBodies } from '../finished-bodies.ts';
+import { JSON_TYPE } from '../poll-fast-path.ts';
 import { isTerminal, type ReviewEvents } from '../../jobs/review-events.ts';
 
 export interface ReviewRoutesOptions {
   reviews: ReviewService;
   events: ReviewEvents;
   rateLimit: { create: number; read: number };
+  /** The answers of finished reviews, shared with the poll fast path. */
+  bodies: FinishedBodies;
 }
 
-const read = { type: 'review', scope: 'reviews:read' } as const;
-/** What Fastify sets for a JSON body it serializes itself. */
-const JSON_TYPE = 'application/json; charset=utf-8';
-
-/**
- * The bytes GET /v1/reviews/{id} answered for a finished review. A finished review no longer
- * changes (a cancel, a result and a retry all need it unfinished), so the same poll gets the same
- * bytes: they are serialized once, by the route's own serializer (so they are exactly what it
- * would send), and sent as they are. Keyed by id and checked against updated_at and status, so a
- * review that did change is serialized afresh; bounded by bytes.
- */
-interface FinishedBody {
-  updatedAt: string;
-  status: string;
-  bytes: Buffer;
-}
-const finishedBodies = () => new LRUCache<string, FinishedBody>({ maxSize: 16 * 1024 * 1024, sizeCalculation: (b) => b.bytes.length + 100 });
+/** What the reading routes demand of a token; GET /v1/reviews/{id}'s fast path demands the same. */
+export const reviewRead = { type: 'review', scope: 'reviews:read' } as const;
 const write = { type: 'review', scope: 'reviews:write' } as const;
 const tags = ['reviews'];
 
-export function reviewRoutes(app: FastifyInstance, { reviews, events, rateLimit }: ReviewRoutesOptions) {
+export function reviewRoutes(app: FastifyInstance, { reviews, events, rateLimit, bodies }: ReviewRoutesOptions) {
   // One budget per token for each scope: reads share one, creates and cancels another.
   const limit = (max: number, groupId: string) =>
     max > 0 ? { rateLimit: { max, timeWindow: 60_000, groupId } } : { rateLimit: false as const };
   const readLimit = limit(rateLimit.read, 'reviews:read');
   const writeLimit = limit(rateLimit.create, 'reviews:write');
-  const finished = finishedBodies();
 
   app.post<{ Body: CreateBody }>('/v1/reviews', {
     bodyLimit: LIMITS.reviewBodyBytes,
@@ -83,7 +69,7 @@ export function reviewRoutes(app: FastifyInstance, { reviews, events, rateLimit 
   });
 
   app.get<{ Querystring: ListQuery }>('/v1/reviews', {
-    config: { auth: read, ...readLimit },
+    config: { auth: reviewRead, ...readLimit },
     schema: {
       operationId: 'listReviews',
       summary: 'List reviews, newest first',
@@ -95,23 +81,10 @@ export function reviewRoutes(app: FastifyInstance, { reviews, events, rateLimit 
     handler: async (request) => reviews.list(principalOf(request).owner, request.query),
   });
 
-  /** GET /v1/reviews/{id} the awaited way: the review looked up if need be, its body serialized (and kept once finished). */
-  const answer = async (owner: string, id: string, atHand: StoredReview | undefined, reply: FastifyReply) => {
-    const review = atHand ?? (await reviews.find(owner, id));
-    if (!isTerminal(review)) return reviews.view(review);
-    let body = finished.get(review.review_id);
-    if (body === undefined || body.updatedAt !== review.updated_at || body.status !== review.status) {
-      const { updated_at: updatedAt, status } = review;
-      const bytes = Buffer.from(reply.serialize(await reviews.view(review)) as string, 'utf8');
-      finished.set(review.review_id, (body = { updatedAt, status, bytes }));
-    }
-    return reply.type(JSON_TYPE).send(body.bytes);
-  };
-
   app.get<{ Params: { review_id: string } }>('/v1/reviews/:review_id', {
     // Not rate-limited: the seed fixes this operation's statuses to 200/401/403/404/500, and a
     // poll is a cheap in-memory read. Clients that want fewer requests follow /events instead.
-    config: { auth: read, rateLimit: false },
+    config: { auth: reviewRead, rateLimit: false },
     schema: {
       operationId: 'getReview',
       summary: 'Get a review job',
@@ -120,19 +93,17 @@ export function reviewRoutes(app: FastifyInstance, { reviews, events, rateLimit 
       params: ReviewIdParams,
       response: { 200: Type.Ref('ReviewJob'), ...errorResponses(401, 403, 404, 500) },
     },
-    // Not async: the usual poll (a finished review at hand, its bytes cached) is answered without
-    // a promise; anything else takes the awaited path.
-    handler: (request, reply) => {
-      const owner = principalOf(request).owner;
-      const review = reviews.findAtHand(owner, request.params.review_id);
-      if (review !== undefined && isTerminal(review)) {
-        const body = finished.get(review.review_id);
-        if (body !== undefined && body.updatedAt === review.updated_at && body.status === review.status) {
-          reply.type(JSON_TYPE).send(body.bytes);
-          return;
-        }
+    // A finished review's bytes are serialized once and kept: later polls of it are answered from
+    // them, most before Fastify sees them (poll-fast-path.ts).
+    handler: async (request, reply) => {
+      const review = await reviews.find(principalOf(request).owner, request.params.review_id);
+      if (!isTerminal(review)) return reviews.view(review);
+      let bytes = bodies.get(review);
+      if (bytes === undefined) {
+        bytes = Buffer.from(reply.serialize(await reviews.view(review)) as string, 'utf8');
+        bodies.set(review, bytes);
       }
-      return answer(owner, request.params.review_id, review, reply);
+      return reply.type(JSON_TYPE).send(bytes);
     },
   });
 
@@ -151,7 +122,7 @@ export function reviewRoutes(app: FastifyInstance, { reviews, events, rateLimit 
   });
 
   app.get<{ Params: { review_id: string } }>('/v1/reviews/:review_id/sarif', {
-    config: { auth: read, ...readLimit },
+    config: { auth: reviewRead, ...readLimit },
     schema: {
       operationId: 'getReviewSarif',
       summary: 'The result as SARIF 2.1.0',
@@ -174,7 +145,7 @@ export function reviewRoutes(app: FastifyInstance, { reviews, events, rateLimit 
   });
 
   app.get<{ Params: { review_id: string } }>('/v1/reviews/:review_id/events', {
-    config: { auth: read, ...readLimit },
+    config: { auth: reviewRead, ...readLimit },
     schema: {
       operationId: 'getReviewEvents',
       summary: 'Follow a review as Server-Sent Events',

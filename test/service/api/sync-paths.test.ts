@@ -1,7 +1,7 @@
-// The synchronous fast paths of a poll (test/bench/api-throughput.ts) decide exactly what the
-// awaited ones do: the token check with a store that looks tokens up synchronously (lowdb's) and
-// with one that cannot (a future database store, reached through the Store interface alone), and
-// the review lookup with and without peekReview.
+// The synchronous pieces of a poll's fast path (service/http/poll-fast-path.ts) decide exactly
+// what the awaited ones do: the token check with a store that looks tokens up synchronously
+// (lowdb's) and with one that cannot (a future database store, reached through the Store
+// interface alone), and the review lookup with and without peekReview.
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -123,7 +123,7 @@ describe('the token check', () => {
 });
 
 describe('the review lookup', () => {
-  it('findAtHand answers what find does for a review in memory, and nothing without peekReview', async () => {
+  it('peek answers the review find answers, whoever asks, and nothing without peekReview', async () => {
     const at = new Date(clock.now()).toISOString();
     const review: StoredReview = { review_id: 'rev_01SYNCPATHS000000000000000', owner: 'alice', status: 'completed', repository: 'github.com/acme/widgets', created_at: at, updated_at: at, attempts: 1 };
     await store.insertReview(review);
@@ -131,18 +131,13 @@ describe('the review lookup', () => {
     const sync = new ReviewService({ ...options, store });
     const awaited = new ReviewService({ ...options, store: asyncOnly });
 
-    expect(sync.findAtHand('alice', review.review_id)).toBe(await sync.find('alice', review.review_id));
-    expect(() => sync.findAtHand('mallory', review.review_id)).toThrow(ApiError);
+    expect(sync.peek(review.review_id)).toBe(await sync.find('alice', review.review_id));
+    // peek does not check the owner (its caller does); find answers another owner 404.
+    expect(sync.peek(review.review_id)?.owner).toBe('alice');
     await expect(sync.find('mallory', review.review_id)).rejects.toMatchObject({ status: 404 });
-    try {
-      sync.findAtHand('mallory', review.review_id);
-    } catch (error) {
-      await expect(sync.find('mallory', review.review_id)).rejects.toEqual(error);
-    }
-    // Not at hand is not "absent": the route then awaits find(), which answers 404 or the review.
-    expect(sync.findAtHand('alice', 'rev_01NOSUCHREVIEW00000000000')).toBeUndefined();
-    expect(awaited.findAtHand('alice', review.review_id)).toBeUndefined();
-    expect(awaited.findAtHand('mallory', review.review_id)).toBeUndefined();
+    // Not at hand is not "absent": callers then await find(), which answers 404 or the review.
+    expect(sync.peek('rev_01NOSUCHREVIEW00000000000')).toBeUndefined();
+    expect(awaited.peek(review.review_id)).toBeUndefined();
     expect(await awaited.find('alice', review.review_id)).toBe(review);
   });
 });
