@@ -1,8 +1,7 @@
 // The HTTP face of the service: Fastify with the contract's schemas for validation, serialization
 // and the OpenAPI document; auth, rate limits, body limits, timeouts and error replies.
 import http from 'node:http';
-import type { Bindings, ChildLoggerOptions } from 'pino';
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import rateLimit from '@fastify/rate-limit';
 import { ApiError } from '../api/errors.ts';
@@ -20,6 +19,7 @@ import { metaRoutes } from './routes/meta.ts';
 import { reviewRead, reviewRoutes } from './routes/reviews.ts';
 import { FinishedBodies } from './finished-bodies.ts';
 import { PollFastPath } from './poll-fast-path.ts';
+import { isLevelEnabled, LazyChildLogger, RequestLog } from './request-log.ts';
 import { tokenRoutes } from './routes/tokens.ts';
 import { validatorCompiler } from './validation.ts';
 
@@ -101,84 +101,6 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   tokenRoutes(app, { tokens: deps.tokens, rateLimit: deps.rateLimits.tokens });
   methodNotAllowedRoutes(app, routes);
   return app;
-}
-
-/**
- * One log line per request instead of Fastify's two, at debug for successes and at info for
- * refusals (4xx: who was turned away, and why, is worth keeping at the default level); a 5xx is
- * logged at error, with its cause, by the error handler. Fastify's default (two info lines per
- * request) cost about a fifth of the throughput of a poll (test/bench/api-throughput.ts): a
- * service polled thousands of times a second should not write a line per poll unless asked to
- * (--log-level debug). Never headers or bodies, as before.
- */
-class RequestLog extends LogController {
-  override incomingRequest(): void {}
-  override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
-    if (!error && reply.statusCode < 400 && !isLevelEnabled(reply.log, 'debug')) return; // the usual poll: nothing to build
-    const fields = { req: { method: request.method, url: request.url }, res: { statusCode: reply.statusCode }, responseTime: reply.elapsedTime };
-    if (error) reply.log.error({ ...fields, err: error }, 'request errored');
-    else if (reply.statusCode >= 400) reply.log.info(fields, 'request completed');
-    else reply.log.debug(fields, 'request completed');
-  }
-}
-
-const isLevelEnabled = (log: FastifyBaseLogger, level: string) => (log as FastifyBaseLogger & { isLevelEnabled(level: string): boolean }).isLevelEnabled(level);
-
-/**
- * Each request's logger (the service's, with the request id bound), made when the request first
- * logs something rather than for every request: a poll that logs nothing (a success at the default
- * level) no longer pays for a pino child (about a tenth of a poll's CPU time). Lines come out as
- * they did: the real child, with the same bindings and options, writes them.
- */
-class LazyChildLogger {
-  readonly #parent: FastifyBaseLogger;
-  readonly #bindings: Bindings;
-  readonly #options: ChildLoggerOptions;
-  #child: FastifyBaseLogger | undefined;
-
-  constructor(parent: FastifyBaseLogger, bindings: Bindings, options: ChildLoggerOptions) {
-    this.#parent = parent;
-    this.#bindings = bindings;
-    this.#options = options;
-    // A child of its own level or serializers is not the parent's twin: make it now.
-    if (Object.keys(options).length > 0) this.#child = parent.child(bindings, options);
-  }
-
-  get #log(): FastifyBaseLogger {
-    return (this.#child ??= this.#parent.child(this.#bindings, this.#options));
-  }
-
-  isLevelEnabled(level: string): boolean {
-    return isLevelEnabled(this.#child ?? this.#parent, level);
-  }
-  get level(): string {
-    return (this.#child ?? this.#parent).level;
-  }
-  set level(level: string) {
-    this.#log.level = level;
-  }
-  fatal(...args: unknown[]) {
-    if (this.isLevelEnabled('fatal')) (this.#log.fatal as (...a: unknown[]) => void)(...args);
-  }
-  error(...args: unknown[]) {
-    if (this.isLevelEnabled('error')) (this.#log.error as (...a: unknown[]) => void)(...args);
-  }
-  warn(...args: unknown[]) {
-    if (this.isLevelEnabled('warn')) (this.#log.warn as (...a: unknown[]) => void)(...args);
-  }
-  info(...args: unknown[]) {
-    if (this.isLevelEnabled('info')) (this.#log.info as (...a: unknown[]) => void)(...args);
-  }
-  debug(...args: unknown[]) {
-    if (this.isLevelEnabled('debug')) (this.#log.debug as (...a: unknown[]) => void)(...args);
-  }
-  trace(...args: unknown[]) {
-    if (this.isLevelEnabled('trace')) (this.#log.trace as (...a: unknown[]) => void)(...args);
-  }
-  silent() {}
-  child(bindings: Bindings, options?: ChildLoggerOptions): FastifyBaseLogger {
-    return this.#log.child(bindings, options);
-  }
 }
 
 /** A known path with an unknown method: 405 with the Allow header, in the error shape. */
