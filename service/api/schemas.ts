@@ -43,9 +43,13 @@ export const ReviewJobError = Type.Object(
   { additionalProperties: false, $id: 'ReviewJobError' },
 );
 
+/** A review's id: `rev_` and a ULID. The one pattern for the contract, the store's file names, cursors and the poll fast path. */
+export const REVIEW_ID_PATTERN = '^rev_[0-9A-Z]{26}$';
+export const REVIEW_ID = new RegExp(REVIEW_ID_PATTERN);
+
 export const ReviewJob = Type.Object(
   {
-    review_id: Type.String({ pattern: '^rev_[0-9A-Z]{26}$', examples: ['rev_01JD8X3Q4M5N6P7R8S9T0V1W2X'] }),
+    review_id: Type.String({ pattern: REVIEW_ID_PATTERN, examples: ['rev_01JD8X3Q4M5N6P7R8S9T0V1W2X'] }),
     status: ReviewStatus,
     repository: Type.Optional(Type.String()),
     base_commit: Type.Optional(Type.String()),

@@ -6,10 +6,11 @@ import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, type ErrorId } from '../api/errors.ts';
 import { LIMITS } from '../api/limits.ts';
+import { JSON_TYPE } from './route-schemas.ts';
 import { describeValidationError } from './validation.ts';
 
 export function sendError(reply: FastifyReply, error: ApiError) {
-  return reply.code(error.status).headers(error.headers).type('application/json; charset=utf-8').send({ error: error.error, message: error.message });
+  return reply.code(error.status).headers(error.headers).type(JSON_TYPE).send({ error: error.error, message: error.message });
 }
 
 /** Turns anything thrown in a request into the contract's error shape. */
@@ -101,7 +102,7 @@ export function clientErrorReply(error: NodeJS.ErrnoException & { bytesParsed?: 
         : [400, 'invalid_request', 'The request is not valid HTTP.'];
   const body = JSON.stringify({ error: id, message });
   socket.end(
-    `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+    `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nContent-Type: ${JSON_TYPE}\r\n` +
       `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
   );
 }

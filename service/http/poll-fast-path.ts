@@ -3,12 +3,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AuthRequirement, TokenService } from '../auth/tokens.ts';
 import type { ReviewService } from '../reviews/review-service.ts';
+import { REVIEW_ID } from '../api/schemas.ts';
 import type { FinishedBodies } from './finished-bodies.ts';
+import { JSON_TYPE } from './route-schemas.ts';
 
 const PREFIX = '/v1/reviews/';
-const REVIEW_ID = /^rev_[0-9A-Z]{26}$/;
-/** What Fastify sets for a JSON body it serializes itself. */
-export const JSON_TYPE = 'application/json; charset=utf-8';
 
 export interface PollFastPathDeps {
   tokens: TokenService;

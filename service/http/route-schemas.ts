@@ -1,5 +1,8 @@
-// Pieces shared by the route schemas: error responses and security requirements.
+// Pieces shared by the routes: error responses, security requirements, the JSON media type.
 import Type from 'typebox';
+
+/** What Fastify sets for a JSON body it serializes itself; every JSON answer of ours says the same. */
+export const JSON_TYPE = 'application/json; charset=utf-8';
 
 const ERROR_DESCRIPTIONS: Record<number, string> = {
   400: 'The request is not valid: `invalid_request`, with a message that names the field.',

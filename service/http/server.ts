@@ -15,6 +15,7 @@ import { clientErrorReply, installErrorReplies, routerErrorReply } from './error
 import { SharedRateLimitStore } from './shared-rate-limit-store.ts';
 import { installJsonBodyParser } from './json-body.ts';
 import { openapiOptions } from './openapi.ts';
+import { JSON_TYPE } from './route-schemas.ts';
 import { metaRoutes } from './routes/meta.ts';
 import { reviewRead, reviewRoutes } from './routes/reviews.ts';
 import { FinishedBodies } from './finished-bodies.ts';
@@ -140,7 +141,7 @@ function createHttpServer(handler: http.RequestListener, timeouts: ServerTimeout
         error: 'diff_too_large',
         message: `The request body is too large. A diff may be at most ${LIMITS.diffBytes.toLocaleString('en')} bytes of UTF-8.`,
       });
-      response.writeHead(413, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), connection: 'close' });
+      response.writeHead(413, { 'content-type': JSON_TYPE, 'content-length': Buffer.byteLength(body), connection: 'close' });
       response.end(body);
       return;
     }

@@ -5,7 +5,7 @@ import { LRUCache } from 'lru-cache';
 import { monotonicFactory } from 'ulid';
 import { LIMITS } from '../api/limits.ts';
 import { ApiError, invalidRequest, notFound } from '../api/errors.ts';
-import type { CreateReviewBody, ListReviewsQuery, ReviewJob, ReviewList } from '../api/schemas.ts';
+import { REVIEW_ID, type CreateReviewBody, type ListReviewsQuery, type ReviewJob, type ReviewList } from '../api/schemas.ts';
 import type { Clock } from '../clock.ts';
 import type { JobRunner } from '../jobs/runner.ts';
 import { isTerminal, type ReviewEvents } from '../jobs/review-events.ts';
@@ -225,6 +225,6 @@ const encodeCursor = (reviewId: string) => Buffer.from(reviewId, 'utf8').toStrin
 
 function decodeCursor(cursor: string): string {
   const id = Buffer.from(cursor, 'base64url').toString('utf8');
-  if (!/^rev_[0-9A-Z]{26}$/.test(id)) throw invalidRequest('cursor is not valid: pass the next_cursor of the previous page unchanged.');
+  if (!REVIEW_ID.test(id)) throw invalidRequest('cursor is not valid: pass the next_cursor of the previous page unchanged.');
   return id;
 }

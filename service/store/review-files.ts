@@ -2,9 +2,8 @@
 // it is done. Keeping them out of the document keeps each document write small.
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { REVIEW_ID } from '../api/schemas.ts';
 import type { Finding } from '../review/types.ts';
-
-const SAFE_ID = /^rev_[0-9A-Z]{26}$/;
 
 export class ReviewFiles {
   readonly #diffs: string;
@@ -44,7 +43,7 @@ export class ReviewFiles {
 
   #file(dir: string, id: string, ext: string) {
     // ids come from our own store, but a path is never built from anything unchecked
-    if (!SAFE_ID.test(id)) throw new Error(`not a review id: ${JSON.stringify(id)}`);
+    if (!REVIEW_ID.test(id)) throw new Error(`not a review id: ${JSON.stringify(id)}`);
     return path.join(dir, id + ext);
   }
 }

@@ -6,10 +6,9 @@ import { LIMITS } from '../../api/limits.ts';
 import { CreateReviewBody, ListReviewsQuery, ReviewIdParams, ReviewList, type CreateReviewBody as CreateBody, type ListReviewsQuery as ListQuery } from '../../api/schemas.ts';
 import type { ReviewService } from '../../reviews/review-service.ts';
 import { principalOf } from '../auth.ts';
-import { errorResponses, reviewSecurity } from '../route-schemas.ts';
+import { errorResponses, JSON_TYPE, reviewSecurity } from '../route-schemas.ts';
 import { streamReviewEvents } from '../review-events-stream.ts';
 import type { FinishedBodies } from '../finished-bodies.ts';
-import { JSON_TYPE } from '../poll-fast-path.ts';
 import { isTerminal, type ReviewEvents } from '../../jobs/review-events.ts';
 
 export interface ReviewRoutesOptions {
