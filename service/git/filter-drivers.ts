@@ -19,6 +19,17 @@ export const FILTER_COMMANDS_LISTING: readonly string[] = [
   '^filter\\..+\\.(clean|smudge|process)$',
 ];
 
+/**
+ * Passed to the listing only, and listed back by a git that reads GIT_CONFIG_COUNT (2.31 and newer).
+ * An older git would silently ignore the overrides, so its absence means: refuse to run.
+ */
+export const LISTING_CANARY: ConfigSetting = { key: 'filter.diff-review-canary.clean', value: 'cat' };
+
+/** True when the listing came from a git that honours the overrides (see LISTING_CANARY). */
+export function honoursOverrides(listing: string): boolean {
+  return listing.includes(`command\0${LISTING_CANARY.key}\n${LISTING_CANARY.value}\0`);
+}
+
 /** Scopes the user controls. Anything else (`local`, `worktree`, an unknown one) is the repository's. */
 const USER_SCOPES = new Set(['system', 'global', 'command']);
 

@@ -4,7 +4,7 @@
 import { execFile, type ExecException } from 'node:child_process';
 import { stat } from 'node:fs/promises';
 import { GitError, GitNotFoundError, NotAGitRepositoryError } from './errors.ts';
-import { configEnvironment, FILTER_COMMANDS_LISTING, filterOverrides } from './filter-drivers.ts';
+import { configEnvironment, FILTER_COMMANDS_LISTING, filterOverrides, honoursOverrides, LISTING_CANARY } from './filter-drivers.ts';
 
 /** Options every function of the git module accepts. */
 export interface GitOptions {
@@ -80,12 +80,23 @@ export async function runGit(cwd: string, args: readonly string[], options: RunG
   const env: NodeJS.ProcessEnv = { ...(options.env ?? process.env) };
   for (const name of STRIPPED_ENV) delete env[name];
   Object.assign(env, FIXED_ENV);
-  if (!READS_NO_FILES.has(args[0] ?? '')) {
-    const listing = await execGit(cwd, FILTER_COMMANDS_LISTING, env, { ...options, okExitCodes: [0, 1] });
-    Object.assign(env, configEnvironment(env, filterOverrides(listing.stdout)));
-  }
+  if (!READS_NO_FILES.has(args[0] ?? '')) Object.assign(env, await repositoryFilterOverrides(cwd, env, options));
   const safeArgs = args[0] === 'diff' ? ['diff', ...DIFF_SAFETY, ...args.slice(1)] : args;
   return execGit(cwd, safeArgs, env, options);
+}
+
+/** The environment that blanks the repository's own filter commands (filter-drivers.ts). */
+async function repositoryFilterOverrides(cwd: string, env: NodeJS.ProcessEnv, options: RunGitOptions): Promise<NodeJS.ProcessEnv> {
+  const listingEnv = { ...env, ...configEnvironment(env, [LISTING_CANARY]) };
+  // 1: no filter is configured; 129: an option this git does not know (--show-scope, git < 2.26).
+  const listing = await execGit(cwd, FILTER_COMMANDS_LISTING, listingEnv, { ...options, okExitCodes: [0, 1, 129] });
+  if (!honoursOverrides(listing.stdout)) {
+    throw new GitError(
+      'Git 2.31 or newer is needed: older versions cannot be kept from running the commands a repository\'s configuration names. Update Git (https://git-scm.com/downloads), or set the path to a newer git executable.',
+      { args: FILTER_COMMANDS_LISTING, exitCode: listing.exitCode, stderr: listing.stderr },
+    );
+  }
+  return configEnvironment(env, filterOverrides(listing.stdout));
 }
 
 /** Runs one git command with the fixed settings; errors explained with the caller's `args`. */

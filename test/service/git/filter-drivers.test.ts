@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { configEnvironment, filterOverrides } from '../../../service/git/filter-drivers.ts';
+import { configEnvironment, filterOverrides, honoursOverrides, LISTING_CANARY } from '../../../service/git/filter-drivers.ts';
 
 /** The output of FILTER_COMMANDS_LISTING for these entries. */
 const listing = (...entries: [scope: string, key: string, value: string][]) =>
@@ -64,5 +64,15 @@ describe('configEnvironment', () => {
       GIT_CONFIG_KEY_2: 'filter.a.required',
       GIT_CONFIG_VALUE_2: 'false',
     });
+  });
+});
+
+describe('honoursOverrides', () => {
+  it('is true only when the canary came back as a command-line setting', () => {
+    const canary: [string, string, string] = ['command', LISTING_CANARY.key, LISTING_CANARY.value];
+    expect(honoursOverrides(listing(['global', 'filter.lfs.process', 'git-lfs filter-process'], canary))).toBe(true);
+    expect(honoursOverrides(listing(['global', 'filter.lfs.process', 'git-lfs filter-process']))).toBe(false);
+    expect(honoursOverrides(listing(['local', LISTING_CANARY.key, LISTING_CANARY.value]))).toBe(false);
+    expect(honoursOverrides('')).toBe(false);
   });
 });

@@ -170,3 +170,23 @@ describe("a repository's configuration cannot make git run commands", () => {
     expect((failure as GitError).message).toMatch(/partial clone/);
   });
 });
+
+describe('a git too old to honour the overrides', () => {
+  it('is refused, saying which version is needed, before it can run anything', async () => {
+    const { work, branchPoint } = clonedProject(sandbox);
+    armRepository(work);
+    writeFileSync(join(work, 'src/feature.ts'), 'export const FEATURE = true;\n');
+    // git before 2.31 ignores GIT_CONFIG_COUNT, the way this wrapper does.
+    const oldGit = join(sandbox.dir, 'old-git.sh');
+    writeFileSync(oldGit, '#!/bin/sh\nunset GIT_CONFIG_COUNT\nexec git "$@"\n');
+    chmodSync(oldGit, 0o755);
+    writeFileSync(marker, '');
+
+    const failure = await diffFromBase(work, branchPoint, { env: sandbox.env, git: oldGit, includeUncommitted: true }).catch((error: unknown) => error);
+    expect(ran()).toBe('');
+    expect(failure).toBeInstanceOf(GitError);
+    expect((failure as GitError).message).toMatch(/Git 2\.31 or newer is needed/);
+    // Commands that read no working-tree file still work.
+    expect(await findBaseCommit(work, 'origin/main', { env: sandbox.env, git: oldGit })).toBe(branchPoint);
+  });
+});
