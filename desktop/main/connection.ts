@@ -1,16 +1,13 @@
 // The app's one connection to a service: the built-in one or a remote one. It owns the dashboard
-// token (never handed to the renderer) and the app's own review token, watches the service's
-// health, and after a lost connection retries with exponential backoff.
+// token (never handed to the renderer) and the app's own review token (app-token.ts), watches the
+// service's health, and after a lost connection retries with backoff (reconnect-backoff.ts).
 import { ApiError, createClient, NetworkError, TimeoutError, type DiffReviewClient } from '../../service/client/index.ts';
-import {
-  APP_TOKEN_NAME,
-  type ConnectionChoice,
-  type ConnectionMode,
-  type ConnectionState,
-  type TokenRecord,
-} from '../shared/ipc-contract.ts';
+import type { ConnectionChoice, ConnectionMode, ConnectionState, TokenRecord } from '../shared/ipc-contract.ts';
+import { provisionAppToken } from './app-token.ts';
+import { validateChoice } from './connection-choice.ts';
 import type { CredentialStore } from './credential-store.ts';
 import { InvalidInputError, NotConnectedError } from './ipc-errors.ts';
+import { ReconnectBackoff } from './reconnect-backoff.ts';
 import type { BuiltInService } from './service-launcher.ts';
 
 export interface ConnectionOptions {
@@ -47,12 +44,15 @@ export class Connection {
   #appToken: string | undefined;
   #appTokenId: string | null = null;
   #healthTimer: ReturnType<typeof setInterval> | undefined;
-  #retryTimer: ReturnType<typeof setTimeout> | undefined;
-  #attempt = 0;
+  readonly #backoff: ReconnectBackoff;
   #closed = false;
 
   constructor(options: ConnectionOptions) {
     this.#options = options;
+    this.#backoff = new ReconnectBackoff({
+      ...(options.firstRetryMs === undefined ? {} : { firstMs: options.firstRetryMs }),
+      ...(options.maxRetryMs === undefined ? {} : { maxMs: options.maxRetryMs }),
+    });
     this.#state = this.#setupState();
   }
 
@@ -83,7 +83,7 @@ export class Connection {
   /** "Retry now" on the banner. */
   async retry(): Promise<ConnectionState> {
     if (this.#state.phase !== 'offline') return this.#state;
-    clearTimeout(this.#retryTimer);
+    this.#backoff.cancel();
     await this.#reconnect();
     return this.#state;
   }
@@ -122,9 +122,7 @@ export class Connection {
   async close(): Promise<void> {
     this.#closed = true;
     this.#stopTimers();
-    const builtIn = this.#builtIn;
-    this.#builtIn = undefined;
-    if (builtIn) await (await builtIn.catch(() => undefined))?.close();
+    await this.#closeBuiltIn();
   }
 
   async #call<T>(run: () => Promise<T>, reviewToken: boolean): Promise<T> {
@@ -136,7 +134,8 @@ export class Connection {
         // The app's token was revoked (perhaps from its own token list): make a new one, once.
         this.#appToken = undefined;
         this.#options.credentials.setAppToken(this.#target.url, undefined);
-        await this.#ensureAppToken(this.#target, (await this.#client(this.#target.dashboardToken).listTokens()).tokens);
+        const dashboard = this.#client(this.#target.dashboardToken);
+        await this.#ensureAppToken(this.#target, dashboard, (await dashboard.listTokens()).tokens);
         return run();
       } else if (!reviewToken && error instanceof ApiError && error.status === 401) {
         this.#stopTimers();
@@ -200,34 +199,23 @@ export class Connection {
     const client = this.#client(target.dashboardToken);
     const health = await client.health();
     const { tokens } = await client.listTokens();
-    await this.#ensureAppToken(target, tokens);
-    this.#attempt = 0;
+    await this.#ensureAppToken(target, client, tokens);
+    this.#backoff.reset();
     this.#set({ phase: 'connected', mode: target.mode, url: target.url, version: health.version });
     this.#startHealthChecks();
   }
 
-  async #ensureAppToken(target: Target, tokens: TokenRecord[]): Promise<void> {
-    const credentials = this.#options.credentials;
-    const stored = this.#appToken ?? credentials.appToken(target.url);
-    const now = Date.now();
-    const usable = (record: TokenRecord) => record.expires_at === null || Date.parse(record.expires_at) > now;
-    const record = stored ? tokens.find((t) => t.name === APP_TOKEN_NAME && stored.startsWith(t.prefix) && usable(t)) : undefined;
-    if (stored && record) {
-      this.#appToken = stored;
-      this.#appTokenId = record.id;
-      return;
-    }
-    // Tokens under our name whose secret we no longer have (another install, a lost keychain)
-    // are useless to everyone: revoke them rather than let them pile up.
-    const client = this.#client(target.dashboardToken);
-    for (const orphan of tokens.filter((t) => t.name === APP_TOKEN_NAME)) {
-      await client.deleteToken(orphan.id).catch(() => {});
-    }
-    const created = await client.createToken({ name: APP_TOKEN_NAME, scopes: ['reviews:read', 'reviews:write'], expires_in_days: null });
-    this.#appToken = created.token;
-    this.#appTokenId = created.id;
-    credentials.setAppToken(target.url, created.token);
-    this.#options.log('info', 'created the app\'s review token', { id: created.id });
+  async #ensureAppToken(target: Target, dashboard: DiffReviewClient, tokens: TokenRecord[]): Promise<void> {
+    const { secret, id } = await provisionAppToken({
+      url: target.url,
+      dashboard,
+      tokens,
+      credentials: this.#options.credentials,
+      current: this.#appToken,
+      log: this.#options.log,
+    });
+    this.#appToken = secret;
+    this.#appTokenId = id;
   }
 
   #goOffline(error: unknown): void {
@@ -239,18 +227,15 @@ export class Connection {
 
   #scheduleRetry(): void {
     const target = this.#target!;
-    const first = this.#options.firstRetryMs ?? 1000;
-    const delay = Math.min(first * 2 ** this.#attempt, this.#options.maxRetryMs ?? 30_000);
+    const retryAt = this.#backoff.schedule(() => void this.#reconnect());
     this.#set({
       phase: 'offline',
       mode: target.mode,
       url: target.url,
       message: `The service at ${target.url} cannot be reached.`,
-      attempt: this.#attempt,
-      retryAt: Date.now() + delay,
+      attempt: this.#backoff.attempt,
+      retryAt,
     });
-    this.#retryTimer = setTimeout(() => void this.#reconnect(), delay);
-    this.#retryTimer.unref?.();
   }
 
   async #reconnect(): Promise<void> {
@@ -265,7 +250,7 @@ export class Connection {
         this.#set(this.#setupState('The service refused the dashboard token. Check it and connect again.'));
         return;
       }
-      this.#attempt += 1;
+      this.#backoff.failed();
       this.#scheduleRetry();
     }
   }
@@ -282,9 +267,8 @@ export class Connection {
 
   #stopTimers(): void {
     clearInterval(this.#healthTimer);
-    clearTimeout(this.#retryTimer);
     this.#healthTimer = undefined;
-    this.#retryTimer = undefined;
+    this.#backoff.cancel();
   }
 
   async #closeBuiltIn(): Promise<void> {
@@ -317,20 +301,4 @@ export class Connection {
     if (!this.#closed) this.#options.onChange(state);
     return state;
   }
-}
-
-function validateChoice(choice: ConnectionChoice): ConnectionChoice {
-  if (!choice || (choice.mode !== 'built-in' && choice.mode !== 'remote')) throw new InvalidInputError('Choose how to connect.');
-  if (choice.mode === 'built-in') return { mode: 'built-in' };
-  const raw = typeof choice.url === 'string' ? choice.url.trim() : '';
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    throw new InvalidInputError('Enter the service\'s address, e.g. http://127.0.0.1:7411.', 'url');
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new InvalidInputError('The address must start with http:// or https://.', 'url');
-  const token = typeof choice.dashboardToken === 'string' ? choice.dashboardToken.trim() : '';
-  if (!token) throw new InvalidInputError('Enter the dashboard token.', 'dashboardToken');
-  return { mode: 'remote', url: url.href.replace(/\/+$/, ''), dashboardToken: token };
 }

@@ -9,6 +9,7 @@ import { reviewOnSave } from './review-on-save.ts';
 import { ServiceSession } from './session.ts';
 import { readSettings } from './settings.ts';
 import { ReviewStatusBar, type ReviewState } from './status-bar.ts';
+import { registerTokenCommands } from './token-commands.ts';
 
 let bundled: BundledService | undefined;
 
@@ -24,7 +25,8 @@ export function activate(context: vscode.ExtensionContext): DiffReviewApi {
   bundled = new BundledService(path.join(context.globalStorageUri.fsPath, 'service'), log);
   const diagnostics = new ReviewDiagnostics(() => readSettings().editedLineBehavior);
   const statusBar = new ReviewStatusBar();
-  const controller = new ReviewController({ session: new ServiceSession(context.secrets, bundled, log), diagnostics, statusBar, log });
+  const session = new ServiceSession(context.secrets, bundled, log);
+  const controller = new ReviewController({ session, diagnostics, statusBar, log });
 
   context.subscriptions.push(
     log,
@@ -33,8 +35,7 @@ export function activate(context: vscode.ExtensionContext): DiffReviewApi {
     controller,
     vscode.commands.registerCommand(COMMANDS.review, (argument?: unknown) => controller.review(reviewOptionsOf(argument))),
     vscode.commands.registerCommand(COMMANDS.clear, () => controller.clear()),
-    vscode.commands.registerCommand(COMMANDS.setToken, (token?: unknown) => controller.setToken(token)),
-    vscode.commands.registerCommand(COMMANDS.signOut, () => controller.signOut()),
+    ...registerTokenCommands(session),
     vscode.commands.registerCommand(COMMANDS.showLog, () => log.show()),
     reviewOnSave(() => controller.review({ quiet: true })),
   );

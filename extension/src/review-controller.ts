@@ -1,5 +1,5 @@
 // The review as the user sees it: progress, cancel, diagnostics, status bar, notifications.
-// Also the token commands. The work itself is review-runner.ts; this module shows it.
+// The work itself is review-runner.ts; this module shows it.
 import { readFile } from 'node:fs/promises';
 import * as vscode from 'vscode';
 import { AbortError } from '../../service/client/index.ts';
@@ -9,7 +9,7 @@ import { COMMANDS } from './command-ids.ts';
 import { describeFailedJob, describeFailure, type FailureAction, type FailureReport } from './failure-report.ts';
 import type { ReviewDiagnostics } from './review-diagnostics.ts';
 import { formatBytes, runReview, type ReviewOutcome, type ReviewProgress } from './review-runner.ts';
-import { isUnauthorized, MissingTokenError, type ServiceSession } from './session.ts';
+import { isUnauthorized, MissingTokenError, serviceLabel, type ServiceSession } from './session.ts';
 import { gitPath, readSettings, SECTION, type Settings } from './settings.ts';
 import type { ReviewStatusBar } from './status-bar.ts';
 
@@ -101,7 +101,7 @@ export class ReviewController implements vscode.Disposable {
       const failure =
         error instanceof MissingTokenError
           ? { kind: 'missing_token', message: error.message, actions: ['Set Token', 'Open Settings'] as FailureAction[] }
-          : describeFailure(error, { service: settings.serviceUrl || 'the bundled service' });
+          : describeFailure(error, { service: serviceLabel(settings.serviceUrl) });
       this.log.error(`Review failed (${failure.kind}): ${failure.message}${error instanceof Error && error.cause instanceof Error ? ` [${error.cause.message}]` : ''}`);
       return { ...this.finishWithFailure(failure, options, started), serviceUrl };
     } finally {
@@ -114,32 +114,6 @@ export class ReviewController implements vscode.Disposable {
     this.diagnostics.clear();
     this.statusBar.show({ kind: 'idle' });
     this.log.info('Cleared the review comments.');
-  }
-
-  async setToken(token?: unknown): Promise<boolean> {
-    const settings = readSettings();
-    const target = settings.serviceUrl || 'the bundled service';
-    const value =
-      typeof token === 'string'
-        ? token
-        : await vscode.window.showInputBox({
-            title: 'Diff Review: Set API Token',
-            prompt: `A review API token (drv_…) for ${target}. It is kept in VS Code's secret storage.`,
-            password: true,
-            ignoreFocusOut: true,
-            validateInput: (text) => (text.trim() === '' ? 'Paste a token.' : /\s/.test(text.trim()) ? 'A token has no spaces.' : undefined),
-          });
-    if (value === undefined || value.trim() === '') return false;
-    await this.session.setToken(settings.serviceUrl, value.trim());
-    if (typeof token !== 'string') void vscode.window.showInformationMessage(`Diff Review: the API token for ${target} is stored.`);
-    return true;
-  }
-
-  async signOut(): Promise<void> {
-    const settings = readSettings();
-    const had = await this.session.signOut(settings.serviceUrl);
-    const target = settings.serviceUrl || 'the bundled service';
-    void vscode.window.showInformationMessage(had ? `Diff Review: signed out of ${target}.` : `Diff Review: no token was stored for ${target}.`);
   }
 
   dispose(): void {

@@ -28,6 +28,11 @@ export class MissingTokenError extends Error {
 
 export const USER_AGENT = 'diff-review-vscode/0.1.0';
 
+/** The service, for messages: the configured URL, or "the bundled service" when none is set. */
+export function serviceLabel(serviceUrl: string): string {
+  return serviceUrl || 'the bundled service';
+}
+
 export class ServiceSession {
   private readonly secrets: vscode.SecretStorage;
   private readonly bundled: BundledService;
@@ -49,7 +54,7 @@ export class ServiceSession {
     const endpoint = await this.bundled.endpoint();
     let stored = await this.stored('bundled');
     if (!stored) stored = await this.provision(endpoint.url, await endpoint.dashboardToken(), requestTimeoutMs, signal);
-    return { client: this.client(endpoint.url, stored.token, requestTimeoutMs), label: 'the bundled service', url: endpoint.url, bundled: true };
+    return { client: this.client(endpoint.url, stored.token, requestTimeoutMs), label: serviceLabel(''), url: endpoint.url, bundled: true };
   }
 
   /**
@@ -67,14 +72,14 @@ export class ServiceSession {
   /** Stores a token for the service the settings name. */
   async setToken(serviceUrl: string, token: string): Promise<void> {
     await this.secrets.store(secretKey(serviceUrl || 'bundled'), JSON.stringify({ token, provisioned: false } satisfies StoredToken));
-    this.log.info(`Stored an API token for ${serviceUrl || 'the bundled service'}.`);
+    this.log.info(`Stored an API token for ${serviceLabel(serviceUrl)}.`);
   }
 
   /** Forgets the token of the service the settings name. */
   async signOut(serviceUrl: string): Promise<boolean> {
     const had = (await this.stored(serviceUrl || 'bundled')) !== undefined;
     await this.secrets.delete(secretKey(serviceUrl || 'bundled'));
-    this.log.info(`Signed out of ${serviceUrl || 'the bundled service'}.`);
+    this.log.info(`Signed out of ${serviceLabel(serviceUrl)}.`);
     return had;
   }
 

@@ -3,14 +3,13 @@ import { runGit, type GitOptions } from './run-git.ts';
 
 /**
  * Options for every diff. Each one pins a setting that user configuration could change:
- * color.ui=always, diff.external, textconv drivers, diff.noprefix / diff.mnemonicPrefix,
+ * color.ui=always, diff.noprefix / diff.mnemonicPrefix,
  * diff.context, diff.interHunkContext, diff.algorithm, diff.indentHeuristic, diff.relative,
- * diff.renames (=copies or false), diff.submodule=log|diff.
+ * diff.renames (=copies or false), diff.submodule=log|diff. (External diff and textconv drivers
+ * are commands: runGit turns them off for every diff.)
  */
 export const STABLE_DIFF_OPTIONS: readonly string[] = [
   '--no-color',
-  '--no-ext-diff',
-  '--no-textconv',
   '--src-prefix=a/',
   '--dst-prefix=b/',
   '--unified=3',

@@ -1,8 +1,10 @@
 // Runs git without a shell, with an environment and settings that make its output independent of
-// the user's configuration where that matters (see diff.ts for the diff options themselves).
+// the user's configuration where that matters (see diff.ts for the diff options themselves), and
+// that keep a repository's own configuration from making git run commands.
 import { execFile, type ExecException } from 'node:child_process';
 import { stat } from 'node:fs/promises';
 import { GitError, GitNotFoundError, NotAGitRepositoryError } from './errors.ts';
+import { configEnvironment, FILTER_COMMANDS_LISTING, filterOverrides, honoursOverrides, LISTING_CANARY } from './filter-drivers.ts';
 
 /** Options every function of the git module accepts. */
 export interface GitOptions {
@@ -35,7 +37,26 @@ const FIXED_CONFIG = [
   'core.quotepath=true',
   // A blank context line is " " (not ""), as every diff parser expects.
   'diff.suppressBlankEmpty=false',
+  // The rest stop a repository's own config from making git run its commands (filter drivers:
+  // filter-drivers.ts; external diff and textconv: DIFF_SAFETY; fetches: the environment).
+  // The fsmonitor hook runs whenever git reads the index (diff against the working tree, ls-files).
+  'core.fsmonitor=false',
+  // No hook runs for what we run today; pinned so a command added later cannot start one.
+  'core.hooksPath=/dev/null',
+  // log and show would run gpg.program to check signatures.
+  'log.showSignature=false',
 ];
+
+/**
+ * Added to every `git diff`: diff.external, diff.<driver>.command and .textconv are commands; and
+ * to see whether a submodule has uncommitted changes git runs `git status` inside it, under the
+ * submodule's own config (its filter drivers). A submodule still shows when its commit changed;
+ * a dirty one is no longer marked `-dirty`, which no review reads.
+ */
+const DIFF_SAFETY = ['--no-ext-diff', '--no-textconv', '--ignore-submodules=dirty'];
+
+/** Subcommands that read no working-tree file, so no filter driver can run: no need to look for any. */
+const READS_NO_FILES = new Set(['rev-parse', 'symbolic-ref', 'merge-base', 'remote', 'config']);
 
 /**
  * Variables that would point git elsewhere than `cwd` or change the diff's shape. They can leak in
@@ -43,14 +64,45 @@ const FIXED_CONFIG = [
  */
 const STRIPPED_ENV = ['GIT_DIR', 'GIT_WORK_TREE', 'GIT_INDEX_FILE', 'GIT_PREFIX', 'GIT_DIFF_OPTS', 'GIT_EXTERNAL_DIFF', 'GIT_PAGER', 'PAGER'];
 
+const FIXED_ENV = {
+  // English messages (we read some of them), no prompts, no index lock for read-only commands.
+  LC_ALL: 'C',
+  GIT_TERMINAL_PROMPT: '0',
+  GIT_OPTIONAL_LOCKS: '0',
+  // Nothing we run fetches, but a partial clone fetches missing objects on demand, through the
+  // remote, uploadpack, sshCommand and credential helper the repository's config names. An empty
+  // allow-list refuses every transport whatever the config says; git >= 2.45 also skips the fetch.
+  GIT_ALLOW_PROTOCOL: '',
+  GIT_NO_LAZY_FETCH: '1',
+};
+
 export async function runGit(cwd: string, args: readonly string[], options: RunGitOptions = {}): Promise<GitResult> {
-  const gitPath = options.git ?? 'git';
-  const fullArgs = ['--no-pager', ...FIXED_CONFIG.flatMap((setting) => ['-c', setting]), ...args];
   const env: NodeJS.ProcessEnv = { ...(options.env ?? process.env) };
   for (const name of STRIPPED_ENV) delete env[name];
-  // English messages (we read some of them), no prompts, no index lock for read-only commands.
-  Object.assign(env, { LC_ALL: 'C', GIT_TERMINAL_PROMPT: '0', GIT_OPTIONAL_LOCKS: '0' });
+  Object.assign(env, FIXED_ENV);
+  if (!READS_NO_FILES.has(args[0] ?? '')) Object.assign(env, await repositoryFilterOverrides(cwd, env, options));
+  const safeArgs = args[0] === 'diff' ? ['diff', ...DIFF_SAFETY, ...args.slice(1)] : args;
+  return execGit(cwd, safeArgs, env, options);
+}
 
+/** The environment that blanks the repository's own filter commands (filter-drivers.ts). */
+async function repositoryFilterOverrides(cwd: string, env: NodeJS.ProcessEnv, options: RunGitOptions): Promise<NodeJS.ProcessEnv> {
+  const listingEnv = { ...env, ...configEnvironment(env, [LISTING_CANARY]) };
+  // 1: no filter is configured; 129: an option this git does not know (--show-scope, git < 2.26).
+  const listing = await execGit(cwd, FILTER_COMMANDS_LISTING, listingEnv, { ...options, okExitCodes: [0, 1, 129] });
+  if (!honoursOverrides(listing.stdout)) {
+    throw new GitError(
+      'Git 2.31 or newer is needed: older versions cannot be kept from running the commands a repository\'s configuration names. Update Git (https://git-scm.com/downloads), or set the path to a newer git executable.',
+      { args: FILTER_COMMANDS_LISTING, exitCode: listing.exitCode, stderr: listing.stderr },
+    );
+  }
+  return configEnvironment(env, filterOverrides(listing.stdout));
+}
+
+/** Runs one git command with the fixed settings; errors explained with the caller's `args`. */
+function execGit(cwd: string, args: readonly string[], env: NodeJS.ProcessEnv, options: RunGitOptions): Promise<GitResult> {
+  const gitPath = options.git ?? 'git';
+  const fullArgs = ['--no-pager', ...FIXED_CONFIG.flatMap((setting) => ['-c', setting]), ...args];
   return new Promise<GitResult>((resolve, reject) => {
     execFile(
       gitPath,
@@ -103,6 +155,12 @@ async function explain(
   if (/dubious ownership/i.test(stderr)) {
     return new GitError(
       `Git refuses to work in ${cwd} because the folder belongs to another user. If you trust it, run: git config --global --add safe.directory "${cwd}"`,
+      details,
+    );
+  }
+  if (/promisor remote|lazy fetch/i.test(stderr)) {
+    return new GitError(
+      `${cwd} is a partial clone, and file contents this review needs are not downloaded yet. A review never downloads anything (the download would run commands the repository's configuration names). If you trust this repository, run "git diff <base commit> --stat" in it once so git downloads them, then try again.`,
       details,
     );
   }

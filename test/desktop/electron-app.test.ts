@@ -61,8 +61,4 @@ describe('the desktop app in Electron', () => {
       await app.close();
     }
   }, 120_000);
-
-  it.runIf(!binary)('is skipped here: no Electron binary', () => {
-    expect(REASON).toContain('no Electron binary');
-  });
 });

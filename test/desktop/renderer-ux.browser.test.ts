@@ -10,6 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient, type DiffReviewClient } from '../../service/client/index.ts';
 import { createService, type Service } from '../../service/index.ts';
 import type { ReviewJob } from '../../desktop/shared/ipc-contract.ts';
+import { settledReviews } from '../support/settled-review.ts';
+import { TestClock } from '../support/test-clock.ts';
 import { findChromium, inCI, MISSING_CHROMIUM } from './support/chromium.ts';
 import { launchRenderer, openApp, type RendererBuild, type RendererHarness } from './support/renderer-harness.ts';
 import { lowContrastText, unlabelledControls } from './support/a11y.ts';
@@ -72,7 +74,7 @@ describe.skipIf(!chromiumPath && !inCI())('desktop renderer in Chromium: queue, 
   let admin: DiffReviewClient;
   let app: RendererHarness;
   // The service's clock, to make a token that has already expired.
-  let clockOffsetMs = 0;
+  const clock = new TestClock();
 
   beforeAll(async () => {
     if (!chromiumPath) throw new Error(MISSING_CHROMIUM.replace('Skipping', 'Cannot run'));
@@ -83,7 +85,7 @@ describe.skipIf(!chromiumPath && !inCI())('desktop renderer in Chromium: queue, 
       logLevel: 'silent',
       concurrency: 1,
       workerFile: CONTROLLED_WORKER,
-      clock: { now: () => Date.now() + clockOffsetMs },
+      clock,
       rateLimits: { create: 10_000, read: 100_000, tokens: 10_000 },
     });
     dashboardToken = readFileSync(service.dashboardTokenFile!, 'utf8').trim();
@@ -94,11 +96,7 @@ describe.skipIf(!chromiumPath && !inCI())('desktop renderer in Chromium: queue, 
       const failing = i % 20 === 7;
       await client.createReview({ diff: failing ? 'THROW\n' : 'SLEEP 0\n', repository: i % 2 ? BETA : ALPHA });
     }
-    for (const started = Date.now(); ; await new Promise((resolve) => setTimeout(resolve, 100))) {
-      const unfinished = (await allReviews(client)).filter((job) => job.status === 'queued' || job.status === 'running');
-      if (unfinished.length === 0) break;
-      if (Date.now() - started > 20_000) throw new Error(`${unfinished.length} seeded reviews did not finish`);
-    }
+    await settledReviews(() => allReviews(client), { timeoutMs: 20_000, intervalMs: 100 });
     renderer = await launchRenderer(chromiumPath);
     app = await openApp(renderer);
   }, 60_000);
@@ -197,9 +195,9 @@ describe.skipIf(!chromiumPath && !inCI())('desktop renderer in Chromium: queue, 
 
   it('lists each token with its prefix, scopes, dates and last use, and marks expired ones', async () => {
     const { page } = app;
-    clockOffsetMs = -8 * 24 * 3600 * 1000; // created eight days ago, for seven days
+    clock.offset = -8 * 24 * 3600 * 1000; // created eight days ago, for seven days
     const old = await admin.createToken({ name: 'Old deploy key', scopes: ['reviews:read'], expires_in_days: 7 });
-    clockOffsetMs = 0;
+    clock.offset = 0;
     await page.getByRole('tab', { name: 'Tokens' }).click();
     const row = page.getByRole('row', { name: /Old deploy key/ });
     await row.waitFor();

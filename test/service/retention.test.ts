@@ -3,11 +3,11 @@
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { TestClock } from '../support/test-clock.ts';
 import { DEBUGGER_DIFF, startTestService, type TestService } from '../support/test-service.ts';
 
 const DAY = 24 * 60 * 60 * 1000;
-let now = Date.parse('2026-11-01T12:00:00.000Z');
-const clock = { now: () => now };
+const clock = new TestClock(Date.parse('2026-11-01T12:00:00.000Z'));
 const opened: TestService[] = [];
 afterAll(async () => {
   for (const t of opened.reverse()) await t.close();
@@ -22,12 +22,12 @@ describe('retention', () => {
     expect((await client.waitForReview(job.review_id, { timeoutMs: 20_000, pollIntervalMs: 25 })).status).toBe('completed');
     expect(await readdir(path.join(t.dataDir, 'results'))).toEqual([`${job.review_id}.json`]);
 
-    now += 29 * DAY; // tokens last 90 days by default, so the same token still works
+    clock.advance(29 * DAY); // tokens last 90 days by default, so the same token still works
     const kept = await t.restart({ clock, retentionDays: 30 }); // a sweep runs on start
     opened.push(kept);
     expect((await kept.client(t.reviewToken).getReview(job.review_id)).status).toBe('completed');
 
-    now += 2 * DAY;
+    clock.advance(2 * DAY);
     const swept = await kept.restart({ clock, retentionDays: 30 });
     opened.push(swept);
     await expect(swept.client(t.reviewToken).getReview(job.review_id)).rejects.toMatchObject({ status: 404, error: 'not_found' });

@@ -3,25 +3,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEBUGGER_DIFF, startTestService, type TestService, closeHealthy } from '../../support/test-service.ts';
 import { mintSecret } from '../../../service/auth/secret.ts';
+import { TestClock } from '../../support/test-clock.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-/** Real time plus an offset, or a fixed instant while `fixed` is set. */
-const clock = {
-  offset: 0,
-  fixed: undefined as number | undefined,
-  now(): number {
-    return this.fixed ?? Date.now() + this.offset;
-  },
-};
+const clock = new TestClock();
 
 let t: TestService;
 beforeAll(async () => {
   t = await startTestService({ logLevel: 'warn', clock, rateLimits: { create: 0, read: 0, tokens: 0 } });
 });
 afterAll(async () => {
-  clock.fixed = undefined;
-  clock.offset = 0;
+  clock.reset();
   await closeHealthy(t);
 });
 

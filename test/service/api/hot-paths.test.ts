@@ -6,7 +6,8 @@ import http from 'node:http';
 import { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseJsonBody } from '../../../service/http/json-body.ts';
-import { DEBUGGER_DIFF, sleep, startTestService, type TestService } from '../../support/test-service.ts';
+import { settledReview } from '../../support/settled-review.ts';
+import { DEBUGGER_DIFF, startTestService, type TestService } from '../../support/test-service.ts';
 
 let t: TestService;
 let token: string;
@@ -24,12 +25,8 @@ async function finishedReview(diff = DEBUGGER_DIFF): Promise<string> {
   const created = await t.api('POST', '/v1/reviews', { token, body: { diff, repository: 'github.com/acme/widgets' } });
   expect(created.status).toBe(202);
   const id = ((await created.json()) as { review_id: string }).review_id;
-  for (let i = 0; i < 200; i++) {
-    const job = (await (await t.api('GET', `/v1/reviews/${id}`, { token })).json()) as { status: string };
-    if (job.status === 'completed' || job.status === 'failed') return id;
-    await sleep(25);
-  }
-  throw new Error('the review did not finish');
+  await settledReview(async () => (await (await t.api('GET', `/v1/reviews/${id}`, { token })).json()) as { status: string });
+  return id;
 }
 
 describe('GET of a finished review', () => {

@@ -8,17 +8,17 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { TokenService } from '../../../service/auth/tokens.ts';
-import type { Clock } from '../../../service/clock.ts';
 import { FinishedBodies } from '../../../service/http/finished-bodies.ts';
 import { PollFastPath } from '../../../service/http/poll-fast-path.ts';
 import { reviewRead } from '../../../service/http/routes/reviews.ts';
 import { ReviewService } from '../../../service/reviews/review-service.ts';
 import { LowdbStore } from '../../../service/store/lowdb-store.ts';
 import type { StoredReview } from '../../../service/store/types.ts';
+import { TestClock } from '../../support/test-clock.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const FALLBACK = 599;
-const clock = { ms: Date.parse('2030-01-01T00:00:00.000Z'), now() { return this.ms; } } satisfies Clock & { ms: number };
+const clock = new TestClock(Date.parse('2030-01-01T00:00:00.000Z'));
 
 let dir: string;
 let store: LowdbStore;
@@ -99,14 +99,14 @@ describe('the poll fast path', () => {
     await tokens.revoke('alice', revoked.id);
     expect((await poll({ token: revoked.token })).status).toBe(FALLBACK);
 
-    const start = clock.ms;
+    const start = clock.now();
     try {
-      clock.ms = start + DAY_MS - 1;
+      clock.fixed = start + DAY_MS - 1;
       expect((await poll()).status).toBe(200);
-      clock.ms = start + DAY_MS; // alice's token expires after one day
+      clock.fixed = start + DAY_MS; // alice's token expires after one day
       expect((await poll()).status).toBe(FALLBACK);
     } finally {
-      clock.ms = start;
+      clock.fixed = start;
     }
   });
 

@@ -6,15 +6,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError } from '../../../service/api/errors.ts';
 import { ReviewService } from '../../../service/reviews/review-service.ts';
 import type { StoredReview } from '../../../service/store/types.ts';
-import { DEBUGGER_DIFF, sleep, startTestService, type TestService, closeHealthy } from '../../support/test-service.ts';
+import { settledReview } from '../../support/settled-review.ts';
+import { TestClock } from '../../support/test-clock.ts';
+import { DEBUGGER_DIFF, startTestService, type TestService, closeHealthy } from '../../support/test-service.ts';
 
-/** Real time, or one frozen instant while `fixed` is set. */
-const clock = {
-  fixed: undefined as number | undefined,
-  now(): number {
-    return this.fixed ?? Date.now();
-  },
-};
+const clock = new TestClock();
 
 let t: TestService;
 beforeAll(async () => {
@@ -49,15 +45,7 @@ async function get(id: string): Promise<Job> {
   expect(response.status).toBe(200);
   return (await response.json()) as Job;
 }
-async function settle(id: string, timeoutMs = 20_000): Promise<Job> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const job = await get(id);
-    if (job.status === 'completed' || job.status === 'failed') return job;
-    if (Date.now() > end) throw new Error(`${id} still ${job.status}`);
-    await sleep(25);
-  }
-}
+const settle = (id: string, timeoutMs = 20_000): Promise<Job> => settledReview(() => get(id), { timeoutMs });
 async function listOf(query: string): Promise<List> {
   const response = await t.api('GET', `/v1/reviews?${query}`);
   const json = (await response.json()) as List;

@@ -8,10 +8,10 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError } from '../../../service/api/errors.ts';
 import { TokenService, type AuthRequirement, type Principal } from '../../../service/auth/tokens.ts';
-import type { Clock } from '../../../service/clock.ts';
 import { ReviewService } from '../../../service/reviews/review-service.ts';
 import { LowdbStore } from '../../../service/store/lowdb-store.ts';
 import type { Store, StoredReview } from '../../../service/store/types.ts';
+import { TestClock } from '../../support/test-clock.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const read: AuthRequirement = { type: 'review', scope: 'reviews:read' };
@@ -21,7 +21,7 @@ let dir: string;
 let store: LowdbStore;
 /** The same store seen through the Store interface without its optional synchronous getters. */
 let asyncOnly: Store;
-const clock = { ms: Date.parse('2030-01-01T00:00:00.000Z'), now() { return this.ms; } } satisfies Clock & { ms: number };
+const clock = new TestClock(Date.parse('2030-01-01T00:00:00.000Z'));
 
 beforeAll(async () => {
   dir = await mkdtemp(path.join(os.tmpdir(), 'diff-review-sync-paths-'));
@@ -94,22 +94,22 @@ describe('the token check', () => {
       expect(outcomeSync(sync, `Bearer ${secret}`, read)).toEqual(expected);
       return expected.status ?? 200;
     };
-    const created = clock.ms;
+    const created = clock.now();
     try {
       expect(await check()).toBe(200);
-      clock.ms = created + DAY_MS - 1;
+      clock.fixed = created + DAY_MS - 1;
       expect(await check()).toBe(200);
-      clock.ms = created + DAY_MS;
+      clock.fixed = created + DAY_MS;
       expect(await check()).toBe(403);
       await store.updateToken(id, { expires_at: new Date(created + 2 * DAY_MS).toISOString() });
       expect(await check()).toBe(200);
       await store.updateToken(id, { expires_at: null });
-      clock.ms = created + 3650 * DAY_MS;
+      clock.fixed = created + 3650 * DAY_MS;
       expect(await check()).toBe(200);
       await sync.revoke('bob', id);
       expect(await check()).toBe(401);
     } finally {
-      clock.ms = created;
+      clock.fixed = created;
     }
   });
 

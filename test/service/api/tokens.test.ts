@@ -9,19 +9,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import { createService } from '../../../service/service.ts';
+import { TestClock } from '../../support/test-clock.ts';
 import { startTestService, type TestService, closeHealthy } from '../../support/test-service.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
-/** Real time, or one frozen instant while `fixed` is set. */
-const clock = {
-  fixed: undefined as number | undefined,
-  now(): number {
-    return this.fixed ?? Date.now();
-  },
-};
+const clock = new TestClock();
 
 let t: TestService;
 beforeAll(async () => {

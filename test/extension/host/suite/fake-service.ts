@@ -2,16 +2,7 @@
 // 429 with Retry-After, a job that runs until it is cancelled. Speaks just enough of the API.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-
-export interface FakeJob {
-  review_id: string;
-  status: 'queued' | 'running' | 'completed' | 'failed';
-  repository: string;
-  created_at: string;
-  updated_at: string;
-  comments?: { file_path: string; line: number; severity: 'error' | 'warning' | 'info'; message: string }[];
-  error?: { code: string; message: string };
-}
+import type { ReviewJob } from '../../../../service/api/schemas.ts';
 
 export interface FakeService {
   url: string;
@@ -19,10 +10,10 @@ export interface FakeService {
   rateLimits: string[];
   /** Jobs run until cancelled (`hang`), or complete at once with `comments`. */
   mode: 'complete' | 'hang' | 'fail';
-  comments: NonNullable<FakeJob['comments']>;
+  comments: NonNullable<ReviewJob['comments']>;
   /** Times (ms) of each POST /v1/reviews. */
   creates: number[];
-  jobs: Map<string, FakeJob>;
+  jobs: Map<string, ReviewJob>;
   /** Resolves when a job has been polled while running (the review is under way). */
   polled: Promise<void>;
   close(): Promise<void>;
@@ -56,7 +47,7 @@ export async function startFakeService(): Promise<FakeService> {
         const retryAfter = fake.rateLimits.shift();
         if (retryAfter !== undefined) return send(response, 429, { error: 'rate_limited', message: 'Slow down.' }, { 'retry-after': retryAfter });
         const id = `rev_${String(fake.jobs.size + 1).padStart(26, '0')}`;
-        const job: FakeJob = { review_id: id, status: 'queued', repository: 'fake', created_at: now(), updated_at: now() };
+        const job: ReviewJob = { review_id: id, status: 'queued', repository: 'fake', created_at: now(), updated_at: now() };
         fake.jobs.set(id, job);
         return send(response, 202, job);
       }
@@ -65,15 +56,15 @@ export async function startFakeService(): Promise<FakeService> {
       if (!job) return send(response, 404, { error: 'not_found' });
       if (match![2] === '/events') return send(response, 404, { error: 'not_found', message: 'No event stream here.' });
       if (match![2] === '/cancel' && request.method === 'POST') {
-        if (job.status === 'queued' || job.status === 'running') Object.assign(job, { status: 'failed', error: { code: 'cancelled', message: 'Cancelled.' }, updated_at: now() });
+        if (job.status === 'queued' || job.status === 'running') Object.assign(job, { status: 'failed', error: { code: 'cancelled', message: 'Cancelled.' }, updated_at: now() } satisfies Partial<ReviewJob>);
         return send(response, 200, job);
       }
       if (job.status === 'queued' || job.status === 'running') {
         if (fake.mode === 'hang') {
-          Object.assign(job, { status: 'running', updated_at: now() });
+          Object.assign(job, { status: 'running', updated_at: now() } satisfies Partial<ReviewJob>);
           markPolled();
-        } else if (fake.mode === 'fail') Object.assign(job, { status: 'failed', error: { code: 'invalid_diff', message: 'The diff could not be read.' }, updated_at: now() });
-        else Object.assign(job, { status: 'completed', comments: fake.comments, updated_at: now() });
+        } else if (fake.mode === 'fail') Object.assign(job, { status: 'failed', error: { code: 'invalid_diff', message: 'The diff could not be read.' }, updated_at: now() } satisfies Partial<ReviewJob>);
+        else Object.assign(job, { status: 'completed', comments: fake.comments, updated_at: now() } satisfies Partial<ReviewJob>);
       }
       return send(response, 200, job);
     });
