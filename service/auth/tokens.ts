@@ -1,7 +1,7 @@
 // Review API tokens and the dashboard token: minting, verification, scopes, listing, revoking.
 import { monotonicFactory } from 'ulid';
 import { LIMITS } from '../api/limits.ts';
-import { ApiError, notFound } from '../api/errors.ts';
+import { InsufficientScopeError, NotFoundError, TokenExpiredError, UnauthorizedError } from '../api/errors.ts';
 import type { CreateTokenBody, CreatedToken, ReviewScope, TokenRecord } from '../api/schemas.ts';
 import type { Scope, Store, StoredToken, TokenType } from '../store/types.ts';
 import { hashSecret, mintSecret, sameDigest, secretPrefix } from './secret.ts';
@@ -27,11 +27,6 @@ export interface AuthRequirement {
   scope: Scope;
 }
 
-const bearer = (error?: string, scope?: string) =>
-  ({
-    'www-authenticate': `Bearer realm="diff-review"${error ? `, error="${error}"` : ''}${scope ? `, scope="${scope}"` : ''}`,
-  }) as Record<string, string>;
-
 export class TokenService {
   readonly #store: Store;
   readonly #clock: Clock;
@@ -51,7 +46,7 @@ export class TokenService {
 
   /**
    * authenticate() without a promise, where the store can look tokens up synchronously (every
-   * authenticated request comes here): the principal, or the same ApiError thrown; undefined when
+   * authenticated request comes here): the principal, or the same error thrown; undefined when
    * the store cannot, and authenticate() must be awaited instead.
    */
   authenticateSync(authorization: string | undefined, need: AuthRequirement): Principal | undefined {
@@ -64,26 +59,17 @@ export class TokenService {
     const known = token === undefined ? undefined : derived(token);
     presented.write(hex, 0, 'hex'); // into a buffer of its own: no allocation per request (this runs synchronously)
     if (token === undefined || known === undefined || !sameDigest(known.digest, presented) || token.revoked_at) {
-      throw new ApiError(401, 'unauthorized', 'The token is not valid: it is unknown or was revoked.', bearer('invalid_token'));
+      throw new UnauthorizedError('invalid');
     }
     const now = this.#clock.now();
-    if (known.expiresMs <= now) {
-      throw new ApiError(
-        403,
-        'token_expired',
-        `The token expired at ${token.expires_at}. Create a new one with POST /v1/auth/tokens.`,
-        bearer('invalid_token'),
-      );
-    }
+    if (known.expiresMs <= now) throw new TokenExpiredError(token.expires_at!);
     if (token.type !== need.type || !token.scopes.includes(need.scope)) {
       const what = need.type === 'dashboard' ? 'the dashboard token' : 'a review API token';
-      throw new ApiError(
-        403,
-        'insufficient_scope',
+      throw new InsufficientScopeError(
         token.type !== need.type
           ? `This endpoint needs ${what}; a ${token.type === 'dashboard' ? 'dashboard token' : 'review API token'} was sent.`
           : `The token lacks the scope ${need.scope}.`,
-        bearer('insufficient_scope', need.scope),
+        need.scope,
       );
     }
     if (this.#usedAt.ms !== now) this.#usedAt = { ms: now, iso: new Date(now).toISOString() };
@@ -118,7 +104,7 @@ export class TokenService {
   async revoke(owner: string, id: string): Promise<void> {
     const token = await this.#store.getToken(id);
     // Another owner's token, the dashboard token and a revoked one all look alike: not found.
-    if (!token || token.owner !== owner || token.type !== 'review' || token.revoked_at) throw notFound(`Token ${id}`);
+    if (!token || token.owner !== owner || token.type !== 'review' || token.revoked_at) throw new NotFoundError(`Token ${id}`);
     await this.#store.updateToken(id, { revoked_at: new Date(this.#clock.now()).toISOString() });
   }
 }
@@ -126,16 +112,7 @@ export class TokenService {
 /** The SHA-256 (hex) of the secret of `Authorization: Bearer <secret>`, or the 401 of a malformed or missing header. */
 function bearerHash(authorization: string | undefined): string {
   const match = /^Bearer[ ]+(\S+)\s*$/i.exec(authorization ?? '');
-  if (!match) {
-    throw new ApiError(
-      401,
-      'unauthorized',
-      authorization
-        ? 'The Authorization header must be "Bearer <token>".'
-        : 'This endpoint needs a token: send "Authorization: Bearer <token>".',
-      bearer(authorization ? 'invalid_request' : undefined),
-    );
-  }
+  if (!match) throw new UnauthorizedError(authorization ? 'malformed' : 'missing');
   return hashSecret(match[1]!); // hex first: a Buffer out of the hash costs more than hex and decoding it
 }
 

@@ -6,9 +6,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiError } from '../../../service/api/errors.ts';
+import { NotFoundError } from '../../../service/api/errors.ts';
 import { TokenService, type AuthRequirement, type Principal } from '../../../service/auth/tokens.ts';
 import type { Clock } from '../../../service/clock.ts';
+import { domainReply } from '../../../service/http/error-replies.ts';
 import { ReviewService } from '../../../service/reviews/review-service.ts';
 import { LowdbStore } from '../../../service/store/lowdb-store.ts';
 import type { Store, StoredReview } from '../../../service/store/types.ts';
@@ -44,8 +45,9 @@ async function outcome(tokens: TokenService, authorization: string | undefined, 
   try {
     return { principal: await tokens.authenticate(authorization, need) };
   } catch (error) {
-    if (!(error instanceof ApiError)) throw error;
-    return { status: error.status, error: error.error, message: error.message, headers: error.headers };
+    const answer = domainReply(error);
+    if (answer === undefined) throw error;
+    return { status: answer.status, error: answer.error, message: answer.message, headers: answer.headers };
   }
 }
 
@@ -55,8 +57,9 @@ function outcomeSync(tokens: TokenService, authorization: string | undefined, ne
     const principal: Principal | undefined = tokens.authenticateSync(authorization, need);
     return principal === undefined ? undefined : { principal };
   } catch (error) {
-    if (!(error instanceof ApiError)) throw error;
-    return { status: error.status, error: error.error, message: error.message, headers: error.headers };
+    const answer = domainReply(error);
+    if (answer === undefined) throw error;
+    return { status: answer.status, error: answer.error, message: answer.message, headers: answer.headers };
   }
 }
 
@@ -134,7 +137,7 @@ describe('the review lookup', () => {
     expect(sync.peek(review.review_id)).toBe(await sync.find('alice', review.review_id));
     // peek does not check the owner (its caller does); find answers another owner 404.
     expect(sync.peek(review.review_id)?.owner).toBe('alice');
-    await expect(sync.find('mallory', review.review_id)).rejects.toMatchObject({ status: 404 });
+    await expect(sync.find('mallory', review.review_id)).rejects.toBeInstanceOf(NotFoundError);
     // Not at hand is not "absent": callers then await find(), which answers 404 or the review.
     expect(sync.peek('rev_01NOSUCHREVIEW00000000000')).toBeUndefined();
     expect(awaited.peek(review.review_id)).toBeUndefined();
