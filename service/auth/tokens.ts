@@ -3,7 +3,7 @@ import { monotonicFactory } from 'ulid';
 import { LIMITS } from '../api/limits.ts';
 import { InsufficientScopeError, NotFoundError, TokenExpiredError, UnauthorizedError } from '../api/errors.ts';
 import type { CreateTokenBody, CreatedToken, ReviewScope, TokenRecord } from '../api/schemas.ts';
-import type { Scope, Store, StoredToken, TokenType } from '../store/types.ts';
+import type { Scope, StoredToken, TokenStore, TokenType } from '../store/types.ts';
 import { hashSecret, mintSecret, sameDigest, secretPrefix } from './secret.ts';
 import type { Clock } from '../clock.ts';
 
@@ -28,12 +28,12 @@ export interface AuthRequirement {
 }
 
 export class TokenService {
-  readonly #store: Store;
+  readonly #store: TokenStore;
   readonly #clock: Clock;
   /** last_used_at of the latest request: requests within one millisecond share the string. */
   #usedAt = { ms: NaN, iso: '' };
 
-  constructor(store: Store, clock: Clock) {
+  constructor(store: TokenStore, clock: Clock) {
     this.#store = store;
     this.#clock = clock;
   }

@@ -12,11 +12,11 @@ import type { ReviewEvents } from '../jobs/review-events.ts';
 import { isTerminal } from '../api/review-status.ts';
 import { toSarif } from '../review/index.ts';
 import type { Finding } from '../review/types.ts';
-import { StoreWriteError, type Store, type StoredReview } from '../store/types.ts';
+import { StoreWriteError, type IdempotencyStore, type ReviewFileStore, type ReviewStore, type StoredReview } from '../store/types.ts';
 import { toCreatedJob, toReviewJob } from './job-view.ts';
 
 export interface ReviewServiceOptions {
-  store: Store;
+  store: ReviewStore & ReviewFileStore & IdempotencyStore;
   runner: JobRunner;
   events: ReviewEvents;
   clock: Clock;
