@@ -19,7 +19,7 @@ import { JSON_TYPE } from './route-schemas.ts';
 import { metaRoutes } from './routes/meta.ts';
 import { reviewRead, reviewRoutes } from './routes/reviews.ts';
 import { FinishedBodies } from './finished-bodies.ts';
-import { PollFastPath } from './poll-fast-path.ts';
+import { PollAnswerer } from './poll-answerer.ts';
 import { isLevelEnabled, LazyChildLogger, RequestLog } from './request-log.ts';
 import { tokenRoutes } from './routes/tokens.ts';
 import { validatorCompiler } from './validation.ts';
@@ -52,13 +52,13 @@ export interface ServerDeps {
 
 export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   const bodies = new FinishedBodies();
-  const fastPoll = new PollFastPath({ tokens: deps.tokens, reviews: deps.reviews, bodies, need: reviewRead,
+  const polls = new PollAnswerer({ tokens: deps.tokens, reviews: deps.reviews, bodies, need: reviewRead,
     debugLogging: () => isLevelEnabled(deps.loggerInstance, 'debug'),
   });
   const app = Fastify({
     loggerInstance: deps.loggerInstance,
     bodyLimit: LIMITS.smallBodyBytes,
-    serverFactory: (handler) => createHttpServer((request, response) => fastPoll.answer(request, response) || handler(request, response), deps.timeouts),
+    serverFactory: (handler) => createHttpServer(polls.inFrontOf(handler), deps.timeouts),
     clientErrorHandler: clientErrorReply,
     frameworkErrors: routerErrorReply,
     return503OnClosing: true,
@@ -67,7 +67,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     childLoggerFactory: (logger, bindings, options) => new LazyChildLogger(logger, bindings, options) as unknown as FastifyBaseLogger,
   });
   app.addHook('preClose', (done) => {
-    fastPoll.close(); // Fastify answers 503 from now on
+    polls.close(); // Fastify answers 503 from now on
     done();
   });
   app.setValidatorCompiler(validatorCompiler);

@@ -9,14 +9,18 @@ import { REVIEW_ID, type CreateReviewBody, type ListReviewsQuery, type ReviewJob
 import type { Clock } from '../clock.ts';
 import type { JobRunner } from '../jobs/runner.ts';
 import type { ReviewEvents } from '../jobs/review-events.ts';
+import type { SyncReviewLookup } from '../store/in-memory-lookups.ts';
 import { isTerminal } from '../api/review-status.ts';
 import { toSarif } from '../review/index.ts';
 import type { Finding } from '../review/types.ts';
 import { StoreWriteError, type IdempotencyStore, type ReviewFileStore, type ReviewStore, type StoredReview } from '../store/types.ts';
 import { toCreatedJob, toReviewJob } from './job-view.ts';
+import { ownedBy } from './ownership.ts';
 
 export interface ReviewServiceOptions {
   store: ReviewStore & ReviewFileStore & IdempotencyStore;
+  /** The store's synchronous lookup, where it has one (see peek). */
+  atHand?: SyncReviewLookup;
   runner: JobRunner;
   events: ReviewEvents;
   clock: Clock;
@@ -129,16 +133,16 @@ export class ReviewService {
   /** The owner's review, or 404: another owner's review is not found, never forbidden. */
   async find(owner: string, id: string): Promise<StoredReview> {
     const review = await this.#o.store.getReview(id);
-    if (!review || review.owner !== owner) throw new NotFoundError(`Review ${id}`);
+    if (!review || !ownedBy(review, owner)) throw new NotFoundError(`Review ${id}`);
     return review;
   }
 
   /**
    * The review if the store has it at hand (in memory), whoever owns it, without a promise:
-   * undefined means "not at hand" (find() knows), not "absent". The caller checks the owner.
+   * undefined means "not at hand" (find() knows), not "absent". The caller checks ownedBy().
    */
   peek(id: string): StoredReview | undefined {
-    return this.#o.store.peekReview?.(id);
+    return this.#o.atHand?.peekReview(id);
   }
 
   async get(owner: string, id: string): Promise<ReviewJob> {

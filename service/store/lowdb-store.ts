@@ -10,6 +10,7 @@ import { DataFile } from 'lowdb/node';
 import type { Finding } from '../review/types.ts';
 import { LRUCache } from 'lru-cache';
 import { ArchiveIndex, entryOf } from './archive-index.ts';
+import type { InMemoryLookups } from './in-memory-lookups.ts';
 import { ReviewArchive } from './review-archive.ts';
 import { ReviewFiles } from './review-files.ts';
 import {
@@ -54,7 +55,7 @@ export class StoreFileCorruptError extends Error {
   }
 }
 
-export class LowdbStore implements Store {
+export class LowdbStore implements Store, InMemoryLookups {
   readonly #db: Low<StoreDocument>;
   readonly #files: ReviewFiles;
   readonly #archive: ReviewArchive;

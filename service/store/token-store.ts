@@ -4,11 +4,6 @@ import type { StoredToken, TokenType } from './types.ts';
 export interface TokenStore {
   insertToken(token: StoredToken): Promise<void>;
   getTokenByHash(hash: string): Promise<StoredToken | undefined>;
-  /**
-   * Optional, for a store that holds every token in memory: getTokenByHash without a promise (every
-   * authenticated request looks its token up). Its answer is final: undefined is an unknown token.
-   */
-  getTokenByHashSync?(hash: string): StoredToken | undefined;
   getToken(id: string): Promise<StoredToken | undefined>;
   /** Not revoked, newest first. */
   listTokens(owner: string, type: TokenType): Promise<StoredToken[]>;

@@ -90,7 +90,7 @@ export function reviewRoutes(app: FastifyInstance, { reviews, events, rateLimit,
       response: { 200: Type.Ref('ReviewJob'), ...errorResponses(401, 403, 404, 500) },
     },
     // A finished review's bytes are serialized once and kept: later polls of it are answered from
-    // them, most before Fastify sees them (poll-fast-path.ts).
+    // them, most before Fastify sees them (poll-answerer.ts).
     handler: async (request, reply) => {
       const review = await reviews.find(principalOf(request).owner, request.params.review_id);
       if (!isTerminal(review)) return reviews.view(review);

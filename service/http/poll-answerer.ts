@@ -1,17 +1,22 @@
 // The usual poll answered before Fastify routes it: GET /v1/reviews/{id} of a finished review by
-// its owner, whose bytes the route has already serialized.
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { AuthRequirement, TokenService } from '../auth/tokens.ts';
-import type { ReviewService } from '../reviews/review-service.ts';
+// its owner, whose bytes the route has already serialized. The one piece the fast path lives in:
+// server.ts puts it in front of Fastify's handler and closes it; it reads through the same checks
+// the route uses (verifyToken via TokenService, ownedBy, FinishedBodies), only without promises.
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { REVIEW_ID } from '../api/schemas.ts';
+import type { TokenService } from '../auth/tokens.ts';
+import type { AuthRequirement, Principal } from '../auth/verify-token.ts';
+import { ownedBy } from '../reviews/ownership.ts';
+import type { ReviewService } from '../reviews/review-service.ts';
 import type { FinishedBodies } from './finished-bodies.ts';
 import { JSON_TYPE } from './route-schemas.ts';
 
 const PREFIX = '/v1/reviews/';
 
-export interface PollFastPathDeps {
+export interface PollAnswererDeps {
   tokens: TokenService;
   reviews: ReviewService;
+  /** The answers of finished reviews, kept by the route. */
   bodies: FinishedBodies;
   /** The token the route demands (its `config.auth`). */
   need: AuthRequirement;
@@ -23,19 +28,26 @@ export interface PollFastPathDeps {
  * Clients poll a job until it is finished, and then often go on polling it: that one request is
  * most of the service's traffic. Fastify's routing, hooks and reply objects were about a tenth of
  * its CPU time (test/bench/api-throughput.ts), so a request that is exactly that poll is answered
- * here, before Fastify: the same token check (timing-safe, expiry, scope, last use), the same
- * owner check, the same bytes and headers. Anything else, or anything that would not be answered
- * 200 (a bad or missing token, another owner's review, an unfinished one, one not yet serialized,
- * a query string), returns false and goes through Fastify, which answers it as it always did. It
- * stands aside while debug logging is on (Fastify logs each request then) and once the server
- * begins to close (Fastify answers 503).
+ * here, before Fastify: the same token check (verifyToken: timing-safe, expiry, scope, last use),
+ * the same owner check (ownedBy), the same bytes and headers. Anything else, or anything that would
+ * not be answered 200 (a bad or missing token, another owner's review, an unfinished one, one not
+ * yet serialized, a query string, a store without synchronous lookups), is left to Fastify, which
+ * answers it as it always did. It stands aside while debug logging is on (Fastify logs each
+ * request then) and once the server begins to close (Fastify answers 503).
  */
-export class PollFastPath {
-  readonly #o: PollFastPathDeps;
+export class PollAnswerer {
+  readonly #o: PollAnswererDeps;
   #open = true;
 
-  constructor(deps: PollFastPathDeps) {
+  constructor(deps: PollAnswererDeps) {
     this.#o = deps;
+  }
+
+  /** Fastify's request listener with this in front of it. */
+  inFrontOf(handler: RequestListener): RequestListener {
+    return (request, response) => {
+      if (!this.answer(request, response)) handler(request, response);
+    };
   }
 
   /** From now on every request goes to Fastify. */
@@ -52,13 +64,13 @@ export class PollFastPath {
     const review = this.#o.reviews.peek(id);
     const bytes = review === undefined ? undefined : this.#o.bodies.get(review);
     if (bytes === undefined || this.#o.debugLogging()) return false;
-    let owner: string | undefined;
+    let caller: Principal | undefined;
     try {
-      owner = this.#o.tokens.authenticateSync(request.headers.authorization, this.#o.need)?.owner;
+      caller = this.#o.tokens.authenticateSync(request.headers.authorization, this.#o.need);
     } catch {
       return false; // Fastify checks the token again, and answers the 401 or 403
     }
-    if (owner !== review!.owner) return false;
+    if (caller === undefined || !ownedBy(review!, caller.owner)) return false;
     response.writeHead(200, { 'content-type': JSON_TYPE, 'content-length': bytes.length });
     response.end(bytes);
     return true;
