@@ -46,7 +46,7 @@ export class PollAnswerer {
   /** Fastify's request listener with this in front of it. */
   inFrontOf(handler: RequestListener): RequestListener {
     return (request, response) => {
-      if (!this.answer(request, response)) handler(request, response);
+      if (!this.#answer(request, response)) handler(request, response);
     };
   }
 
@@ -56,7 +56,7 @@ export class PollAnswerer {
   }
 
   /** True when the request was answered here. */
-  answer(request: IncomingMessage, response: ServerResponse): boolean {
+  #answer(request: IncomingMessage, response: ServerResponse): boolean {
     if (!this.#open || request.method !== 'GET' || !request.url!.startsWith(PREFIX)) return false;
     const id = request.url!.slice(PREFIX.length);
     if (!REVIEW_ID.test(id)) return false;
