@@ -1,7 +1,7 @@
-// The embedded store: one lowdb JSON document for tokens, idempotency keys, unfinished jobs and
-// the most recent finished ones; older finished jobs in the archive beside it (archived-reviews.ts,
-// which keeps the rule that the document's copy of a review wins); the bulky parts (diffs,
-// findings) in files of their own. lowdb rewrites the whole document on every write, so the
+// The embedded store: one lowdb JSON document for tokens, unfinished jobs and the most recent
+// finished ones; older finished jobs in the archive beside it (archived-reviews.ts, which keeps the
+// rule that the document's copy of a review wins); idempotency keys in an expiring log of their own
+// (idempotency-log.ts); the bulky parts (diffs, findings) in files of their own. lowdb rewrites the whole document on every write, so the
 // document is kept small: with every job in it, a create at 100,000 stored reviews took 400 ms
 // (test/bench/store-scale.ts). This file decides what lives in the document and what in the archive.
 import { mkdir } from 'node:fs/promises';
@@ -9,8 +9,10 @@ import path from 'node:path';
 import type { Low } from 'lowdb';
 import type { Finding } from '../review/types.ts';
 import { ArchivedReviews } from './archived-reviews.ts';
+import { IdempotencyLog } from './idempotency-log.ts';
 import { ReviewFiles } from './review-files.ts';
 import { documentDb, emptyDocument, readStoreDocument, STORE_FILE, type StoreDocument } from './store-document.ts';
+import { stderrLog, type StoreLog } from './store-log.ts';
 import {
   StoreWriteError,
   type IdempotencyRecord,
@@ -36,25 +38,28 @@ export class LowdbStore implements Store {
   readonly #archived: ArchivedReviews;
   readonly #tokensByHash = new Map<string, StoredToken>();
   readonly #tokensById = new Map<string, StoredToken>();
-  readonly #idempotency = new Map<string, IdempotencyRecord>();
+  readonly #keys: IdempotencyLog;
   #pendingWrite: Promise<void> | null = null;
   #touchTimer: NodeJS.Timeout | null = null;
 
-  private constructor(db: Low<StoreDocument>, files: ReviewFiles, dataDir: string) {
+  private constructor(db: Low<StoreDocument>, files: ReviewFiles, dataDir: string, log: StoreLog) {
     this.#db = db;
     this.#files = files;
     this.#archived = new ArchivedReviews(dataDir, (id) => this.#reviews.get(id));
+    this.#keys = new IdempotencyLog(dataDir, log);
   }
 
-  static async open(dataDir: string): Promise<LowdbStore> {
+  static async open(dataDir: string, options: { log?: StoreLog } = {}): Promise<LowdbStore> {
     await mkdir(dataDir, { recursive: true, mode: 0o700 });
     const file = path.join(dataDir, STORE_FILE);
     const db = documentDb(file, (await readStoreDocument(file)) ?? emptyDocument());
     const files = new ReviewFiles(dataDir);
     await files.init();
-    const store = new LowdbStore(db, files, dataDir);
+    const store = new LowdbStore(db, files, dataDir, options.log ?? stderrLog);
     store.#indexDocument();
     await store.#archived.load();
+    await store.#keys.load();
+    await store.#moveKeysOutOfDocument();
     return store;
   }
 
@@ -63,7 +68,15 @@ export class LowdbStore implements Store {
     data.reviews.sort(byId);
     for (const review of data.reviews) this.#reviews.set(review.review_id, review); // the document wins over the archive
     for (const token of data.tokens) this.#indexToken(token);
-    for (const record of data.idempotency) this.#idempotency.set(idemKey(record.owner, record.key), record);
+  }
+
+  /** A document of an earlier layout holds idempotency keys: into the log first, then out of the document. */
+  async #moveKeysOutOfDocument() {
+    const legacy = this.#db.data.idempotency;
+    if (legacy === undefined) return;
+    await Promise.all(legacy.map((record) => this.#keys.putIdempotency(record)));
+    delete this.#db.data.idempotency;
+    await this.#persist();
   }
 
   #indexToken(token: StoredToken) {
@@ -248,39 +261,24 @@ export class LowdbStore implements Store {
     }, TOUCH_FLUSH_MS).unref();
   }
 
-  async getIdempotency(owner: string, key: string) {
-    return this.#idempotency.get(idemKey(owner, key));
+  getIdempotency(owner: string, key: string) {
+    return this.#keys.getIdempotency(owner, key);
   }
-
-  async putIdempotency(record: IdempotencyRecord) {
-    this.#idempotency.set(idemKey(record.owner, record.key), record);
-    this.#db.data.idempotency.push(record);
-    await this.#persist();
+  putIdempotency(record: IdempotencyRecord) {
+    return this.#keys.putIdempotency(record);
   }
-
-  async deleteIdempotency(owner: string, key: string) {
-    const record = this.#idempotency.get(idemKey(owner, key));
-    if (!record) return;
-    this.#idempotency.delete(idemKey(owner, key));
-    this.#db.data.idempotency = this.#db.data.idempotency.filter((r) => r !== record);
-    await this.#persist();
+  deleteIdempotency(owner: string, key: string) {
+    return this.#keys.deleteIdempotency(owner, key);
   }
-
-  async deleteIdempotencyBefore(date: string) {
-    const keep = this.#db.data.idempotency.filter((r) => r.created_at >= date);
-    const removed = this.#db.data.idempotency.length - keep.length;
-    if (removed === 0) return 0;
-    for (const r of this.#db.data.idempotency) if (r.created_at < date) this.#idempotency.delete(idemKey(r.owner, r.key));
-    this.#db.data.idempotency = keep;
-    await this.#persist();
-    return removed;
+  deleteIdempotencyBefore(date: string) {
+    return this.#keys.deleteIdempotencyBefore(date);
   }
 
   async close() {
     if (this.#touchTimer) clearTimeout(this.#touchTimer);
     this.#touchTimer = null;
     await this.#persist();
-    await this.#archived.settled();
+    await Promise.all([this.#archived.settled(), this.#keys.settled()]);
   }
 }
 
@@ -297,4 +295,3 @@ function removeFrom(list: StoredReview[], review: StoredReview) {
   if (at >= 0) list.splice(at, 1);
 }
 
-const idemKey = (owner: string, key: string) => `${owner}\u0000${key}`;

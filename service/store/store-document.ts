@@ -15,10 +15,11 @@ export interface StoreDocument {
    */
   reviews: StoredReview[];
   tokens: StoredToken[];
-  idempotency: IdempotencyRecord[];
+  /** Only in a document of an earlier layout: the store moves them to its idempotency log on open. */
+  idempotency?: IdempotencyRecord[];
 }
 
-export const emptyDocument = (): StoreDocument => ({ version: 1, reviews: [], tokens: [], idempotency: [] });
+export const emptyDocument = (): StoreDocument => ({ version: 1, reviews: [], tokens: [] });
 
 export class StoreFileCorruptError extends Error {
   constructor(file: string, cause: unknown) {
