@@ -89,7 +89,7 @@ export async function createService(options: ServiceOptions = {}): Promise<Servi
   const lock = acquireDataDirLock(dataDir);
   const undo: (() => unknown)[] = [() => lock.release()];
   try {
-    const store = await LowdbStore.open(dataDir);
+    const store = await LowdbStore.open(dataDir, { log });
     undo.push(() => store.close());
     const dashboard = await ensureDashboardToken(store, dataDir, clock, options.dashboardToken);
     if (dashboard.file) log.info({ file: dashboard.file, created: dashboard.created }, 'dashboard token file');
