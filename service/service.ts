@@ -89,7 +89,7 @@ export async function createService(options: ServiceOptions = {}): Promise<Servi
   const lock = acquireDataDirLock(dataDir);
   const undo: (() => unknown)[] = [() => lock.release()];
   try {
-    const store = await LowdbStore.open(dataDir);
+    const store = await LowdbStore.open(dataDir, { log });
     undo.push(() => store.close());
     const dashboard = await ensureDashboardToken(store, dataDir, clock, options.dashboardToken);
     if (dashboard.file) log.info({ file: dashboard.file, created: dashboard.created }, 'dashboard token file');
@@ -109,6 +109,7 @@ export async function createService(options: ServiceOptions = {}): Promise<Servi
     undo.push(() => runner.close(0));
     const reviews = new ReviewService({
       store,
+      atHand: store, // lowdb holds reviews and tokens in memory: the hot paths need no promise
       runner,
       events,
       clock,
@@ -117,7 +118,7 @@ export async function createService(options: ServiceOptions = {}): Promise<Servi
       version: VERSION,
     });
     const app = await buildServer({
-      tokens: new TokenService(store, clock),
+      tokens: new TokenService(store, clock, store),
       reviews,
       events,
       version: VERSION,

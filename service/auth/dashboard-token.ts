@@ -5,7 +5,7 @@ import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { ulid } from 'ulid';
 import { atomicWrite } from '../store/review-files.ts';
-import type { Store, StoredToken } from '../store/types.ts';
+import type { StoredToken, TokenStore } from '../store/types.ts';
 import type { Clock } from '../clock.ts';
 import { hashSecret, mintSecret, secretPrefix } from './secret.ts';
 import { DASHBOARD_SCOPES } from './tokens.ts';
@@ -32,7 +32,7 @@ export const dashboardTokenFile = (dataDir: string) => path.join(dataDir, DASHBO
 
 /** Makes sure the store has the dashboard token, and the file holds its secret. */
 export async function ensureDashboardToken(
-  store: Store,
+  store: TokenStore,
   dataDir: string,
   clock: Clock,
   explicit?: string,
@@ -52,7 +52,7 @@ export async function ensureDashboardToken(
 }
 
 /** A new secret for the dashboard token; the old one stops working at once. */
-export async function rotateDashboardToken(store: Store, dataDir: string, clock: Clock): Promise<string> {
+export async function rotateDashboardToken(store: TokenStore, dataDir: string, clock: Clock): Promise<string> {
   const secret = mintSecret();
   const file = dashboardTokenFile(dataDir);
   // File first: if the store write then fails, the old secret still works and the next start retries.
@@ -61,11 +61,11 @@ export async function rotateDashboardToken(store: Store, dataDir: string, clock:
   return file;
 }
 
-async function findDashboardToken(store: Store): Promise<StoredToken | undefined> {
+async function findDashboardToken(store: TokenStore): Promise<StoredToken | undefined> {
   return (await store.listTokens(LOCAL_OWNER, 'dashboard'))[0];
 }
 
-async function saveDashboardSecret(store: Store, clock: Clock, secret: string, current?: StoredToken) {
+async function saveDashboardSecret(store: TokenStore, clock: Clock, secret: string, current?: StoredToken) {
   const now = new Date(clock.now()).toISOString();
   if (current) {
     await store.updateToken(current.id, { hash: hashSecret(secret), prefix: secretPrefix(secret), created_at: now });

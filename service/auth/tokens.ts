@@ -1,11 +1,14 @@
-// Review API tokens and the dashboard token: minting, verification, scopes, listing, revoking.
+// Review API tokens and the dashboard token: minting, authentication (the check itself is
+// verify-token.ts), listing, revoking.
 import { monotonicFactory } from 'ulid';
 import { LIMITS } from '../api/limits.ts';
-import { ApiError, notFound } from '../api/errors.ts';
+import { NotFoundError } from '../api/errors.ts';
 import type { CreateTokenBody, CreatedToken, ReviewScope, TokenRecord } from '../api/schemas.ts';
-import type { Scope, Store, StoredToken, TokenType } from '../store/types.ts';
-import { hashSecret, mintSecret, sameDigest, secretPrefix } from './secret.ts';
 import type { Clock } from '../clock.ts';
+import type { SyncTokenLookup } from '../store/in-memory-lookups.ts';
+import type { Scope, StoredToken, TokenStore } from '../store/types.ts';
+import { hashSecret, mintSecret, secretPrefix } from './secret.ts';
+import { presentedHash, verifyToken, type AuthRequirement, type Principal } from './verify-token.ts';
 
 export const REVIEW_SCOPES: ReviewScope[] = ['reviews:read', 'reviews:write'];
 export const DASHBOARD_SCOPES: Scope[] = ['tokens:read', 'tokens:write'];
@@ -13,82 +16,45 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 /** Strictly increasing ids, also within one millisecond: the list is newest first by id. */
 const nextUlid = monotonicFactory();
 
-/** Who is calling, once the bearer token checked out. */
-export interface Principal {
-  tokenId: string;
-  owner: string;
-  type: TokenType;
-  scopes: Scope[];
-}
-
-/** What an endpoint demands of the token. */
-export interface AuthRequirement {
-  type: TokenType;
-  scope: Scope;
-}
-
-const bearer = (error?: string, scope?: string) =>
-  ({
-    'www-authenticate': `Bearer realm="diff-review"${error ? `, error="${error}"` : ''}${scope ? `, scope="${scope}"` : ''}`,
-  }) as Record<string, string>;
-
 export class TokenService {
-  readonly #store: Store;
+  readonly #store: TokenStore;
   readonly #clock: Clock;
+  readonly #atHand: SyncTokenLookup | undefined;
   /** last_used_at of the latest request: requests within one millisecond share the string. */
   #usedAt = { ms: NaN, iso: '' };
 
-  constructor(store: Store, clock: Clock) {
+  /** `atHand`: the store's synchronous lookup, where it has one (see authenticateSync). */
+  constructor(store: TokenStore, clock: Clock, atHand?: SyncTokenLookup) {
     this.#store = store;
     this.#clock = clock;
+    this.#atHand = atHand;
   }
 
   /** Checks `Authorization: Bearer <secret>` against what the endpoint needs. */
   async authenticate(authorization: string | undefined, need: AuthRequirement): Promise<Principal> {
-    const hex = bearerHash(authorization);
-    return this.#verify(hex, await this.#store.getTokenByHash(hex), need);
+    const hash = presentedHash(authorization);
+    const token = await this.#store.getTokenByHash(hash);
+    const now = this.#clock.now();
+    return this.#used(verifyToken(token, hash, need, now), now);
   }
 
   /**
-   * authenticate() without a promise, where the store can look tokens up synchronously (every
-   * authenticated request comes here): the principal, or the same ApiError thrown; undefined when
-   * the store cannot, and authenticate() must be awaited instead.
+   * authenticate() without a promise, where the tokens are at hand (every authenticated request
+   * comes here): the principal, or the same error thrown; undefined when they are not, and
+   * authenticate() must be awaited instead.
    */
   authenticateSync(authorization: string | undefined, need: AuthRequirement): Principal | undefined {
-    if (this.#store.getTokenByHashSync === undefined) return undefined;
-    const hex = bearerHash(authorization);
-    return this.#verify(hex, this.#store.getTokenByHashSync(hex), need);
+    if (this.#atHand === undefined) return undefined;
+    const hash = presentedHash(authorization);
+    const now = this.#clock.now();
+    return this.#used(verifyToken(this.#atHand.getTokenByHashSync(hash), hash, need, now), now);
   }
 
-  #verify(hex: string, token: StoredToken | undefined, need: AuthRequirement): Principal {
-    const known = token === undefined ? undefined : derived(token);
-    presented.write(hex, 0, 'hex'); // into a buffer of its own: no allocation per request (this runs synchronously)
-    if (token === undefined || known === undefined || !sameDigest(known.digest, presented) || token.revoked_at) {
-      throw new ApiError(401, 'unauthorized', 'The token is not valid: it is unknown or was revoked.', bearer('invalid_token'));
-    }
-    const now = this.#clock.now();
-    if (known.expiresMs <= now) {
-      throw new ApiError(
-        403,
-        'token_expired',
-        `The token expired at ${token.expires_at}. Create a new one with POST /v1/auth/tokens.`,
-        bearer('invalid_token'),
-      );
-    }
-    if (token.type !== need.type || !token.scopes.includes(need.scope)) {
-      const what = need.type === 'dashboard' ? 'the dashboard token' : 'a review API token';
-      throw new ApiError(
-        403,
-        'insufficient_scope',
-        token.type !== need.type
-          ? `This endpoint needs ${what}; a ${token.type === 'dashboard' ? 'dashboard token' : 'review API token'} was sent.`
-          : `The token lacks the scope ${need.scope}.`,
-        bearer('insufficient_scope', need.scope),
-      );
-    }
+  /** Records the use (last_used_at) of a token that checked out. */
+  #used(principal: Principal, now: number): Principal {
     if (this.#usedAt.ms !== now) this.#usedAt = { ms: now, iso: new Date(now).toISOString() };
-    this.#store.touchToken(token.id, this.#usedAt.iso);
-    return { tokenId: token.id, owner: token.owner, type: token.type, scopes: token.scopes };
+    this.#store.touchToken(principal.tokenId, this.#usedAt.iso);
+    return principal;
   }
 
   async createReviewToken(owner: string, body: CreateTokenBody): Promise<CreatedToken> {
@@ -118,49 +84,9 @@ export class TokenService {
   async revoke(owner: string, id: string): Promise<void> {
     const token = await this.#store.getToken(id);
     // Another owner's token, the dashboard token and a revoked one all look alike: not found.
-    if (!token || token.owner !== owner || token.type !== 'review' || token.revoked_at) throw notFound(`Token ${id}`);
+    if (!token || token.owner !== owner || token.type !== 'review' || token.revoked_at) throw new NotFoundError(`Token ${id}`);
     await this.#store.updateToken(id, { revoked_at: new Date(this.#clock.now()).toISOString() });
   }
-}
-
-/** The SHA-256 (hex) of the secret of `Authorization: Bearer <secret>`, or the 401 of a malformed or missing header. */
-function bearerHash(authorization: string | undefined): string {
-  const match = /^Bearer[ ]+(\S+)\s*$/i.exec(authorization ?? '');
-  if (!match) {
-    throw new ApiError(
-      401,
-      'unauthorized',
-      authorization
-        ? 'The Authorization header must be "Bearer <token>".'
-        : 'This endpoint needs a token: send "Authorization: Bearer <token>".',
-      bearer(authorization ? 'invalid_request' : undefined),
-    );
-  }
-  return hashSecret(match[1]!); // hex first: a Buffer out of the hash costs more than hex and decoding it
-}
-
-/** The presented secret's SHA-256 as bytes, written here by each check rather than allocated. */
-const presented = Buffer.alloc(32);
-
-/**
- * What a check needs of a stored token in the form it needs it, derived once rather than on every
- * request: its hash as bytes and its expiry as a time (Infinity: never). Derived afresh when the
- * stored fields change.
- */
-interface Derived {
-  hash: string;
-  digest: Buffer;
-  expiresAt: string | null;
-  expiresMs: number;
-}
-const deriveds = new WeakMap<StoredToken, Derived>();
-function derived(token: StoredToken): Derived {
-  let known = deriveds.get(token);
-  if (known === undefined || known.hash !== token.hash || known.expiresAt !== token.expires_at) {
-    const expiresMs = token.expires_at === null ? Infinity : Date.parse(token.expires_at);
-    deriveds.set(token, (known = { hash: token.hash, digest: Buffer.from(token.hash, 'hex'), expiresAt: token.expires_at, expiresMs }));
-  }
-  return known;
 }
 
 export function toTokenRecord(token: StoredToken): TokenRecord {

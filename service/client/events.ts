@@ -3,7 +3,7 @@
 import type { ReviewJob } from '../api/schemas.ts';
 import { DiffReviewError, EventStreamError } from './errors.ts';
 import type { EventsOptions } from './options.ts';
-import { isTerminal } from './review-status.ts';
+import { isTerminal } from '../api/review-status.ts';
 import { parseServerSentEvents } from './sse.ts';
 import { abortErrorFrom } from './to-client-error.ts';
 import type { Transport } from './transport.ts';

@@ -11,6 +11,6 @@ export {
   TimeoutError,
   type ApiErrorInit,
 } from './errors.ts';
-export { isTerminal, isTerminalStatus } from './review-status.ts';
+export { isTerminal, isTerminalStatus } from '../api/review-status.ts';
 export { parseRetryAfter } from './retry-after.ts';
 export { parseServerSentEvents, EventStreamParser, type ServerSentEvent } from './sse.ts';

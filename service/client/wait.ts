@@ -2,7 +2,7 @@
 import type { ReviewJob } from '../api/schemas.ts';
 import { AbortError, ApiError, DiffReviewError, TimeoutError } from './errors.ts';
 import type { CallOptions, EventsOptions, WaitOptions } from './options.ts';
-import { isTerminal } from './review-status.ts';
+import { isTerminal } from '../api/review-status.ts';
 import { abortErrorFrom, formatMs } from './to-client-error.ts';
 
 /** The two client calls waiting is made of. */

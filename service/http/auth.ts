@@ -1,6 +1,7 @@
 // Bearer-token authentication, declared per route (`config.auth`) and checked before the body is read.
 import type { FastifyInstance, onRequestHookHandler } from 'fastify';
-import type { AuthRequirement, Principal, TokenService } from '../auth/tokens.ts';
+import type { TokenService } from '../auth/tokens.ts';
+import type { AuthRequirement, Principal } from '../auth/verify-token.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -17,8 +18,8 @@ declare module 'fastify' {
  * onRequest hooks (as a global hook would run): public routes, the 404 and the 405 answers pay
  * nothing, and no request looks its route's config up. Callback style, so that a request waits
  * for one promise (the token lookup), not for the hook's own as well. Must be installed before the
- * routes are declared. With a store that looks tokens up synchronously (lowdb's, in memory) the
- * hook waits for no promise at all.
+ * routes are declared. Where the tokens are at hand (a store with a SyncTokenLookup, lowdb's) the
+ * hook waits for no promise at all; both ways end in the same verifyToken.
  */
 export function installAuth(app: FastifyInstance, tokens: TokenService) {
   app.decorateRequest('principal', undefined);

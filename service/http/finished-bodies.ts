@@ -1,6 +1,6 @@
 // The bytes GET /v1/reviews/{id} answers for a finished review, serialized once.
 import { LRUCache } from 'lru-cache';
-import { isTerminal } from '../jobs/review-events.ts';
+import { isTerminal } from '../api/review-status.ts';
 import type { StoredReview } from '../store/types.ts';
 
 interface Entry {

@@ -1,6 +1,6 @@
 // The OpenAPI 3.1 document's frame; its paths and schemas come from the routes' schemas.
 import type { FastifyDynamicSwaggerOptions } from '@fastify/swagger';
-import { LIMITS } from '../api/limits.ts';
+import { DIFF_LIMIT_TEXT } from '../api/errors.ts';
 
 export function openapiOptions(version: string): FastifyDynamicSwaggerOptions {
   return {
@@ -13,7 +13,7 @@ export function openapiOptions(version: string): FastifyDynamicSwaggerOptions {
           'Asynchronous code review of pull-request diffs. Submit a diff with `POST /v1/reviews`, then poll',
           '`GET /v1/reviews/{review_id}` (or follow `/events`) until the job is `completed` (with comments) or `failed` (with an error).',
           '',
-          `Limits: a diff is at most ${LIMITS.diffBytes.toLocaleString('en')} bytes of UTF-8 (413 \`diff_too_large\` beyond).`,
+          `Limits: a diff is at most ${DIFF_LIMIT_TEXT} (413 \`diff_too_large\` beyond).`,
           'Rate limits are per token and announced in `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`; a 429 carries `Retry-After`.',
           'Finished reviews are kept for 30 days by default. Every non-2xx response body is `{ "error": string, "message"?: string }`.',
         ].join('\n'),

@@ -2,7 +2,8 @@
 // Server-Sent Events; the stream ends after a terminal state (or when the service stops).
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ReviewJob } from '../api/schemas.ts';
-import { isTerminal, type ReviewEvents } from '../jobs/review-events.ts';
+import { isTerminal } from '../api/review-status.ts';
+import type { ReviewEvents } from '../jobs/review-events.ts';
 import type { StoredReview } from '../store/types.ts';
 
 const HEARTBEAT_MS = 15_000;

@@ -1,5 +1,6 @@
 // Pieces shared by the routes: error responses, security requirements, the JSON media type.
 import Type from 'typebox';
+import { DIFF_LIMIT_TEXT } from '../api/errors.ts';
 
 /** What Fastify sets for a JSON body it serializes itself; every JSON answer of ours says the same. */
 export const JSON_TYPE = 'application/json; charset=utf-8';
@@ -10,7 +11,7 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   403: 'The token expired (`token_expired`) or lacks the scope (`insufficient_scope`).',
   404: 'Not found: `not_found`.',
   409: 'The review is not in a state that allows this: `conflict`.',
-  413: 'The diff is larger than 1,000,000 bytes of UTF-8: `diff_too_large`.',
+  413: `The diff is larger than ${DIFF_LIMIT_TEXT}: \`diff_too_large\`.`,
   429: 'Too many requests (`rate_limited`) or too many queued reviews (`queue_full`); see Retry-After.',
   500: 'The service failed: `internal_error`.',
 };

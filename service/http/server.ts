@@ -4,14 +4,14 @@ import http from 'node:http';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import rateLimit from '@fastify/rate-limit';
-import { ApiError } from '../api/errors.ts';
+import { DiffTooLargeError } from '../api/errors.ts';
 import { API_VERSION, LIMITS } from '../api/limits.ts';
 import { sharedSchemas } from '../api/schemas.ts';
 import type { TokenService } from '../auth/tokens.ts';
 import type { ReviewEvents } from '../jobs/review-events.ts';
 import type { ReviewService } from '../reviews/review-service.ts';
 import { installAuth } from './auth.ts';
-import { clientErrorReply, installErrorReplies, routerErrorReply } from './error-replies.ts';
+import { clientErrorReply, domainReply, errorBody, HttpError, installErrorReplies, routerErrorReply } from './error-replies.ts';
 import { SharedRateLimitStore } from './shared-rate-limit-store.ts';
 import { installJsonBodyParser } from './json-body.ts';
 import { openapiOptions } from './openapi.ts';
@@ -19,7 +19,7 @@ import { JSON_TYPE } from './route-schemas.ts';
 import { metaRoutes } from './routes/meta.ts';
 import { reviewRead, reviewRoutes } from './routes/reviews.ts';
 import { FinishedBodies } from './finished-bodies.ts';
-import { PollFastPath } from './poll-fast-path.ts';
+import { PollAnswerer } from './poll-answerer.ts';
 import { isLevelEnabled, LazyChildLogger, RequestLog } from './request-log.ts';
 import { tokenRoutes } from './routes/tokens.ts';
 import { validatorCompiler } from './validation.ts';
@@ -52,13 +52,13 @@ export interface ServerDeps {
 
 export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   const bodies = new FinishedBodies();
-  const fastPoll = new PollFastPath({ tokens: deps.tokens, reviews: deps.reviews, bodies, need: reviewRead,
+  const polls = new PollAnswerer({ tokens: deps.tokens, reviews: deps.reviews, bodies, need: reviewRead,
     debugLogging: () => isLevelEnabled(deps.loggerInstance, 'debug'),
   });
   const app = Fastify({
     loggerInstance: deps.loggerInstance,
     bodyLimit: LIMITS.smallBodyBytes,
-    serverFactory: (handler) => createHttpServer((request, response) => fastPoll.answer(request, response) || handler(request, response), deps.timeouts),
+    serverFactory: (handler) => createHttpServer(polls.inFrontOf(handler), deps.timeouts),
     clientErrorHandler: clientErrorReply,
     frameworkErrors: routerErrorReply,
     return503OnClosing: true,
@@ -67,7 +67,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     childLoggerFactory: (logger, bindings, options) => new LazyChildLogger(logger, bindings, options) as unknown as FastifyBaseLogger,
   });
   app.addHook('preClose', (done) => {
-    fastPoll.close(); // Fastify answers 503 from now on
+    polls.close(); // Fastify answers 503 from now on
     done();
   });
   app.setValidatorCompiler(validatorCompiler);
@@ -87,7 +87,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     enableDraftSpec: true,
     store: SharedRateLimitStore as never,
     errorResponseBuilder: (_request, context) =>
-      new ApiError(429, 'rate_limited', `Too many requests: this token may make ${context.max} of them per minute here. Retry in ${context.after}.`),
+      new HttpError(429, 'rate_limited', `Too many requests: this token may make ${context.max} of them per minute here. Retry in ${context.after}.`),
   });
 
   const routes = new Map<string, Set<string>>();
@@ -117,7 +117,7 @@ function methodNotAllowedRoutes(app: FastifyInstance, routes: Map<string, Set<st
       // onRequest: answered before any body is read
       onRequest: async (request, reply) => {
         reply.header('allow', allow.join(', '));
-        throw new ApiError(405, 'method_not_allowed', `${request.method} is not allowed on ${url}; use ${allow.join(' or ')}.`);
+        throw new HttpError(405, 'method_not_allowed', `${request.method} is not allowed on ${url}; use ${allow.join(' or ')}.`);
       },
       handler: async () => undefined,
     });
@@ -137,10 +137,7 @@ function createHttpServer(handler: http.RequestListener, timeouts: ServerTimeout
   // `Expect: 100-continue` (curl sends it for large bodies): refuse an oversize body before it is sent.
   server.on('checkContinue', (request, response) => {
     if (Number(request.headers['content-length']) > LIMITS.reviewBodyBytes) {
-      const body = JSON.stringify({
-        error: 'diff_too_large',
-        message: `The request body is too large. A diff may be at most ${LIMITS.diffBytes.toLocaleString('en')} bytes of UTF-8.`,
-      });
+      const body = errorBody(domainReply(new DiffTooLargeError())!);
       response.writeHead(413, { 'content-type': JSON_TYPE, 'content-length': Buffer.byteLength(body), connection: 'close' });
       response.end(body);
       return;

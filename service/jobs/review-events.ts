@@ -30,6 +30,3 @@ export class ReviewEvents {
 }
 
 const SHUTDOWN = Symbol('shutdown');
-
-export const isTerminal = (review: Pick<StoredReview, 'status'>) =>
-  review.status === 'completed' || review.status === 'failed';

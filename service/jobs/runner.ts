@@ -6,12 +6,13 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { JobErrorCode } from '../api/schemas.ts';
 import type { Clock } from '../clock.ts';
 import type { EngineConfig } from '../review/types.ts';
-import type { Store, StoredReview } from '../store/types.ts';
-import { isTerminal, type ReviewEvents } from './review-events.ts';
+import type { ReviewFileStore, ReviewStore, StoredReview } from '../store/types.ts';
+import { isTerminal } from '../api/review-status.ts';
+import type { ReviewEvents } from './review-events.ts';
 import type { ReviewTask, ReviewTaskResult } from './review-worker.ts';
 
 export interface JobRunnerOptions {
-  store: Store;
+  store: ReviewStore & ReviewFileStore;
   events: ReviewEvents;
   clock: Clock;
   log: FastifyBaseLogger;

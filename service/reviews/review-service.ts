@@ -4,18 +4,23 @@ import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import { monotonicFactory } from 'ulid';
 import { LIMITS } from '../api/limits.ts';
-import { ApiError, invalidRequest, notFound } from '../api/errors.ts';
+import { ConflictError, InvalidRequestError, NotFoundError, QueueFullError, ReviewNotSavedError } from '../api/errors.ts';
 import { REVIEW_ID, type CreateReviewBody, type ListReviewsQuery, type ReviewJob, type ReviewList } from '../api/schemas.ts';
 import type { Clock } from '../clock.ts';
 import type { JobRunner } from '../jobs/runner.ts';
-import { isTerminal, type ReviewEvents } from '../jobs/review-events.ts';
+import type { ReviewEvents } from '../jobs/review-events.ts';
+import type { SyncReviewLookup } from '../store/in-memory-lookups.ts';
+import { isTerminal } from '../api/review-status.ts';
 import { toSarif } from '../review/index.ts';
 import type { Finding } from '../review/types.ts';
-import { StoreWriteError, type Store, type StoredReview } from '../store/types.ts';
+import { StoreWriteError, type IdempotencyStore, type ReviewFileStore, type ReviewStore, type StoredReview } from '../store/types.ts';
 import { toCreatedJob, toReviewJob } from './job-view.ts';
+import { ownedBy } from './ownership.ts';
 
 export interface ReviewServiceOptions {
-  store: Store;
+  store: ReviewStore & ReviewFileStore & IdempotencyStore;
+  /** The store's synchronous lookup, where it has one (see peek). */
+  atHand?: SyncReviewLookup;
   runner: JobRunner;
   events: ReviewEvents;
   clock: Clock;
@@ -47,7 +52,7 @@ export class ReviewService {
   async create(owner: string, body: CreateReviewBody, idempotencyKey?: string): Promise<{ job: ReviewJob; replayed: boolean }> {
     if (idempotencyKey === undefined) return { job: toCreatedJob(await this.#create(owner, body)), replayed: false };
     if (!IDEMPOTENCY_KEY.test(idempotencyKey)) {
-      throw invalidRequest('Idempotency-Key must be 1–255 printable ASCII characters without spaces (a UUID is a good choice).');
+      throw new InvalidRequestError('Idempotency-Key must be 1–255 printable ASCII characters without spaces (a UUID is a good choice).');
     }
     const requestHash = hashRequest(body);
     const slot = `${owner}\u0000${idempotencyKey}`;
@@ -78,7 +83,7 @@ export class ReviewService {
     // Checked and reserved in one step: a burst of concurrent creates all see the queue before
     // any of them is enqueued (the store writes come in between), so each one holds a place.
     if (runner.backlog + this.#admitted >= this.#o.maxQueuedJobs) {
-      throw new ApiError(429, 'queue_full', `${runner.backlog + this.#admitted} reviews are waiting; try again in a few seconds.`, { 'retry-after': '5' });
+      throw new QueueFullError(runner.backlog + this.#admitted);
     }
     this.#admitted++;
     try {
@@ -116,7 +121,7 @@ export class ReviewService {
       await store.deleteDiff(review.review_id).catch(() => {});
       if (idempotency) await store.deleteIdempotency(owner, idempotency.key).catch(() => {});
       if (error instanceof StoreWriteError) {
-        throw new ApiError(500, 'internal_error', `The review could not be saved: ${error.message}. Nothing was queued; try again later.`);
+        throw new ReviewNotSavedError(error.message, { cause: error });
       }
       throw error;
     }
@@ -128,16 +133,16 @@ export class ReviewService {
   /** The owner's review, or 404: another owner's review is not found, never forbidden. */
   async find(owner: string, id: string): Promise<StoredReview> {
     const review = await this.#o.store.getReview(id);
-    if (!review || review.owner !== owner) throw notFound(`Review ${id}`);
+    if (!review || !ownedBy(review, owner)) throw new NotFoundError(`Review ${id}`);
     return review;
   }
 
   /**
    * The review if the store has it at hand (in memory), whoever owns it, without a promise:
-   * undefined means "not at hand" (find() knows), not "absent". The caller checks the owner.
+   * undefined means "not at hand" (find() knows), not "absent". The caller checks ownedBy().
    */
   peek(id: string): StoredReview | undefined {
-    return this.#o.store.peekReview?.(id);
+    return this.#o.atHand?.peekReview(id);
   }
 
   async get(owner: string, id: string): Promise<ReviewJob> {
@@ -166,7 +171,7 @@ export class ReviewService {
   async cancel(owner: string, id: string): Promise<ReviewJob> {
     const review = await this.find(owner, id);
     if (isTerminal(review)) {
-      throw new ApiError(409, 'conflict', `The review is already ${review.status}; only queued or running reviews can be cancelled.`);
+      throw new ConflictError(`The review is already ${review.status}; only queued or running reviews can be cancelled.`);
     }
     const { store, runner, events, clock } = this.#o;
     const updated = await store.updateReview(id, {
@@ -183,7 +188,7 @@ export class ReviewService {
   async sarif(owner: string, id: string): Promise<object> {
     const review = await this.find(owner, id);
     if (review.status !== 'completed') {
-      throw new ApiError(409, 'conflict', `The review is ${review.status}; SARIF is available once it is completed.`);
+      throw new ConflictError(`The review is ${review.status}; SARIF is available once it is completed.`);
     }
     return toSarif({
       findings: await this.#findingsOf(id),
@@ -219,12 +224,12 @@ function hashRequest(body: CreateReviewBody): string {
 }
 
 const keyReused = (key: string) =>
-  invalidRequest(`Idempotency-Key "${key}" was already used with a different request body. Use a new key for a new review.`);
+  new InvalidRequestError(`Idempotency-Key "${key}" was already used with a different request body. Use a new key for a new review.`);
 
 const encodeCursor = (reviewId: string) => Buffer.from(reviewId, 'utf8').toString('base64url');
 
 function decodeCursor(cursor: string): string {
   const id = Buffer.from(cursor, 'base64url').toString('utf8');
-  if (!REVIEW_ID.test(id)) throw invalidRequest('cursor is not valid: pass the next_cursor of the previous page unchanged.');
+  if (!REVIEW_ID.test(id)) throw new InvalidRequestError('cursor is not valid: pass the next_cursor of the previous page unchanged.');
   return id;
 }

@@ -6,13 +6,12 @@
 // few fields in memory (archive-index.ts) and reads a full record from its segment when asked.
 import { mkdir, open, readdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
+import { appendLines, NEWLINE_BYTES, scanLines, truncateTo } from './jsonl-file.ts';
 import { atomicWrite } from './review-files.ts';
 import type { StoredReview } from './types.ts';
 
 const SEGMENT = /^reviews-(\d{4}-\d{2}-\d{2})\.jsonl$/;
 const NEWLINE = 0x0a;
-/** Segments are read this many bytes at a time on load: a large one is never in memory whole. */
-const CHUNK = 1024 * 1024;
 
 export class ArchiveCorruptError extends Error {
   constructor(file: string, line: number, cause: unknown) {
@@ -52,57 +51,19 @@ export class ReviewArchive {
     for (const name of await this.#segments()) {
       const day = SEGMENT.exec(name)![1]!;
       const file = path.join(this.#dir, name);
-      const handle = await open(file, 'r');
-      let torn = false;
-      try {
-        let buffer = Buffer.allocUnsafe(CHUNK);
-        /** Bytes of the file before buffer[0]; buffer[0, filled) holds what is not handed out yet. */
-        let base = 0;
-        let filled = 0;
-        let line = 1;
-        for (;;) {
-          if (filled === buffer.length) {
-            // One line longer than the buffer: make room.
-            const bigger = Buffer.allocUnsafe(buffer.length * 2);
-            buffer.copy(bigger, 0, 0, filled);
-            buffer = bigger;
-          }
-          const { bytesRead } = await handle.read(buffer, filled, buffer.length - filled, base + filled);
-          if (bytesRead === 0) break;
-          const end = filled + bytesRead;
-          let start = 0;
-          for (let stop = buffer.indexOf(NEWLINE, filled); stop >= 0 && stop < end; stop = buffer.indexOf(NEWLINE, start)) {
-            if (stop > start) {
-              let review: StoredReview;
-              try {
-                review = JSON.parse(buffer.toString('utf8', start, stop)) as StoredReview;
-              } catch (error) {
-                throw new ArchiveCorruptError(file, line, error);
-              }
-              each(review, { day, offset: base + start, length: stop - start });
-            }
-            line++;
-            start = stop + 1;
-          }
-          buffer.copy(buffer, 0, start, end);
-          base += start;
-          filled = end - start;
-        }
-        torn = filled > 0;
-        this.#sizes.set(day, base);
-      } finally {
-        await handle.close();
-      }
-      if (torn) {
-        // A crash in the middle of an append: the reviews of that append are still in the
-        // document (it forgets them only after the append), so the torn tail is dropped.
-        const writable = await open(file, 'r+');
+      const { whole, tornTail } = await scanLines(file, (text, offset, length, line) => {
+        let review: StoredReview;
         try {
-          await writable.truncate(this.#sizes.get(day));
-        } finally {
-          await writable.close();
+          review = JSON.parse(text) as StoredReview;
+        } catch (error) {
+          throw new ArchiveCorruptError(file, line, error);
         }
-      }
+        each(review, { day, offset, length });
+      });
+      this.#sizes.set(day, whole);
+      // A crash in the middle of an append: the reviews of that append are still in the
+      // document (it forgets them only after the append), so the torn tail is dropped.
+      if (tornTail) await truncateTo(file, whole);
     }
   }
 
@@ -121,24 +82,14 @@ export class ReviewArchive {
     return this.#serial(async () => {
       const at: ArchiveLocation[] = new Array(reviews.length);
       for (const [day, lines] of byDay) {
-        const file = this.#file(day);
-        const handle = await open(file, 'a', 0o600);
-        try {
-          const known = this.#sizes.get(day) ?? 0;
-          // A previous append that failed half-way left a torn line: cut it off first.
-          if ((await handle.stat()).size !== known) await handle.truncate(known);
-          let offset = known;
-          const parts: Buffer[] = [];
-          for (const { index, line } of lines) {
-            at[index] = { day, offset, length: line.length };
-            parts.push(line, NEWLINE_BYTES);
-            offset += line.length + 1;
-          }
-          await handle.writeFile(Buffer.concat(parts));
-          this.#sizes.set(day, offset);
-        } finally {
-          await handle.close();
+        let offset = this.#sizes.get(day) ?? 0;
+        const parts: Buffer[] = [];
+        for (const { index, line } of lines) {
+          at[index] = { day, offset, length: line.length };
+          parts.push(line, NEWLINE_BYTES);
+          offset += line.length + 1;
         }
+        this.#sizes.set(day, await appendLines(this.#file(day), this.#sizes.get(day) ?? 0, Buffer.concat(parts)));
       }
       return at;
     });
@@ -258,4 +209,3 @@ export class ReviewArchive {
   }
 }
 
-const NEWLINE_BYTES = Buffer.from('\n');

@@ -1,7 +1,13 @@
-// What the service keeps, and the Store interface over it. The store knows nothing of HTTP;
-// the lowdb implementation is the embedded default (a PostgreSQL one can follow the same interface).
+// What the service keeps (the records), and the Store: the union of the interfaces by concern
+// (review-store.ts, review-file-store.ts, token-store.ts, idempotency-store.ts). The store knows
+// nothing of HTTP; the lowdb implementation is the embedded default.
 import type { JobErrorCode, ReviewScope, ReviewStatus } from '../api/schemas.ts';
-import type { Finding } from '../review/types.ts';
+import type { IdempotencyStore } from './idempotency-store.ts';
+import type { ReviewFileStore } from './review-file-store.ts';
+import type { ReviewStore } from './review-store.ts';
+import type { TokenStore } from './token-store.ts';
+
+export type { IdempotencyStore, ReviewFileStore, ReviewStore, TokenStore };
 
 export interface StoredReview {
   review_id: string;
@@ -54,50 +60,11 @@ export interface ReviewQuery {
   before?: string;
 }
 
-export interface Store {
-  insertReview(review: StoredReview): Promise<void>;
-  getReview(id: string): Promise<StoredReview | undefined>;
-  /**
-   * Optional, for a store that holds reviews in memory: the review if it is at hand now, without
-   * a promise (a poll is the hottest request). undefined means "not at hand", not "absent": ask
-   * getReview. A store without it (one over a database) is read through getReview alone.
-   */
-  peekReview?(id: string): StoredReview | undefined;
-  updateReview(id: string, patch: Partial<StoredReview>): Promise<StoredReview>;
-  /** Newest first. */
-  listReviews(query: ReviewQuery): Promise<StoredReview[]>;
-  /** Reviews that are queued or running, oldest first: the work to resume on start. */
-  unfinishedReviews(): Promise<StoredReview[]>;
-  /** Finished reviews whose last update is older than the date, with their files. */
-  deleteFinishedBefore(date: string): Promise<number>;
-
-  writeDiff(id: string, diff: string): Promise<void>;
-  readDiff(id: string): Promise<string>;
-  /** Where the diff is on disk, for a store that keeps it in a file (the worker reads it there). */
-  diffFile?(id: string): string;
-  deleteDiff(id: string): Promise<void>;
-  writeFindings(id: string, findings: Finding[]): Promise<void>;
-  readFindings(id: string): Promise<Finding[]>;
-
-  insertToken(token: StoredToken): Promise<void>;
-  getTokenByHash(hash: string): Promise<StoredToken | undefined>;
-  /**
-   * Optional, for a store that holds every token in memory: getTokenByHash without a promise (every
-   * authenticated request looks its token up). Its answer is final: undefined is an unknown token.
-   */
-  getTokenByHashSync?(hash: string): StoredToken | undefined;
-  getToken(id: string): Promise<StoredToken | undefined>;
-  /** Not revoked, newest first. */
-  listTokens(owner: string, type: TokenType): Promise<StoredToken[]>;
-  updateToken(id: string, patch: Partial<StoredToken>): Promise<void>;
-  /** Best-effort, coalesced: last_used_at is not worth a write per request. */
-  touchToken(id: string, at: string): void;
-
-  getIdempotency(owner: string, key: string): Promise<IdempotencyRecord | undefined>;
-  putIdempotency(record: IdempotencyRecord): Promise<void>;
-  deleteIdempotency(owner: string, key: string): Promise<void>;
-  deleteIdempotencyBefore(date: string): Promise<number>;
-
+/**
+ * Everything the service keeps, split by concern so that each caller takes only the part it uses
+ * (the lowdb store implements all of them; a PostgreSQL one will too).
+ */
+export interface Store extends ReviewStore, ReviewFileStore, TokenStore, IdempotencyStore {
   /** Writes what is pending and releases the files. */
   close(): Promise<void>;
 }

@@ -2,7 +2,7 @@
 // autocannon at 100 connections for 10 s, beside a bare node:http server in the same run that
 // answers the same bytes with no auth and no store (the limit for Node on this machine). The
 // service runs at its default log level (info). Most such polls are answered before Fastify routes
-// them (service/http/poll-fast-path.ts); the same poll with a query string is left to Fastify,
+// them (service/http/poll-answerer.ts); the same poll with a query string is left to Fastify,
 // which shows what the fast path saves. The three are measured in interleaved rounds
 // (ROUNDS × DURATION/ROUNDS seconds each), so a noisy neighbour on the machine hits all alike.
 // Run: node test/bench/api-throughput.ts   (DURATION=seconds, default 10; ROUNDS, default 2)

@@ -1,17 +1,15 @@
 // The `diff-review` command line as a user runs it: a real child process on a real data dir.
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createClient } from '../../service/client/index.ts';
-import { readLock } from '../../service/store/data-dir-lock.ts';
+import { CLI, exited, killServed, serve } from '../support/cli-process.ts';
 import { DEBUGGER_DIFF, sleep } from '../support/test-service.ts';
 
-const CLI = path.resolve('service/cli.ts');
 const run = promisify(execFile);
-const children: ChildProcess[] = [];
 const dirs: string[] = [];
 
 async function dataDir() {
@@ -20,36 +18,8 @@ async function dataDir() {
   return dir;
 }
 
-/** `diff-review serve` on a free port; resolves once it answers. */
-async function serve(dir: string, env: Record<string, string> = {}) {
-  const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', '--data-dir', dir], {
-    env: { ...process.env, DIFF_REVIEW_LOG_LEVEL: 'warn', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  let output = '';
-  child.stdout!.on('data', (d) => (output += d));
-  child.stderr!.on('data', (d) => (output += d));
-  for (let i = 0; i < 200; i++) {
-    const url = readLock(dir)?.url;
-    if (url && readLock(dir)?.pid === child.pid) {
-      const ok = await fetch(`${url}/healthz`).then((r) => r.ok, () => false);
-      if (ok) return { child, url, output: () => output };
-    }
-    if (child.exitCode !== null) throw new Error(`serve exited ${child.exitCode}: ${output}`);
-    await sleep(50);
-  }
-  throw new Error(`serve did not come up: ${output}`);
-}
-
-const exited = (child: ChildProcess) =>
-  new Promise<number | null>((resolve) =>
-    // killed by a signal: exitCode stays null and signalCode is set, and 'exit' may have fired already
-    child.exitCode !== null || child.signalCode !== null ? resolve(child.exitCode) : child.once('exit', (code) => resolve(code)),
-  );
-
 afterEach(async () => {
-  for (const child of children.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
+  killServed();
   for (const dir of dirs.splice(0)) await rm(dir, { recursive: true, force: true });
 });
 

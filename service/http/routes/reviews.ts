@@ -1,7 +1,7 @@
 // /v1/reviews: create, get, list, cancel, events (SSE), SARIF.
 import Type from 'typebox';
 import type { FastifyInstance } from 'fastify';
-import { ApiError } from '../../api/errors.ts';
+import { DiffTooLargeError } from '../../api/errors.ts';
 import { LIMITS } from '../../api/limits.ts';
 import { CreateReviewBody, ListReviewsQuery, ReviewIdParams, ReviewList, type CreateReviewBody as CreateBody, type ListReviewsQuery as ListQuery } from '../../api/schemas.ts';
 import type { ReviewService } from '../../reviews/review-service.ts';
@@ -9,7 +9,8 @@ import { principalOf } from '../auth.ts';
 import { errorResponses, JSON_TYPE, reviewSecurity } from '../route-schemas.ts';
 import { streamReviewEvents } from '../review-events-stream.ts';
 import type { FinishedBodies } from '../finished-bodies.ts';
-import { isTerminal, type ReviewEvents } from '../../jobs/review-events.ts';
+import { isTerminal } from '../../api/review-status.ts';
+import type { ReviewEvents } from '../../jobs/review-events.ts';
 
 export interface ReviewRoutesOptions {
   reviews: ReviewService;
@@ -38,11 +39,7 @@ export function reviewRoutes(app: FastifyInstance, { reviews, events, rateLimit,
     preValidation: async (request) => {
       const diff = (request.body as { diff?: unknown } | undefined)?.diff;
       if (typeof diff === 'string' && diff.length > LIMITS.diffBytes / 4 && Buffer.byteLength(diff, 'utf8') > LIMITS.diffBytes) {
-        throw new ApiError(
-          413,
-          'diff_too_large',
-          `diff is ${Buffer.byteLength(diff, 'utf8').toLocaleString('en')} bytes of UTF-8; the limit is ${LIMITS.diffBytes.toLocaleString('en')}. Review a smaller range of commits.`,
-        );
+        throw new DiffTooLargeError(Buffer.byteLength(diff, 'utf8'));
       }
     },
     schema: {
@@ -93,7 +90,7 @@ export function reviewRoutes(app: FastifyInstance, { reviews, events, rateLimit,
       response: { 200: Type.Ref('ReviewJob'), ...errorResponses(401, 403, 404, 500) },
     },
     // A finished review's bytes are serialized once and kept: later polls of it are answered from
-    // them, most before Fastify sees them (poll-fast-path.ts).
+    // them, most before Fastify sees them (poll-answerer.ts).
     handler: async (request, reply) => {
       const review = await reviews.find(principalOf(request).owner, request.params.review_id);
       if (!isTerminal(review)) return reviews.view(review);

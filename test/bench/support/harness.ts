@@ -148,10 +148,12 @@ export async function reviewToken(url: string, dashboardToken: string): Promise<
   return ((await response.json()) as { token: string }).token;
 }
 
-export async function createReview(url: string, token: string, diff: string, repository = 'github.com/bench/repo'): Promise<string> {
+export async function createReview(url: string, token: string, diff: string, repository = 'github.com/bench/repo', idempotencyKey?: string): Promise<string> {
+  const headers: Record<string, string> = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+  if (idempotencyKey !== undefined) headers['idempotency-key'] = idempotencyKey;
   const response = await fetch(`${url}/v1/reviews`, {
     method: 'POST',
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    headers,
     body: JSON.stringify({ diff, repository }),
   });
   if (response.status !== 202) throw new Error(`create answered ${response.status}: ${await response.text()}`);

@@ -103,7 +103,7 @@ function rawGet(url: string, authorization?: string): Promise<{ status: number; 
 }
 const withoutDate = (raw: string[]) => raw.filter((_, i) => i % 2 === 0).flatMap((name, i) => (name.toLowerCase() === 'date' ? [] : [name, raw[2 * i + 1]!]));
 
-describe('the poll fast path (service/http/poll-fast-path.ts)', () => {
+describe('the poll fast path (service/http/poll-answerer.ts)', () => {
   it('answers a finished review before Fastify, with the bytes and header lines Fastify sent', async () => {
     const id = await finishedReview();
     const url = `${t.url}/v1/reviews/${id}`;

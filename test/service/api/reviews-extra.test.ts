@@ -3,7 +3,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiError } from '../../../service/api/errors.ts';
+import { NotFoundError } from '../../../service/api/errors.ts';
 import { ReviewService } from '../../../service/reviews/review-service.ts';
 import type { StoredReview } from '../../../service/store/types.ts';
 import { settledReview } from '../../support/settled-review.ts';
@@ -105,12 +105,10 @@ describe("another owner's review is 404, never 403", () => {
     });
     expect(await service.find('alice', stored.review_id)).toBe(stored);
     const error = await service.find('mallory', stored.review_id).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(ApiError);
-    expect((error as ApiError).status).toBe(404);
-    expect((error as ApiError).error).toBe('not_found');
+    expect(error).toBeInstanceOf(NotFoundError);
     // the same answer as for an id that does not exist at all: no existence leak
-    const missing = (await service.find('mallory', 'rev_00000000000000000000000000').catch((e: unknown) => e)) as ApiError;
-    expect(missing.message.replace(/rev_\w+/, 'ID')).toBe((error as ApiError).message.replace(/rev_\w+/, 'ID'));
+    const missing = (await service.find('mallory', 'rev_00000000000000000000000000').catch((e: unknown) => e)) as NotFoundError;
+    expect(missing.message.replace(/rev_\w+/, 'ID')).toBe((error as NotFoundError).message.replace(/rev_\w+/, 'ID'));
   });
 
   it('through HTTP: a review moved to another owner in the store is 404 for get, cancel, SARIF, events and absent from lists', async () => {

@@ -1,16 +1,18 @@
-// The synchronous pieces of a poll's fast path (service/http/poll-fast-path.ts) decide exactly
-// what the awaited ones do: the token check with a store that looks tokens up synchronously
-// (lowdb's) and with one that cannot (a future database store, reached through the Store
-// interface alone), and the review lookup with and without peekReview.
+// The synchronous pieces of a poll's fast path (service/http/poll-answerer.ts) decide exactly
+// what the awaited ones do: the token check with the store's synchronous lookup (lowdb's
+// SyncTokenLookup) and without one (a database store, read through TokenStore alone), and the
+// review lookup with and without a SyncReviewLookup.
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiError } from '../../../service/api/errors.ts';
-import { TokenService, type AuthRequirement, type Principal } from '../../../service/auth/tokens.ts';
+import { NotFoundError } from '../../../service/api/errors.ts';
+import { TokenService } from '../../../service/auth/tokens.ts';
+import type { AuthRequirement, Principal } from '../../../service/auth/verify-token.ts';
+import { domainReply } from '../../../service/http/error-replies.ts';
 import { ReviewService } from '../../../service/reviews/review-service.ts';
 import { LowdbStore } from '../../../service/store/lowdb-store.ts';
-import type { Store, StoredReview } from '../../../service/store/types.ts';
+import type { StoredReview } from '../../../service/store/types.ts';
 import { TestClock } from '../../support/test-clock.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -19,20 +21,11 @@ const write: AuthRequirement = { type: 'review', scope: 'reviews:write' };
 
 let dir: string;
 let store: LowdbStore;
-/** The same store seen through the Store interface without its optional synchronous getters. */
-let asyncOnly: Store;
 const clock = new TestClock(Date.parse('2030-01-01T00:00:00.000Z'));
 
 beforeAll(async () => {
   dir = await mkdtemp(path.join(os.tmpdir(), 'diff-review-sync-paths-'));
   store = await LowdbStore.open(dir);
-  asyncOnly = new Proxy(store, {
-    get(target, key) {
-      if (key === 'getTokenByHashSync' || key === 'peekReview') return undefined;
-      const value = Reflect.get(target, key, target) as unknown;
-      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
-    },
-  });
 });
 afterAll(async () => {
   await store?.close();
@@ -44,8 +37,9 @@ async function outcome(tokens: TokenService, authorization: string | undefined, 
   try {
     return { principal: await tokens.authenticate(authorization, need) };
   } catch (error) {
-    if (!(error instanceof ApiError)) throw error;
-    return { status: error.status, error: error.error, message: error.message, headers: error.headers };
+    const answer = domainReply(error);
+    if (answer === undefined) throw error;
+    return { status: answer.status, error: answer.error, message: answer.message, headers: answer.headers };
   }
 }
 
@@ -55,15 +49,16 @@ function outcomeSync(tokens: TokenService, authorization: string | undefined, ne
     const principal: Principal | undefined = tokens.authenticateSync(authorization, need);
     return principal === undefined ? undefined : { principal };
   } catch (error) {
-    if (!(error instanceof ApiError)) throw error;
-    return { status: error.status, error: error.error, message: error.message, headers: error.headers };
+    const answer = domainReply(error);
+    if (answer === undefined) throw error;
+    return { status: answer.status, error: answer.error, message: answer.message, headers: answer.headers };
   }
 }
 
 describe('the token check', () => {
-  it('answers the same synchronously as awaited, with and without the synchronous getter', async () => {
-    const sync = new TokenService(store, clock);
-    const awaited = new TokenService(asyncOnly, clock);
+  it('answers the same synchronously as awaited, with and without the synchronous lookup', async () => {
+    const sync = new TokenService(store, clock, store);
+    const awaited = new TokenService(store, clock);
     const { token: readOnly } = await sync.createReviewToken('alice', { name: 'read only', scopes: ['reviews:read'], expires_in_days: 1 });
     const { token: both, id: bothId } = await sync.createReviewToken('alice', { name: 'both', expires_in_days: 1 });
     const cases: [string | undefined, AuthRequirement][] = [
@@ -81,13 +76,13 @@ describe('the token check', () => {
       expect(await outcome(sync, authorization, need)).toEqual(expected);
     }
     expect((await outcome(sync, `Bearer ${both}`, read)).principal).toEqual({ tokenId: bothId, owner: 'alice', type: 'review', scopes: ['reviews:read', 'reviews:write'] });
-    // Without the synchronous getter there is no synchronous answer: the hook awaits authenticate().
+    // Without the synchronous lookup there is no synchronous answer: the hook awaits authenticate().
     expect(outcomeSync(awaited, `Bearer ${both}`, read)).toBeUndefined();
   });
 
   it('sees expiry, a changed expiry and revocation on the very next check, both ways', async () => {
-    const sync = new TokenService(store, clock);
-    const awaited = new TokenService(asyncOnly, clock);
+    const sync = new TokenService(store, clock, store);
+    const awaited = new TokenService(store, clock);
     const { token: secret, id } = await sync.createReviewToken('bob', { name: 'short', expires_in_days: 1 });
     const check = async () => {
       const expected = await outcome(awaited, `Bearer ${secret}`, read);
@@ -114,7 +109,7 @@ describe('the token check', () => {
   });
 
   it('records last_used_at on the synchronous path too', async () => {
-    const sync = new TokenService(store, clock);
+    const sync = new TokenService(store, clock, store);
     const { token: secret, id } = await sync.createReviewToken('carol', { name: 'used' });
     expect((await store.getToken(id))!.last_used_at).toBeNull();
     expect(outcomeSync(sync, `Bearer ${secret}`, read)?.principal?.tokenId).toBe(id);
@@ -123,18 +118,18 @@ describe('the token check', () => {
 });
 
 describe('the review lookup', () => {
-  it('peek answers the review find answers, whoever asks, and nothing without peekReview', async () => {
+  it('peek answers the review find answers, whoever asks, and nothing without a synchronous lookup', async () => {
     const at = new Date(clock.now()).toISOString();
     const review: StoredReview = { review_id: 'rev_01SYNCPATHS000000000000000', owner: 'alice', status: 'completed', repository: 'github.com/acme/widgets', created_at: at, updated_at: at, attempts: 1 };
     await store.insertReview(review);
     const options = { runner: {} as never, events: {} as never, clock, maxQueuedJobs: 1, retentionDays: 30, version: 'test' };
-    const sync = new ReviewService({ ...options, store });
-    const awaited = new ReviewService({ ...options, store: asyncOnly });
+    const sync = new ReviewService({ ...options, store, atHand: store });
+    const awaited = new ReviewService({ ...options, store });
 
     expect(sync.peek(review.review_id)).toBe(await sync.find('alice', review.review_id));
     // peek does not check the owner (its caller does); find answers another owner 404.
     expect(sync.peek(review.review_id)?.owner).toBe('alice');
-    await expect(sync.find('mallory', review.review_id)).rejects.toMatchObject({ status: 404 });
+    await expect(sync.find('mallory', review.review_id)).rejects.toBeInstanceOf(NotFoundError);
     // Not at hand is not "absent": callers then await find(), which answers 404 or the review.
     expect(sync.peek('rev_01NOSUCHREVIEW00000000000')).toBeUndefined();
     expect(awaited.peek(review.review_id)).toBeUndefined();

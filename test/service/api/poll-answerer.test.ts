@@ -9,7 +9,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { TokenService } from '../../../service/auth/tokens.ts';
 import { FinishedBodies } from '../../../service/http/finished-bodies.ts';
-import { PollFastPath } from '../../../service/http/poll-fast-path.ts';
+import { PollAnswerer } from '../../../service/http/poll-answerer.ts';
 import { reviewRead } from '../../../service/http/routes/reviews.ts';
 import { ReviewService } from '../../../service/reviews/review-service.ts';
 import { LowdbStore } from '../../../service/store/lowdb-store.ts';
@@ -25,7 +25,7 @@ let store: LowdbStore;
 let tokens: TokenService;
 let reviews: ReviewService;
 let bodies: FinishedBodies;
-let fast: PollFastPath;
+let fast: PollAnswerer;
 let debug = false;
 let server: http.Server;
 let base: string;
@@ -37,13 +37,12 @@ const BYTES = Buffer.from('{"review_id":"kept bytes"}');
 beforeAll(async () => {
   dir = await mkdtemp(path.join(os.tmpdir(), 'diff-review-fast-path-'));
   store = await LowdbStore.open(dir);
-  tokens = new TokenService(store, clock);
-  reviews = new ReviewService({ store, runner: {} as never, events: {} as never, clock, maxQueuedJobs: 1, retentionDays: 30, version: 'test' });
+  tokens = new TokenService(store, clock, store);
+  reviews = new ReviewService({ store, atHand: store, runner: {} as never, events: {} as never, clock, maxQueuedJobs: 1, retentionDays: 30, version: 'test' });
   alice = await tokens.createReviewToken('alice', { name: 'alice', expires_in_days: 1 });
   mallory = (await tokens.createReviewToken('mallory', { name: 'mallory' })).token;
   server = http.createServer((request, response) => {
-    if (fast.answer(request, response)) return;
-    response.writeHead(FALLBACK).end();
+    fast.inFrontOf((_request, fallback) => fallback.writeHead(FALLBACK).end())(request, response);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -63,7 +62,7 @@ beforeEach(async () => {
   bodies = new FinishedBodies();
   bodies.set(review, BYTES);
   debug = false;
-  fast = new PollFastPath({ tokens, reviews, bodies, need: reviewRead, debugLogging: () => debug });
+  fast = new PollAnswerer({ tokens, reviews, bodies, need: reviewRead, debugLogging: () => debug });
 });
 
 const poll = (init: { path?: string; token?: string | null; method?: string; headers?: Record<string, string> } = {}) =>

@@ -1,0 +1,14 @@
+// Reviews: the jobs' records (status, timestamps, owner), listed newest first and paged by id.
+import type { ReviewQuery, StoredReview } from './types.ts';
+
+export interface ReviewStore {
+  insertReview(review: StoredReview): Promise<void>;
+  getReview(id: string): Promise<StoredReview | undefined>;
+  updateReview(id: string, patch: Partial<StoredReview>): Promise<StoredReview>;
+  /** Newest first. */
+  listReviews(query: ReviewQuery): Promise<StoredReview[]>;
+  /** Reviews that are queued or running, oldest first: the work to resume on start. */
+  unfinishedReviews(): Promise<StoredReview[]>;
+  /** Finished reviews whose last update is older than the date, with their files. */
+  deleteFinishedBefore(date: string): Promise<number>;
+}

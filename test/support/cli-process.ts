@@ -1,0 +1,42 @@
+// `diff-review serve` as a user runs it, in a child process of its own (the TypeScript source under
+// Node's type stripper): for tests that kill it (-9), restart it, or read what it printed.
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { readLock } from '../../service/store/data-dir-lock.ts';
+import { sleep } from './test-service.ts';
+
+export const CLI = path.resolve('service/cli.ts');
+const children: ChildProcess[] = [];
+
+/** `diff-review serve` on a free port; resolves once it answers. */
+export async function serve(dir: string, env: Record<string, string> = {}) {
+  const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', '--data-dir', dir], {
+    env: { ...process.env, DIFF_REVIEW_LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.push(child);
+  let output = '';
+  child.stdout!.on('data', (d) => (output += d));
+  child.stderr!.on('data', (d) => (output += d));
+  for (let i = 0; i < 200; i++) {
+    const url = readLock(dir)?.url;
+    if (url && readLock(dir)?.pid === child.pid) {
+      const ok = await fetch(`${url}/healthz`).then((r) => r.ok, () => false);
+      if (ok) return { child, url, output: () => output };
+    }
+    if (child.exitCode !== null) throw new Error(`serve exited ${child.exitCode}: ${output}`);
+    await sleep(50);
+  }
+  throw new Error(`serve did not come up: ${output}`);
+}
+
+export const exited = (child: ChildProcess) =>
+  new Promise<number | null>((resolve) =>
+    // killed by a signal: exitCode stays null and signalCode is set, and 'exit' may have fired already
+    child.exitCode !== null || child.signalCode !== null ? resolve(child.exitCode) : child.once('exit', (code) => resolve(code)),
+  );
+
+/** For afterEach: kills (-9) every served child still running. */
+export function killServed(): void {
+  for (const child of children.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
+}
