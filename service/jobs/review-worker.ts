@@ -3,8 +3,8 @@
 import { readFile } from 'node:fs/promises';
 import os from 'node:os';
 import { isMainThread } from 'node:worker_threads';
-import { reviewDiff } from '../review/index.ts';
-import { InvalidDiffError, type EngineConfig, type Finding } from '../review/types.ts';
+import { reviewDiff } from '../engine/index.ts';
+import { InvalidDiffError, type EngineConfig, type Finding } from '../engine/types.ts';
 
 /**
  * A review is background work; answering a poll is not. On Linux every thread has a nice value

@@ -5,7 +5,7 @@ import { Piscina } from 'piscina';
 import type { FastifyBaseLogger } from 'fastify';
 import type { JobErrorCode } from '../api/schemas.ts';
 import type { Clock } from '../clock.ts';
-import type { EngineConfig } from '../review/types.ts';
+import type { EngineConfig } from '../engine/types.ts';
 import type { Store, StoredReview } from '../store/types.ts';
 import { isTerminal, type ReviewEvents } from './review-events.ts';
 import type { ReviewTask, ReviewTaskResult } from './review-worker.ts';

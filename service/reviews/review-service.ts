@@ -9,8 +9,8 @@ import { REVIEW_ID, type CreateReviewBody, type ListReviewsQuery, type ReviewJob
 import type { Clock } from '../clock.ts';
 import type { JobRunner } from '../jobs/runner.ts';
 import { isTerminal, type ReviewEvents } from '../jobs/review-events.ts';
-import { toSarif } from '../review/index.ts';
-import type { Finding } from '../review/types.ts';
+import { toSarif } from '../engine/index.ts';
+import type { Finding } from '../engine/types.ts';
 import { StoreWriteError, type Store, type StoredReview } from '../store/types.ts';
 import { toCreatedJob, toReviewJob } from './job-view.ts';
 

@@ -7,7 +7,7 @@ import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Low } from 'lowdb';
 import { DataFile } from 'lowdb/node';
-import type { Finding } from '../review/types.ts';
+import type { Finding } from '../engine/types.ts';
 import { LRUCache } from 'lru-cache';
 import { ArchiveIndex, entryOf } from './archive-index.ts';
 import { ReviewArchive } from './review-archive.ts';

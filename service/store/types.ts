@@ -1,7 +1,7 @@
 // What the service keeps, and the Store interface over it. The store knows nothing of HTTP;
 // the lowdb implementation is the embedded default (a PostgreSQL one can follow the same interface).
 import type { JobErrorCode, ReviewScope, ReviewStatus } from '../api/schemas.ts';
-import type { Finding } from '../review/types.ts';
+import type { Finding } from '../engine/types.ts';
 
 export interface StoredReview {
   review_id: string;

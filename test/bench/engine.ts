@@ -3,7 +3,7 @@
 // run: one pass of one simple regex over the same added lines. Run: node test/bench/engine.ts
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { reviewDiff } from '../../service/review/index.ts';
+import { reviewDiff } from '../../service/engine/index.ts';
 
 const ROOT = new URL('../../node_modules/', import.meta.url).pathname;
 

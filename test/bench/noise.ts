@@ -7,8 +7,8 @@
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
-import { reviewDiff } from '../../service/review/index.ts';
-import type { Finding } from '../../service/review/index.ts';
+import { reviewDiff } from '../../service/engine/index.ts';
+import type { Finding } from '../../service/engine/index.ts';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 

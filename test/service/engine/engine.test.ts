@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { InvalidDiffError, reviewDiff, RULES } from '../../../service/review/index.ts';
+import { InvalidDiffError, reviewDiff, RULES } from '../../../service/engine/index.ts';
 import { FAKE_GITHUB_TOKEN, findings, modifiedFileDiff, newFileDiff } from './review-helpers.ts';
 
 describe('reviewDiff', () => {

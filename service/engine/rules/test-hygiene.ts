@@ -50,4 +50,4 @@ export const noUnexplainedSkip: LineRule = {
   },
 };
 
-export const testRules = [noFocusedTest, noUnexplainedSkip];
+export const testHygieneRules = [noFocusedTest, noUnexplainedSkip];

@@ -55,7 +55,7 @@ const AWS_SECRET_KEY_NAMES = ['ECRET', 'ecret'].flatMap((secret) =>
  * here (it needs the whole file) and another rule covers what it finds.
  * The preset's rule list is checked against this table when the module loads: a rule of a newer
  * preset that is missing here turns the pre-filter off (every added line goes to secretlint),
- * so a preset update can make the review slower but never blind. test/service/review/rules/
+ * so a preset update can make the review slower but never blind. test/service/engine/rules/
  * secrets.test.ts runs one real sample per rule and fails on a missing rule.
  */
 export const PRESET_NEEDLES: Readonly<Record<string, readonly Needle[] | null>> = {

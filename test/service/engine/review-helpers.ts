@@ -1,6 +1,6 @@
 // Small diffs for rule tests: a new file with the given lines, reviewed by the engine.
-import { reviewDiff } from '../../../service/review/index.ts';
-import type { EngineConfig, Finding } from '../../../service/review/index.ts';
+import { reviewDiff } from '../../../service/engine/index.ts';
+import type { EngineConfig, Finding } from '../../../service/engine/index.ts';
 
 export function newFileDiff(path: string, lines: string[]): string {
   return [`diff --git a/${path} b/${path}`, 'new file mode 100644', '--- /dev/null', `+++ b/${path}`, `@@ -0,0 +1,${lines.length} @@`, ...lines.map((l) => `+${l}`), ''].join('\n');

@@ -4,9 +4,9 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { reviewUnifiedDiff } from '../../../service/review/engine.ts';
-import { KeywordSieve } from '../../../service/review/keyword-sieve.ts';
-import { ALL_RULES } from '../../../service/review/rules/index.ts';
+import { reviewUnifiedDiff } from '../../../service/engine/engine.ts';
+import { KeywordSieve } from '../../../service/engine/keyword-sieve.ts';
+import { ALL_RULES } from '../../../service/engine/rules/index.ts';
 import { newFileDiff } from './review-helpers.ts';
 
 const ROOT = new URL('../../../', import.meta.url).pathname;

@@ -3,7 +3,7 @@
 // table (PRESET_NEEDLES) in step with the installed preset.
 import { creator as recommendedPreset } from '@secretlint/secretlint-rule-preset-recommend';
 import { describe, expect, it } from 'vitest';
-import { PRESET_NEEDLES, UNKNOWN_PRESET_RULES } from '../../../../service/review/rules/secrets.ts';
+import { PRESET_NEEDLES, UNKNOWN_PRESET_RULES } from '../../../../service/engine/rules/secrets.ts';
 import { findings } from '../review-helpers.ts';
 
 /** Deterministic random tokens (mulberry32): realistic, and no one's. */
