@@ -84,8 +84,11 @@ export class KeywordSieve {
   private readonly shift: number;
   /** A bit set where some block hashes to: one load rejects most blocks before the two of the table. */
   private readonly filter: Int32Array;
+  private readonly scratch: ScanScratch;
 
-  constructor(keywords: Iterable<string>) {
+  /** `scratch`: the bytes a scan reads the text into, shared by the sieves of one engine. */
+  constructor(keywords: Iterable<string>, scratch = new ScanScratch()) {
+    this.scratch = scratch;
     this.keywords = [...new Set(keywords)].sort();
     const byBlock = new Map<number, number[]>();
     this.keywords.forEach((keyword, index) => {
@@ -168,7 +171,7 @@ export class KeywordSieve {
     const found: number[] = [];
     if (n < 3) return found;
     const words = (n >> 2) + 2;
-    const bytes = bytesFor(words * 4);
+    const bytes = this.scratch.bytes(words * 4);
     // Word j holds text[from + 4j .. from + 4j + 3] (little-endian); the block at 4j + 2 is the
     // high half of word j and the low half of word j + 1.
     bytes.fill(0, Math.max(0, n - 4), words * 4);
@@ -220,12 +223,17 @@ export class KeywordSieve {
   }
 }
 
-/** Scratch bytes shared by every sieve (a scan is synchronous): a whole ArrayBuffer, not a pooled slice, for 4-byte alignment. */
-let scratch: Buffer | null = null;
+/**
+ * Bytes a scan reads the text into, reused from scan to scan (a scan is synchronous, so sieves
+ * can share one): a whole ArrayBuffer, not a pooled slice, for 4-byte alignment.
+ */
+export class ScanScratch {
+  private buffer: Buffer | null = null;
 
-function bytesFor(size: number): Buffer {
-  if (scratch === null || scratch.length < size) scratch = Buffer.from(new ArrayBuffer(Math.max(size, 1 << 16)));
-  return scratch;
+  bytes(size: number): Buffer {
+    if (this.buffer === null || this.buffer.length < size) this.buffer = Buffer.from(new ArrayBuffer(Math.max(size, 1 << 16)));
+    return this.buffer;
+  }
 }
 
 /** The blocks of `keyword`: for each parity of its start, the rarest block an occurrence there produces. */

@@ -132,6 +132,28 @@ function regexEnd(text: string, at: number): number {
   return -1;
 }
 
+/** The syntax has block comments (slash-star ... star-slash). */
+export function hasBlockComments(syntax: CommentSyntax): boolean {
+  return syntax === 'js' || syntax === 'slash' || syntax === 'both';
+}
+
+/** How many lines up to look for the start of a block comment. */
+export const BLOCK_COMMENT_REACH = 1000;
+
+/**
+ * A line is inside a block comment that opened on a line above it: reading `linesAbove` upwards
+ * (nearest first), one starts with "/*" before any closes one. lexLine reads one line at a time
+ * and takes the lines of a JSDoc example without leading "*" (console.log(x) in an @example) for
+ * code; this is how the engine tells. Conservative: any "*\/" above (even in a string) means "no".
+ */
+export function insideBlockComment(linesAbove: Iterable<string>): boolean {
+  for (const text of linesAbove) {
+    if (text.includes('*/')) return false;
+    if (text.trimStart().startsWith('/*')) return true;
+  }
+  return false;
+}
+
 function blank(length: number): string {
   return ' '.repeat(Math.max(0, length));
 }
