@@ -1,8 +1,8 @@
 // Candidate lines: the added lines worth reading, and the keywords found on each. One keyword
 // sieve reads the hunks of every file at once (about one line in a hundred has a keyword); a
 // sweep assigns each occurrence to its line and file.
-import type { DiffIndex, IndexedFile } from './diff/parse.ts';
-import { ADDED } from './diff/parse.ts';
+import type { DiffIndex, IndexedFile } from './diff/line-table.ts';
+import { ADDED } from './diff/line-table.ts';
 import { KeywordSieve, ScanScratch } from './keyword-sieve.ts';
 import type { FilePlan } from './plan.ts';
 

@@ -5,8 +5,9 @@
 // Cost: the diff is parsed into offsets (no object per line), the hunks of all files are read once
 // by a keyword sieve (about one line in a hundred has a keyword), and only those lines are lexed
 // and checked, by the rules whose keywords they contain. See test/bench/engine.ts.
-import type { DiffIndex, IndexedFile, LineTable } from './diff/parse.ts';
-import { ADDED, DELETED, diffLines, indexUnifiedDiff } from './diff/parse.ts';
+import type { DiffIndex, IndexedFile, LineTable } from './diff/line-table.ts';
+import { ADDED } from './diff/line-table.ts';
+import { indexUnifiedDiff } from './diff/parse.ts';
 import { candidateLines, SieveCache } from './candidates.ts';
 import type { RawFinding } from './finish.ts';
 import { finish } from './finish.ts';
@@ -14,8 +15,9 @@ import type { ScanInput } from './line-review.ts';
 import { lineAbove, lineText, reviewLines } from './line-review.ts';
 import type { ActiveRules, FilePlan } from './plan.ts';
 import { activateRules, Planner } from './plan.ts';
+import { reviewedFile } from './reviewed-file.ts';
 import { ALL_RULES } from './rules/index.ts';
-import type { ReviewedFile, Rule, ScanRule } from './rules/rule.ts';
+import type { Rule, ScanRule } from './rules/rule.ts';
 import type { EngineConfig, ReviewResult } from './types.ts';
 
 export interface EngineOptions {
@@ -82,13 +84,13 @@ function collect(diff: DiffIndex, rules: ActiveRules, planner: Planner, sieves: 
   let addedLines = 0;
   const reviewed: { file: IndexedFile; path: string; plan: FilePlan }[] = [];
 
-  for (const file of diff.files) {
+  const views = rules.file.length > 0 ? diff.files.map((file) => reviewedFile(diff, file)) : [];
+  for (const [i, file] of diff.files.entries()) {
     addedLines += file.addedLines;
     const path = file.newPath;
     if (path === null || file.addedLines === 0) continue;
-    const view = reviewedFile(diff, file);
     for (const rule of rules.file) {
-      const found = rule.check(view, diff.files);
+      const found = rule.check(views[i]!, views);
       if (found) {
         const k = lineIndexOf(diff, file, found.line);
         raw.push({ rule, file: path, line: found.line, message: found.message ?? rule.message, text: k < 0 ? '' : lineText(diff, k), above: k < 0 ? undefined : lineAbove(diff, file, k) });
@@ -113,30 +115,6 @@ async function runScanRules({ raw, scanInputs }: Collected): Promise<void> {
       }
     }),
   );
-}
-
-/** The file as file rules see it. */
-function reviewedFile(diff: DiffIndex, file: IndexedFile): ReviewedFile {
-  let firstAddedLine: number | null = null;
-  const { kind, newLine } = diff.lines;
-  for (const hunk of file.hunks) {
-    for (let k = hunk.first; k < hunk.first + hunk.count && firstAddedLine === null; k++) if (kind[k] === ADDED) firstAddedLine = newLine[k]!;
-    if (firstAddedLine !== null) break;
-  }
-  const head = file.hunks[0];
-  return {
-    ...file,
-    firstAddedLine,
-    headText(count) {
-      if (!head) return '';
-      const stop = Math.min(head.first + count, head.first + head.count);
-      let plain = true;
-      for (let k = head.first; k < stop; k++) if (kind[k] === DELETED) plain = false;
-      // Usually one slice of the diff: the lines follow each other there (with their markers).
-      if (plain && stop > head.first) return diff.text.slice(diff.lines.start[head.first], diff.lines.end[stop - 1]).replace(/\r?\n[+ ]/g, '\n');
-      return diffLines(diff, head.first, stop - head.first).filter((line) => line.kind !== '-').map((line) => line.text).join('\n');
-    },
-  };
 }
 
 /** The table index of the added line of `file` at new-file line `newLine`, or -1. */

@@ -14,7 +14,7 @@ export type { Engine, EngineOptions } from './engine.ts';
 export { severityToSarifLevel } from './sarif.ts';
 export type { SarifInput, SarifLevel } from './sarif.ts';
 export { parseUnifiedDiff } from './diff/parse.ts';
-export type { DiffLine, FileDiff, Hunk, ParsedDiff } from './diff/parse.ts';
+export type { DiffLine, FileDiff, FileStatus, Hunk, ParsedDiff } from './diff/model.ts';
 
 /** Every rule's metadata, for SARIF and GET /v1/rules. */
 export const RULES: RuleInfo[] = [...ALL_RULES.map(({ id, severity, summary, help }) => ({ id, severity, summary, help })), TRUNCATED_RULE];

@@ -1,7 +1,8 @@
 // Line review: the candidate lines of one file, lexed once each and checked by the rules whose
 // keywords they hold; lines for the scan rules (secretlint) are gathered for one batch later.
-import type { DiffIndex, DiffLine, IndexedFile, IndexedHunk } from './diff/parse.ts';
-import { DELETED } from './diff/parse.ts';
+import type { DiffIndex, IndexedFile, IndexedHunk } from './diff/line-table.ts';
+import type { DiffLine } from './diff/model.ts';
+import { DELETED } from './diff/line-table.ts';
 import type { Candidate } from './candidates.ts';
 import type { RawFinding } from './finish.ts';
 import type { FilePlan } from './plan.ts';

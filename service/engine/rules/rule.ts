@@ -1,7 +1,7 @@
 // What a rule is. Most rules are data: an id, a severity, the files they apply to, keywords as a
 // cheap pre-filter and a pattern over one view of an added line (its code, its comment, or its text).
 import type { Severity } from '../../api/schemas.ts';
-import type { DiffLine, IndexedFile } from '../diff/parse.ts';
+import type { DiffLine, FileDiff } from '../diff/model.ts';
 import type { LexedLine } from './lexer.ts';
 
 export interface RuleMeta {
@@ -55,12 +55,14 @@ export interface FileFinding {
   message?: string;
 }
 
-/** A file of the diff as file rules see it. */
-export interface ReviewedFile extends IndexedFile {
+/** A file of the diff as file rules see it: its headers and a few facts about its lines. */
+export interface ReviewedFile extends Omit<FileDiff, 'hunks'> {
+  /** Sum of (text length + 1) over every line of every hunk. */
+  hunkChars: number;
   /** New-file line of its first added line, or null. */
   firstAddedLine: number | null;
-  /** The text of the first `count` lines of its first hunk that are not deleted lines, joined by newlines. */
-  headText(count: number): string;
+  /** The file's first lines (its first hunk's first few, deleted ones left out, joined by newlines) when the diff starts at its top; else null. */
+  head: string | null;
 }
 
 /** A rule about a whole file: at most one finding, on one of its added lines. */
@@ -68,7 +70,7 @@ export interface FileRule extends RuleMeta {
   kind: 'file';
   message: string;
   /** `files` are all the files of the diff (for rules that look at other files of the change). */
-  check(file: ReviewedFile, files: readonly IndexedFile[]): FileFinding | null;
+  check(file: ReviewedFile, files: readonly ReviewedFile[]): FileFinding | null;
 }
 
 export interface ScanFinding {

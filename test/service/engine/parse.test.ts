@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parseUnifiedDiff } from '../../../service/engine/diff/parse.ts';
-import type { ParsedDiff } from '../../../service/engine/diff/parse.ts';
+import type { ParsedDiff } from '../../../service/engine/diff/model.ts';
 import { InvalidDiffError } from '../../../service/engine/types.ts';
 import { buildGitFixtures } from './git-fixtures.ts';
 import type { DiffFixture } from './git-fixtures.ts';
