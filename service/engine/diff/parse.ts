@@ -1,5 +1,6 @@
-// Unified diff → plain data: the main loop and the hunks. Reads `git diff` (also the three-dot form), `git format-patch` /
-// `git show` output and plain `diff -u`. New-file line numbers are computed here and only here.
+// Unified diff → plain data: the main loop and the hunks. Reads `git diff` (also the three-dot
+// form), `git format-patch` / `git show` output and plain `diff -u`. New-file line numbers are
+// computed here and only here.
 //
 // One pass over the text with indexOf, no per-line strings or objects: the engine reads the
 // result as offsets into the diff (DiffIndex); parseUnifiedDiff materializes it as plain objects.
@@ -172,6 +173,27 @@ function skipUntilNextFile(cursor: Cursor): void {
 }
 
 /**
+ * The largest line number a diff may use: 2^31 - 1, what the line table (Int32Array) holds and
+ * what the API's `line` and SARIF's `startLine` promise to be. No real file comes near it.
+ */
+const MAX_LINE_NUMBER = 2_147_483_647;
+const MAX = MAX_LINE_NUMBER.toLocaleString('en-US');
+
+/** Refuses a hunk whose lines would be numbered past MAX_LINE_NUMBER, or whose added lines would be numbered 0. */
+function checkLineNumbers(hunk: IndexedHunk, lineNo: number): void {
+  for (const [side, start, count] of [['old', hunk.oldStart, hunk.oldLines], ['new', hunk.newStart, hunk.newLines]] as const) {
+    if (start + Math.max(count, 1) - 1 > MAX_LINE_NUMBER) {
+      throw new InvalidDiffError(
+        `Line ${lineNo}: the hunk header puts ${side} lines past line ${MAX} (it starts at ${start} with ${count} lines); line numbers must be between 1 and ${MAX}.`,
+      );
+    }
+  }
+  if (hunk.newStart === 0 && hunk.newLines > 0) {
+    throw new InvalidDiffError(`Line ${lineNo}: the hunk header numbers its new lines from line 0; lines are numbered from 1 ("+1,${hunk.newLines}").`);
+  }
+}
+
+/**
  * Reads one hunk, the cursor on its header line; leaves the cursor on the first line after it.
  * The header's counts say where the hunk ends, so content lines beginning with "---", "+++" or
  * "@@" are read as content. A blank line while both counts remain is a context line whose
@@ -192,6 +214,7 @@ function readHunk(cursor: Cursor, header: string, file: IndexedFile, table: Line
     first: table.count,
     count: 0,
   };
+  checkLineNumbers(hunk, cursor.line + 1);
   file.hunks.push(hunk);
   let oldLeft = hunk.oldLines;
   let newLeft = hunk.newLines;

@@ -8,6 +8,11 @@ describe('reviewDiff', () => {
     await expect(reviewDiff('just some words')).rejects.toBeInstanceOf(InvalidDiffError);
   });
 
+  it('rejects line numbers past 2,147,483,647 (they came back as -2147483648) with InvalidDiffError', async () => {
+    const diff = ['diff --git a/x.js b/x.js', '--- a/x.js', '+++ b/x.js', '@@ -2147483647,1 +2147483647,2 @@', ' a', '+debugger;', ''].join('\n');
+    await expect(reviewDiff(diff)).rejects.toBeInstanceOf(InvalidDiffError);
+  });
+
   it('returns no findings for a valid diff that adds no lines', async () => {
     const diff = ['diff --git a/x.js b/x.js', '--- a/x.js', '+++ b/x.js', '@@ -1,2 +1 @@', ' keep', '-debugger;', ''].join('\n');
     expect(await reviewDiff(diff)).toEqual({ findings: [], stats: { files: 1, addedLines: 0 } });
