@@ -93,7 +93,9 @@ function collect(diff: DiffIndex, rules: ActiveRules, planner: Planner, sieves: 
       const found = rule.check(views[i]!, views);
       if (found) {
         const k = lineIndexOf(diff, file, found.line);
-        raw.push({ rule, file: path, line: found.line, message: found.message ?? rule.message, text: k < 0 ? '' : lineText(diff, k), above: k < 0 ? undefined : lineAbove(diff, file, k) });
+        const text = k < 0 ? '' : lineText(diff, k);
+        const above = k < 0 ? undefined : lineAbove(diff, file, k);
+        raw.push({ rule, file: path, line: found.line, message: found.message ?? rule.message, text, above, ...(found.secretLine ? { secret: { start: 0, end: text.length } } : {}) });
       }
     }
     const plan = planner.planFor(path);
@@ -110,8 +112,8 @@ async function runScanRules({ raw, scanInputs }: Collected): Promise<void> {
     [...scanInputs].map(async ([rule, inputs]) => {
       if (inputs.length === 0) return;
       for (const f of await rule.scan(inputs)) {
-        const line = inputs[f.index]!;
-        raw.push({ rule, file: line.path, line: line.newLine, column: f.column, endColumn: f.endColumn, message: f.message, text: line.text, above: line.above });
+        const { path: file, newLine, text, above } = inputs[f.index]!;
+        raw.push({ rule, file, line: newLine, column: f.column, endColumn: f.endColumn, message: f.message, text, above, ...(f.secret ? { secret: f.secret } : {}) });
       }
     }),
   );

@@ -2,7 +2,7 @@
 // line, suppressed where a comment says so, re-configured, fingerprinted and capped.
 import type { Severity } from '../api/schemas.ts';
 import { findingFingerprint } from './fingerprint.ts';
-import type { Rule } from './rules/rule.ts';
+import type { Rule, SecretSpan } from './rules/rule.ts';
 import { isSuppressed } from './suppression.ts';
 import type { Finding, RuleInfo } from './types.ts';
 
@@ -28,6 +28,21 @@ export interface RawFinding {
   text: string;
   /** The line above in its hunk (context or added), for suppression comments. */
   above: string | undefined;
+  /** A secret on the line, which the fingerprint must not reveal. */
+  secret?: SecretSpan;
+}
+
+/** What stands for a secret in the text a fingerprint is made of. */
+const SECRET_MASK = '<secret>';
+
+/**
+ * The text a finding's fingerprint is made of: the line, its secret masked. An unsalted hash of
+ * the secret would let whoever reads fingerprints (SARIF, results files) confirm guesses offline;
+ * masked, the fingerprint stays stable across pushes of the same line.
+ */
+function fingerprintText(f: RawFinding): string {
+  if (!f.secret) return f.text;
+  return f.text.slice(0, f.secret.start) + SECRET_MASK + f.text.slice(f.secret.end);
 }
 
 export function finish(raw: RawFinding[], severity: ReadonlyMap<string, Severity>, maxFindings: number | undefined): Finding[] {
@@ -40,7 +55,8 @@ export function finish(raw: RawFinding[], severity: ReadonlyMap<string, Severity
     if (seen.has(key)) continue;
     seen.add(key);
     if (isSuppressed(f.rule.id, f.text, f.above)) continue;
-    const textKey = `${f.rule.id}\0${f.file}\0${f.text.trim()}`;
+    const text = fingerprintText(f);
+    const textKey = `${f.rule.id}\0${f.file}\0${text.trim()}`;
     const occurrence = occurrences.get(textKey) ?? 0;
     occurrences.set(textKey, occurrence + 1);
     const finding: Finding = {
@@ -49,7 +65,7 @@ export function finish(raw: RawFinding[], severity: ReadonlyMap<string, Severity
       file_path: f.file,
       line: f.line,
       message: `${f.rule.id}: ${f.message}`,
-      fingerprint: findingFingerprint(f.rule.id, f.file, f.text, occurrence),
+      fingerprint: findingFingerprint(f.rule.id, f.file, text, occurrence),
     };
     if (f.column !== undefined) finding.start_column = f.column;
     if (f.endColumn !== undefined) finding.end_column = f.endColumn;

@@ -115,6 +115,7 @@ export function reviewLines(
         message: match.message ?? rule.message,
         text,
         above: lineAbove(diff, file, k),
+        ...(match.secret ? { secret: match.secret } : {}),
       });
     }
   }

@@ -21,12 +21,20 @@ export interface AddedLine extends LexedLine {
   lineAt(offset: number): DiffLine | undefined;
 }
 
+/** Where a secret lies on a line: 0-based offsets into its text, `end` exclusive. */
+export interface SecretSpan {
+  start: number;
+  end: number;
+}
+
 /** Where on the line the rule matched (1-based; endColumn is exclusive, as in SARIF). */
 export interface LineMatch {
   column: number;
   endColumn: number;
   /** Replaces the rule's default message (without the `rule-id: ` prefix). */
   message?: string;
+  /** The secret the finding is about: left out of the finding's fingerprint. */
+  secret?: SecretSpan;
 }
 
 export interface LineRule extends RuleMeta {
@@ -53,6 +61,8 @@ export interface LineRule extends RuleMeta {
 export interface FileFinding {
   line: number;
   message?: string;
+  /** The line may hold secrets (a .env line): it is left out of the finding's fingerprint. */
+  secretLine?: boolean;
 }
 
 /** A file of the diff as file rules see it: its headers and a few facts about its lines. */
@@ -79,6 +89,8 @@ export interface ScanFinding {
   column: number;
   endColumn: number;
   message: string;
+  /** The secret the finding is about: left out of the finding's fingerprint. */
+  secret?: SecretSpan;
 }
 
 /**

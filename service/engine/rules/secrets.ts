@@ -167,10 +167,12 @@ async function scanFile(path: string, lines: readonly string[]): Promise<ScanFin
     const matched = text.slice(from - start, to - start);
     if (isPlaceholderCredential(matched)) continue;
     if (testData && (isQuotedSource(path, text, from - start, to - start) || NAMED_FAKE.test(text.slice(0, from - start)))) continue;
+    const end = Math.min(to, start + text.length) - start;
     findings.push({
       index,
       column: from - start + 1,
-      endColumn: Math.min(to, start + lines[index]!.length) - start + 1,
+      endColumn: end + 1,
+      secret: { start: from - start, end },
       message: `A secret was added (${describeSecret(message.ruleId, message.messageId)}); remove it, rotate it, and load it from the environment or a secret store.`,
     });
   }
@@ -241,7 +243,8 @@ export const noPrivateKey: LineRule = {
     if (!m) return null;
     const next = line.lineAt(1);
     const hasBody = INLINE_BODY.test(line.text.slice(m.index)) || (next !== undefined && next.kind === '+' && BASE64_BODY.test(next.text));
-    return hasBody ? spanOf(m) : null;
+    // Key material may follow the BEGIN line on the same line (JSON's "\n"-joined PEM).
+    return hasBody ? { ...spanOf(m), secret: { start: m.index, end: line.text.length } } : null;
   },
 };
 
@@ -260,7 +263,7 @@ export const noEnvFile: FileRule = {
   message: 'A .env file was added; remove it from the change, add it to .gitignore and commit a .env.example without values instead.',
   check(file) {
     if (file.status !== 'added' || file.newPath === null || !isDotEnv(file.newPath)) return null;
-    return file.firstAddedLine === null ? null : { line: file.firstAddedLine };
+    return file.firstAddedLine === null ? null : { line: file.firstAddedLine, secretLine: true };
   },
 };
 
