@@ -6,7 +6,7 @@ import { ADDED } from './diff/line-table.ts';
 import { KeywordSieve, ScanScratch } from './keyword-sieve.ts';
 import type { FilePlan } from './plan.ts';
 
-/** An added line worth reading (table index `k`) and the keywords found on it (none: read by every rule). */
+/** An added line worth reading (table index `k`) and the distinct keywords found on it (none: read by every rule). */
 export interface Candidate {
   k: number;
   keywords: string[];
@@ -74,8 +74,10 @@ export function candidateLines(diff: DiffIndex, files: readonly { file: IndexedF
     if (!plan.rulesOf.has(keyword)) continue;
     const lines = out[sieved[s]!]!;
     const previous = lines[lines.length - 1];
-    if (previous && previous.k === k) previous.keywords.push(keyword);
-    else lines.push({ k, keywords: [keyword] });
+    // Each keyword once per line, however often it occurs there: what reads the line reads it once.
+    if (previous && previous.k === k) {
+      if (!previous.keywords.includes(keyword)) previous.keywords.push(keyword);
+    } else lines.push({ k, keywords: [keyword] });
   }
   return out;
 }

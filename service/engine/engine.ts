@@ -112,8 +112,10 @@ async function runScanRules({ raw, scanInputs }: Collected): Promise<void> {
     [...scanInputs].map(async ([rule, inputs]) => {
       if (inputs.length === 0) return;
       for (const f of await rule.scan(inputs)) {
-        const { path: file, newLine, text, above } = inputs[f.index]!;
-        raw.push({ rule, file, line: newLine, column: f.column, endColumn: f.endColumn, message: f.message, text, above, ...(f.secret ? { secret: f.secret } : {}) });
+        // Columns of a piece of a long line are columns of the line.
+        const { path: file, offset, line: text, newLine, above } = inputs[f.index]!;
+        const secret = f.secret ? { secret: { start: offset + f.secret.start, end: offset + f.secret.end } } : {};
+        raw.push({ rule, file, line: newLine, column: offset + f.column, endColumn: offset + f.endColumn, message: f.message, text, above, ...secret });
       }
     }),
   );

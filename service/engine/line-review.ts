@@ -9,12 +9,43 @@ import type { FilePlan } from './plan.ts';
 import { BLOCK_COMMENT_REACH, commentSyntaxOf, hasBlockComments, insideBlockComment, lexLine } from './rules/lexer.ts';
 import type { AddedLine, ScanRule } from './rules/rule.ts';
 
-/** A line a scan rule will read, with what a finding on it needs. */
+/**
+ * What line rules read of one line: its first 64 KiB. Longer lines are minified or generated code
+ * and data, which nobody reviews by eye either (large-file and generated-file report such files);
+ * the cap bounds what any rule can cost on one line. Secrets are looked for in the whole line, in
+ * pieces of this length that overlap by SECRET_OVERLAP.
+ */
+export const MAX_LINE_READ = 64 * 1024;
+/** A secret longer than this that straddles two pieces of a very long line can be missed. */
+export const SECRET_OVERLAP = 1024;
+
+/** A line, or a piece of a very long one, a scan rule will read, with what a finding on it needs. */
 export interface ScanInput {
   path: string;
+  /** What the rule reads: the line, or a piece of it starting at `offset`. */
   text: string;
+  offset: number;
+  /** The whole line. */
+  line: string;
   newLine: number;
   above: string | undefined;
+}
+
+/** The line in pieces of at most MAX_LINE_READ characters that overlap by SECRET_OVERLAP (one piece, usually). */
+function* pieces(text: string): Generator<{ offset: number; text: string }> {
+  if (text.length <= MAX_LINE_READ) {
+    yield { offset: 0, text };
+    return;
+  }
+  for (let offset = 0; ; offset += MAX_LINE_READ - SECRET_OVERLAP) {
+    yield { offset, text: text.slice(offset, offset + MAX_LINE_READ) };
+    if (offset + MAX_LINE_READ >= text.length) return;
+  }
+}
+
+/** What line rules read of a line. */
+function readable(text: string): string {
+  return text.length > MAX_LINE_READ ? text.slice(0, MAX_LINE_READ) : text;
 }
 
 export function lineText(diff: DiffIndex, k: number): string {
@@ -81,15 +112,18 @@ export function reviewLines(
       const rule = plan.scan[s]!;
       // The rule's own keywords found on the line.
       const found = plan.everyLine ? rule.keywords : keywords.filter((keyword) => plan.rulesOf.get(keyword)!.scan.includes(s));
-      if (!prefilter || rule.accepts(text, found)) {
-        scanInputs.get(rule)!.push({ path, text, newLine: newLine[k]!, above: lineAbove(diff, file, k) });
+      for (const piece of pieces(text)) {
+        if (!prefilter || rule.accepts(piece.text, found)) {
+          scanInputs.get(rule)!.push({ path, ...piece, line: text, newLine: newLine[k]!, above: lineAbove(diff, file, k) });
+        }
       }
     }
     if (lineRules.length === 0) continue;
-    const lexed = lexLine(text, syntax);
+    const read = readable(text);
+    const lexed = lexLine(read, syntax);
     let hunk: IndexedHunk | null = null;
     const line: AddedLine = {
-      text,
+      text: read,
       path,
       code: lexed.code,
       comment: lexed.comment,
@@ -97,7 +131,7 @@ export function reviewLines(
         hunk ??= hunkOf(file, k);
         const i = k + offset;
         if (i < hunk.first || i >= hunk.first + hunk.count) return undefined;
-        return { kind: String.fromCharCode(kind[i]!) as DiffLine['kind'], text: lineText(diff, i), newLine: newLine[i]! };
+        return { kind: String.fromCharCode(kind[i]!) as DiffLine['kind'], text: readable(lineText(diff, i)), newLine: newLine[i]! };
       },
     };
     for (const r of lineRules) {

@@ -13,7 +13,12 @@ export interface RuleMeta {
   help: string;
 }
 
-/** An added line as line rules see it. `code` and `comment` keep the columns of `text`. */
+/**
+ * An added line as line rules see it. `code` and `comment` keep the columns of `text`. A rule
+ * must cost time linear in the line's length (no pattern that retries a long run from each of
+ * its characters: test/service/engine/linear-time.test.ts); `text` is at most the first 64 KiB
+ * of the line (MAX_LINE_READ).
+ */
 export interface AddedLine extends LexedLine {
   text: string;
   path: string;

@@ -159,6 +159,13 @@ async function scanFile(path: string, lines: readonly string[]): Promise<ScanFin
   });
   const findings: ScanFinding[] = [];
   const testData = isTestFile(path) || isFixture(path);
+  // Per line, read once however many secrets it holds: its code view and where a fake name ends.
+  const lexed = new Map<number, { code: string; fakeNameEnd: number }>();
+  const lineFacts = (index: number) => {
+    let facts = lexed.get(index);
+    if (!facts) lexed.set(index, (facts = { code: lexLine(lines[index]!, commentSyntaxOf(path)).code, fakeNameEnd: fakeNameEnd(lines[index]!) }));
+    return facts;
+  };
   for (const message of result.messages) {
     const [from, to] = message.range;
     const index = lineIndexAt(starts, from);
@@ -166,7 +173,10 @@ async function scanFile(path: string, lines: readonly string[]): Promise<ScanFin
     const text = lines[index]!;
     const matched = text.slice(from - start, to - start);
     if (isPlaceholderCredential(matched)) continue;
-    if (testData && (isQuotedSource(path, text, from - start, to - start) || NAMED_FAKE.test(text.slice(0, from - start)))) continue;
+    if (testData) {
+      const { code, fakeNameEnd } = lineFacts(index);
+      if (isQuotedSource(text, code, from - start, to - start) || fakeNameEnd <= from - start) continue;
+    }
     const end = Math.min(to, start + text.length) - start;
     findings.push({
       index,
@@ -194,16 +204,25 @@ function isPlaceholderCredential(matched: string): boolean {
   return PLACEHOLDERS.has(user) && (PLACEHOLDERS.has(password) || password.length < 8);
 }
 
-/** A name on the line before the secret says it is not real: FAKE_TOKEN, dummyKey, exampleSecret, mockCredentials. */
-const NAMED_FAKE = /(?:fake|dummy|mock|example|sample|placeholder)\w*["']?\s*[:=]/i;
+/** A name assigned to, that says its value is not real: FAKE_TOKEN =, dummyKey:, exampleSecret =, "mockCredentials":. */
+const ASSIGNED_NAME = /(?<!\w)(\w+)["']?\s*[:=]/g;
+const FAKE_WORD = /fake|dummy|mock|example|sample|placeholder/i;
+
+/**
+ * Where the first fake-sounding assigned name on the line ends (Infinity if none): a secret after
+ * it is test data. One pass: names start only at word starts.
+ */
+function fakeNameEnd(text: string): number {
+  for (const m of text.matchAll(ASSIGNED_NAME)) if (FAKE_WORD.test(m[1]!)) return m.index + m[0].length;
+  return Number.POSITIVE_INFINITY;
+}
 
 /**
  * The secret is part of source code quoted in a string ('aws_secret_access_key = "..."' as the
  * input of a test): one of the quotes around or inside it is itself inside a string. In tests
  * and fixtures that is test data, not a credential in use.
  */
-function isQuotedSource(path: string, text: string, from: number, to: number): boolean {
-  const { code } = lexLine(text, commentSyntaxOf(path));
+function isQuotedSource(text: string, code: string, from: number, to: number): boolean {
   for (let i = Math.max(0, from - 1); i < to; i++) {
     const c = text[i];
     if ((c === '"' || c === "'" || c === '`') && code[i] === ' ') return true;
