@@ -94,6 +94,7 @@ export function reviewLines(
 
   const allLine = plan.line.map((_, i) => i);
   const allScan = plan.scan.map((_, i) => i);
+  const hunkMemos = new Map<IndexedHunk, Map<unknown, unknown>>();
   for (const { k, keywords } of candidates) {
     const text = lineText(diff, k);
     // The rules that have a keyword found on the line (every rule without a pre-filter), in rule order.
@@ -121,14 +122,17 @@ export function reviewLines(
     if (lineRules.length === 0) continue;
     const read = readable(text);
     const lexed = lexLine(read, syntax);
-    let hunk: IndexedHunk | null = null;
+    const hunk = hunkOf(file, k);
+    let hunkMemo = hunkMemos.get(hunk);
+    if (!hunkMemo) hunkMemos.set(hunk, (hunkMemo = new Map()));
     const line: AddedLine = {
       text: read,
       path,
       code: lexed.code,
       comment: lexed.comment,
+      indexInHunk: k - hunk.first,
+      hunkMemo,
       lineAt(offset) {
-        hunk ??= hunkOf(file, k);
         const i = k + offset;
         if (i < hunk.first || i >= hunk.first + hunk.count) return undefined;
         return { kind: String.fromCharCode(kind[i]!) as DiffLine['kind'], text: readable(lineText(diff, i)), newLine: newLine[i]! };

@@ -8,15 +8,49 @@ const BASE = /^\|{7}(?: |$)/;
 const SEPARATOR = /^={7}\s*$/;
 const CLOSE = /^>{7}(?: |$)/;
 
-/** The hunk has `marker` somewhere in `direction` from this line (a conflict region spans few lines). */
-function hasNearby(line: AddedLine, marker: RegExp, direction: -1 | 1): boolean {
-  const limit = 5000;
-  for (let offset = direction; Math.abs(offset) <= limit; offset += direction) {
-    const other = line.lineAt(offset);
-    if (other === undefined) return false;
-    if (other.kind !== '-' && marker.test(other.text)) return true;
+/** How far a separator looks for the markers around it (lines of the hunk): a conflict region spans few lines. */
+const REACH = 5000;
+
+/** Positions in the hunk (ascending) of its conflict openers and closers, deleted lines left out. */
+interface HunkMarkers {
+  opens: number[];
+  closes: number[];
+}
+
+/** Worked out once per hunk: a hunk of many separators looked 5,000 lines both ways from each (quadratic). */
+function markersOf(line: AddedLine): HunkMarkers {
+  let markers = line.hunkMemo.get(noConflictMarker) as HunkMarkers | undefined;
+  if (!markers) {
+    markers = { opens: [], closes: [] };
+    for (let position = 0; ; position++) {
+      const other = line.lineAt(position - line.indexInHunk);
+      if (other === undefined) break;
+      if (other.kind === '-') continue;
+      if (OPEN.test(other.text)) markers.opens.push(position);
+      else if (CLOSE.test(other.text)) markers.closes.push(position);
+    }
+    line.hunkMemo.set(noConflictMarker, markers);
   }
-  return false;
+  return markers;
+}
+
+/** Some position of `sorted` lies in [from, to]. */
+function anyBetween(sorted: readonly number[], from: number, to: number): boolean {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (sorted[mid]! < from) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < sorted.length && sorted[lo]! <= to;
+}
+
+/** The separator has an opener within REACH lines above it and a closer within REACH lines below, in its hunk. */
+function isInsideConflict(line: AddedLine): boolean {
+  const { opens, closes } = markersOf(line);
+  const at = line.indexInHunk;
+  return anyBetween(opens, at - REACH, at - 1) && anyBetween(closes, at + 1, at + REACH);
 }
 
 export const noConflictMarker: LineRule = {
@@ -31,7 +65,7 @@ export const noConflictMarker: LineRule = {
   check(line) {
     const text = line.text;
     if (OPEN.test(text) || CLOSE.test(text) || BASE.test(text)) return { column: 1, endColumn: 8 };
-    if (SEPARATOR.test(text) && hasNearby(line, OPEN, -1) && hasNearby(line, CLOSE, 1)) return { column: 1, endColumn: 8 };
+    if (SEPARATOR.test(text) && isInsideConflict(line)) return { column: 1, endColumn: 8 };
     return null;
   },
 };

@@ -24,6 +24,13 @@ export interface AddedLine extends LexedLine {
   path: string;
   /** The line `offset` lines away in the same hunk (context, deleted or added), if there is one. */
   lineAt(offset: number): DiffLine | undefined;
+  /** The line's position in its hunk (0-based): `lineAt(-indexInHunk)` is the hunk's first line. */
+  indexInHunk: number;
+  /**
+   * Shared by the lines of one hunk in one review: a rule that needs a fact about the whole hunk
+   * works it out once (keyed by the rule) instead of once per line, which would be quadratic.
+   */
+  hunkMemo: Map<unknown, unknown>;
 }
 
 /** Where a secret lies on a line: 0-based offsets into its text, `end` exclusive. */

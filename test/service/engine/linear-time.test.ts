@@ -60,3 +60,11 @@ describe('review time is linear in line length', () => {
     );
   }, 120_000);
 });
+
+describe('review time is linear in the number of lines', () => {
+  it('reviews a hunk of 20,000 conflict separators within the budget (each looked 5,000 lines up and down)', async () => {
+    const lines = Array.from({ length: 20_000 }, (_, i) => (i % 5000 === 0 ? '<<<<<<< ours' : '======='));
+    const ms = await cpuMs(() => engine.review(newFileDiff('notes.md', [...lines, '>>>>>>> theirs'])));
+    expect(ms).toBeLessThan(2 * BUDGET_MS);
+  });
+});
