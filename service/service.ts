@@ -12,7 +12,7 @@ import { buildServer, type RateLimits, type ServerTimeouts } from './http/server
 import { ReviewEvents } from './jobs/review-events.ts';
 import { JobRunner } from './jobs/runner.ts';
 import { defaultWorkerFile } from './jobs/worker-file.ts';
-import type { EngineConfig } from './review/types.ts';
+import type { EngineConfig } from './engine/types.ts';
 import { ReviewService } from './reviews/review-service.ts';
 import { acquireDataDirLock } from './store/data-dir-lock.ts';
 import { LowdbStore } from './store/lowdb-store.ts';

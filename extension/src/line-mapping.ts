@@ -5,7 +5,7 @@
 import path from 'node:path';
 import { runGit, STABLE_DIFF_OPTIONS, type GitOptions } from '../../service/git/index.ts';
 // The engine-free parser (the engine is in the bundle anyway, as the bundled service).
-import { parseUnifiedDiff } from '../../service/review/index.ts';
+import { parseUnifiedDiff } from '../../service/engine/index.ts';
 
 /** One hunk in the convention of `git diff --unified=0`: 1-based; a side with 0 lines names the line before it. */
 export interface LineHunk {

@@ -3,8 +3,8 @@
 import { readFile } from 'node:fs/promises';
 import os from 'node:os';
 import { isMainThread } from 'node:worker_threads';
-import { reviewDiff } from '../review/index.ts';
-import { InvalidDiffError, type EngineConfig, type Finding } from '../review/types.ts';
+import { createEngine, type Engine } from '../engine/index.ts';
+import { InvalidDiffError, type EngineConfig, type Finding } from '../engine/types.ts';
 
 /**
  * A review is background work; answering a poll is not. On Linux every thread has a nice value
@@ -39,9 +39,22 @@ export type ReviewTaskResult =
   | { ok: true; findings: Finding[]; stats: { files: number; addedLines: number } }
   | { ok: false; code: 'invalid_diff'; message: string };
 
+/** One engine per configuration (the service has one): its plans, sieves and tables are built once per thread. */
+const engines = new Map<string, Engine>();
+
+function engineFor(config: EngineConfig | undefined): Engine {
+  const key = JSON.stringify(config ?? {});
+  let engine = engines.get(key);
+  if (!engine) {
+    if (engines.size >= 8) engines.clear();
+    engines.set(key, (engine = createEngine(config)));
+  }
+  return engine;
+}
+
 export default async function runReviewTask(task: ReviewTask): Promise<ReviewTaskResult> {
   try {
-    const { findings, stats } = await reviewDiff(await taskDiff(task), task.engine);
+    const { findings, stats } = await engineFor(task.engine).review(await taskDiff(task));
     return { ok: true, findings, stats };
   } catch (error) {
     if (error instanceof InvalidDiffError) return { ok: false, code: 'invalid_diff', message: error.message };

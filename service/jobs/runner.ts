@@ -5,7 +5,7 @@ import { Piscina } from 'piscina';
 import type { FastifyBaseLogger } from 'fastify';
 import type { JobErrorCode } from '../api/schemas.ts';
 import type { Clock } from '../clock.ts';
-import type { EngineConfig } from '../review/types.ts';
+import type { EngineConfig } from '../engine/types.ts';
 import type { ReviewFileStore, ReviewStore, StoredReview } from '../store/types.ts';
 import { isTerminal } from '../api/review-status.ts';
 import type { ReviewEvents } from './review-events.ts';

@@ -1,6 +1,6 @@
 // The one place a stored job becomes the API's ReviewJob: fields that do not apply are absent.
 import type { ReviewComment, ReviewJob } from '../api/schemas.ts';
-import type { Finding } from '../review/types.ts';
+import type { Finding } from '../engine/types.ts';
 import type { StoredReview } from '../store/types.ts';
 
 export function toReviewJob(review: StoredReview, findings?: readonly Finding[]): ReviewJob {

@@ -7,7 +7,7 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Low } from 'lowdb';
-import type { Finding } from '../review/types.ts';
+import type { Finding } from '../engine/types.ts';
 import { ArchivedReviews } from './archived-reviews.ts';
 import { IdempotencyLog } from './idempotency-log.ts';
 import type { InMemoryLookups } from './in-memory-lookups.ts';

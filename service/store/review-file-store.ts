@@ -1,6 +1,6 @@
 // The bulky parts of a review, kept apart from its record: the diff while the job waits, the
 // findings once it is done.
-import type { Finding } from '../review/types.ts';
+import type { Finding } from '../engine/types.ts';
 
 export interface ReviewFileStore {
   writeDiff(id: string, diff: string): Promise<void>;

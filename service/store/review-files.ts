@@ -3,7 +3,7 @@
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { REVIEW_ID } from '../api/schemas.ts';
-import type { Finding } from '../review/types.ts';
+import type { Finding } from '../engine/types.ts';
 
 export class ReviewFiles {
   readonly #diffs: string;

@@ -7,8 +7,8 @@
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
-import { reviewDiff } from '../../service/review/index.ts';
-import type { Finding } from '../../service/review/index.ts';
+import { createEngine } from '../../service/engine/index.ts';
+import type { Finding } from '../../service/engine/index.ts';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 
@@ -71,11 +71,12 @@ const packages = packagesAt >= 0 ? args[packagesAt + 1]!.split(',') : [];
 const repo = resolve(args.find((arg, i) => !arg.startsWith('--') && args[i - 1] !== '--packages') ?? ROOT);
 const inputs = packages.length > 0 ? packages.map(packageAsNewFiles) : commitsOf(repo);
 
+const engine = createEngine({ maxFindings: 1_000_000 });
 const byRule = new Map<string, number>();
 let addedLines = 0;
 let comments = 0;
 for (const { name, diff } of inputs) {
-  const { findings, stats } = await reviewDiff(diff, { maxFindings: 1_000_000 });
+  const { findings, stats } = await engine.review(diff);
   addedLines += stats.addedLines;
   comments += findings.length;
   for (const finding of findings) {

@@ -6,14 +6,14 @@ import { fileHygieneRules } from './file-hygiene.ts';
 import { riskyApiRules } from './risky-apis.ts';
 import type { Rule } from './rule.ts';
 import { secretRules } from './secrets.ts';
-import { testRules } from './tests.ts';
+import { testHygieneRules } from './test-hygiene.ts';
 import { todoRules } from './todo.ts';
 import { weakCryptoRules } from './weak-crypto.ts';
 
 export const ALL_RULES: readonly Rule[] = [
   ...secretRules,
   ...conflictMarkerRules,
-  ...testRules,
+  ...testHygieneRules,
   ...debuggingRules,
   ...disabledCheckRules,
   ...riskyApiRules,

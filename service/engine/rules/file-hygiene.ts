@@ -22,11 +22,8 @@ export const generatedFile: FileRule = {
     const name = path === null ? '' : baseName(path);
     if (path === null || LOCKFILES.has(name) || MANIFEST_OF_LOCKFILE.has(name)) return null;
     let generated = GENERATED_PATH.test(path);
-    if (!generated) {
-      // Generators announce themselves in the first lines of the file.
-      const head = file.hunks[0];
-      if (head && head.newStart <= 1) generated = GENERATED_MARKER.test(file.headText(5));
-    }
+    // Generators announce themselves in the first lines of the file.
+    if (!generated && file.head !== null) generated = GENERATED_MARKER.test(file.head);
     if (!generated) return null;
     const line = file.firstAddedLine;
     return line === null ? null : { line };

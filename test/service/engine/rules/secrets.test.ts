@@ -1,9 +1,10 @@
 // One realistic sample per rule of secretlint's recommended preset, through the whole engine
 // (keyword sieve, line pre-filter, secretlint), and the checks that keep the engine's keyword
 // table (PRESET_NEEDLES) in step with the installed preset.
+import { createHash } from 'node:crypto';
 import { creator as recommendedPreset } from '@secretlint/secretlint-rule-preset-recommend';
 import { describe, expect, it } from 'vitest';
-import { PRESET_NEEDLES, UNKNOWN_PRESET_RULES } from '../../../../service/review/rules/secrets.ts';
+import { PRESET_NEEDLES, UNKNOWN_PRESET_RULES } from '../../../../service/engine/rules/secrets.ts';
 import { findings } from '../review-helpers.ts';
 
 /** Deterministic random tokens (mulberry32): realistic, and no one's. */
@@ -191,6 +192,8 @@ describe('secrets: one sample per rule of the recommended preset', () => {
           if (value.length >= 16) expect(f.message).not.toContain(value.slice(value.length - 12));
         }
         if (sample.rule === 'secret') expect(finding!.message).toContain(presetRule.replace('@secretlint/secretlint-rule-', ''));
+        // Whoever reads the fingerprint cannot confirm a guess of the line holding the secret.
+        expect(finding!.fingerprint).not.toBe(fingerprintOfPlainLine(sample.rule, sample.path, sample.lines[line - 1]!));
       });
     });
   }
@@ -215,5 +218,53 @@ describe('secrets: what is deliberately not reported', () => {
       'const docs = "https://hooks.slack.com/ is where webhooks live";',
     ];
     expect((await findings('src/config.ts', lines)).filter((f) => f.rule_id === 'secret')).toEqual([]);
+  });
+});
+
+/** The fingerprint as it was made before secrets were masked: an attacker's check of a guessed line. */
+function fingerprintOfPlainLine(ruleId: string, path: string, line: string): string {
+  return createHash('sha256').update(`${ruleId}\0${path}\0${line.trim()}\u00000`).digest('hex').slice(0, 32);
+}
+
+describe('secrets: fingerprints', () => {
+  const pairs: { name: string; path: string; rule: string; lines: [string, string] }[] = [
+    { name: 'a GitHub token', path: 'src/client.ts', rule: 'secret', lines: [`const t = "ghp_${token(ALNUM, 36)}";`, `const t = "ghp_${token(ALNUM, 36)}";`] },
+    {
+      name: 'a password in a database URL',
+      path: 'deploy/settings.py',
+      rule: 'secret',
+      lines: ['DATABASE_URL = "postgres://admin:Vd83kLq2Xz9p@db-primary.internal:5432/billing"', 'DATABASE_URL = "postgres://admin:R7mQ2wXz8kLp@db-primary.internal:5432/billing"'],
+    },
+    {
+      name: 'a private key inline in JSON',
+      path: 'deploy/key.json',
+      rule: 'no-private-key',
+      lines: [`  "private_key": "-----BEGIN PRIVATE KEY-----\\n${token(BASE64, 64)}\\n-----END PRIVATE KEY-----\\n",`, `  "private_key": "-----BEGIN PRIVATE KEY-----\\n${token(BASE64, 64)}\\n-----END PRIVATE KEY-----\\n",`],
+    },
+    { name: 'a .env file', path: '.env', rule: 'no-env-file', lines: [`STRIPE_KEY=${token(ALNUM, 32)}`, `STRIPE_KEY=${token(ALNUM, 32)}`] },
+  ];
+
+  it.each(pairs.map((pair) => [pair.name, pair] as const))('stay the same when only the secret changes: %s', async (_name, pair) => {
+    const [first, second] = await Promise.all(pair.lines.map(async (line) => (await findings(pair.path, [line])).find((f) => f.rule_id === pair.rule)));
+    expect(first, JSON.stringify(await findings(pair.path, [pair.lines[0]]))).toBeDefined();
+    expect(second).toBeDefined();
+    expect(second!.fingerprint).toBe(first!.fingerprint);
+    expect(first!.fingerprint).toMatch(/^[0-9a-f]{32}$/);
+  });
+
+  it('differ where the rest of the line differs', async () => {
+    const [a, b] = await Promise.all(
+      ['const t = "ghp_aB3dE5fG7hJ9kL1mN2pQ4rS6tU8vW0xY2zA4";', 'const u = "ghp_aB3dE5fG7hJ9kL1mN2pQ4rS6tU8vW0xY2zA4";'].map(async (line) => (await findings('src/a.ts', [line]))[0]!),
+    );
+    expect(a!.fingerprint).not.toBe(b!.fingerprint);
+  });
+
+  it('cannot be reproduced by guessing the password of a URL', async () => {
+    const line = 'const db = "postgres://admin:Winter2024!x@db.internal:5432/app";';
+    const [finding] = await findings('src/db.ts', [line]);
+    expect(finding?.rule_id).toBe('secret');
+    for (const guess of ['hunter2', 'Summer2024!x', 'admin', 'Winter2024!x']) {
+      expect(finding!.fingerprint).not.toBe(fingerprintOfPlainLine('secret', 'src/db.ts', line.replace('Winter2024!x', guess)));
+    }
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { RULES, severityToSarifLevel, toSarif } from '../../../service/review/index.ts';
-import type { Finding } from '../../../service/review/index.ts';
+import { RULES, severityToSarifLevel, toSarif } from '../../../service/engine/index.ts';
+import type { Finding } from '../../../service/engine/index.ts';
 
 const finding: Finding = {
   rule_id: 'no-debugger',

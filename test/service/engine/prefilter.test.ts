@@ -4,9 +4,9 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { reviewUnifiedDiff } from '../../../service/review/engine.ts';
-import { KeywordSieve } from '../../../service/review/keyword-sieve.ts';
-import { ALL_RULES } from '../../../service/review/rules/index.ts';
+import { createEngine } from '../../../service/engine/engine.ts';
+import { KeywordSieve } from '../../../service/engine/keyword-sieve.ts';
+import { ALL_RULES } from '../../../service/engine/rules/index.ts';
 import { newFileDiff } from './review-helpers.ts';
 
 const ROOT = new URL('../../../', import.meta.url).pathname;
@@ -22,10 +22,13 @@ function sourcesUnder(dir: string, out: string[] = []): string[] {
 
 const allKeywords = [...new Set(ALL_RULES.flatMap((rule) => (rule.kind === 'file' ? [] : rule.keywords)))];
 
+const engine = createEngine({ maxFindings: 100_000 });
+const reference = createEngine({ maxFindings: 100_000 }, { prefilter: false });
+
 async function bothWays(diff: string): Promise<void> {
-  const fast = await reviewUnifiedDiff(diff, { maxFindings: 100_000 });
-  const reference = await reviewUnifiedDiff(diff, { maxFindings: 100_000 }, { prefilter: false });
-  expect(fast).toEqual(reference);
+  const fast = await engine.review(diff);
+  const expected = await reference.review(diff);
+  expect(fast).toEqual(expected);
 }
 
 describe('keyword pre-filter', () => {

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { parseUnifiedDiff } from '../../../service/review/diff/parse.ts';
-import type { ParsedDiff } from '../../../service/review/diff/parse.ts';
-import { InvalidDiffError } from '../../../service/review/types.ts';
+import { parseUnifiedDiff } from '../../../service/engine/diff/parse.ts';
+import type { ParsedDiff } from '../../../service/engine/diff/model.ts';
+import { InvalidDiffError } from '../../../service/engine/types.ts';
 import { buildGitFixtures } from './git-fixtures.ts';
 import type { DiffFixture } from './git-fixtures.ts';
 
@@ -197,5 +197,30 @@ describe('parseUnifiedDiff edge cases', () => {
 
   it('rejects a malformed hunk header with its line number', () => {
     expect(() => parseUnifiedDiff('--- a/x\n+++ b/x\n@@ -a +b @@\n+x\n')).toThrow(/Line 3: expected a hunk header/);
+  });
+
+  describe('line numbers a review can report (1 to 2,147,483,647)', () => {
+    const hunk = (header: string, lines: string[]) => ['--- a/x', '+++ b/x', header, ...lines, ''].join('\n');
+
+    it('reads a hunk whose last line is exactly 2,147,483,647', () => {
+      const parsed = parseUnifiedDiff(hunk('@@ -2147483646,1 +2147483646,2 @@', [' a', '+b']));
+      expect(added(parsed, 'x')).toEqual([[2147483647, 'b']]);
+      expect(added(parseUnifiedDiff(hunk('@@ -2147483647 +2147483647 @@', ['-a', '+b'])), 'x')).toEqual([[2147483647, 'b']]);
+    });
+
+    it('refuses a hunk whose lines run one past it, or far past it', () => {
+      for (const header of ['@@ -2147483647,1 +2147483647,2 @@', '@@ -1 +4294967295 @@', '@@ -1 +99999999999999999999,1 @@']) {
+        expect(() => parseUnifiedDiff(hunk(header, [' a', '+b']))).toThrow(InvalidDiffError);
+        expect(() => parseUnifiedDiff(hunk(header, [' a', '+b']))).toThrow(/Line 3: .*2,147,483,647/);
+      }
+      // The old side too: its numbers are part of the parsed diff.
+      expect(() => parseUnifiedDiff(hunk('@@ -2147483647,2 +1,2 @@', [' a', '-b', '+c']))).toThrow(/Line 3: .*2,147,483,647/);
+    });
+
+    it('refuses added lines numbered 0 (a new side that starts at 0 has no lines)', () => {
+      expect(() => parseUnifiedDiff(hunk('@@ -0,0 +0,1 @@', ['+a']))).toThrow(/Line 3: .*line 0/);
+      // An empty new side at 0 is a deleted file: fine.
+      expect(parseUnifiedDiff(hunk('@@ -1 +0,0 @@', ['-a'])).files).toHaveLength(1);
+    });
   });
 });

@@ -1,6 +1,16 @@
 // Small diffs for rule tests: a new file with the given lines, reviewed by the engine.
-import { reviewDiff } from '../../../service/review/index.ts';
-import type { EngineConfig, Finding } from '../../../service/review/index.ts';
+import { createEngine } from '../../../service/engine/index.ts';
+import type { Engine, EngineConfig, Finding, ReviewResult } from '../../../service/engine/index.ts';
+
+/** One engine per configuration, kept across tests as the worker keeps its own. */
+const engines = new Map<string, Engine>();
+
+export function reviewDiff(diff: string, config?: EngineConfig): Promise<ReviewResult> {
+  const key = JSON.stringify(config ?? {});
+  let engine = engines.get(key);
+  if (!engine) engines.set(key, (engine = createEngine(config)));
+  return engine.review(diff);
+}
 
 export function newFileDiff(path: string, lines: string[]): string {
   return [`diff --git a/${path} b/${path}`, 'new file mode 100644', '--- /dev/null', `+++ b/${path}`, `@@ -0,0 +1,${lines.length} @@`, ...lines.map((l) => `+${l}`), ''].join('\n');

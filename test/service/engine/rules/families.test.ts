@@ -1,6 +1,6 @@
 // Every rule, firing and not firing: [rule id, file, added line, fires?].
 import { describe, expect, it } from 'vitest';
-import { RULES } from '../../../../service/review/index.ts';
+import { RULES } from '../../../../service/engine/index.ts';
 import { FAKE_GITHUB_TOKEN, rulesOn } from '../review-helpers.ts';
 
 type Case = [path: string, line: string, fires: boolean];

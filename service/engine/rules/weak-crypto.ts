@@ -30,16 +30,19 @@ export const noWeakHash: LineRule = {
 
 const WEAK_HASH = /\b(?:md5|MD5|Md5|sha-?1|SHA-?1|Sha-?1)\b|(?<=[a-z_])(?:Md5|MD5|Sha1|SHA1)\b/g;
 
+/** An algorithm name is at most this long: no more of the string around a match is read (linear in the line). */
+const MAX_NAME = 40;
+
 /** The string literal around `index` holds one token (an algorithm name), not words. */
 function isAlgorithmName(line: AddedLine, index: number): boolean {
   // In the code view a string's content is blank and its quotes are kept.
   let open = index;
-  while (open > 0 && line.code[open - 1] === ' ' && line.text[open - 1] !== ' ') open--;
+  while (open > 0 && index - open < MAX_NAME && line.code[open - 1] === ' ' && line.text[open - 1] !== ' ') open--;
   const quote = line.code[open - 1];
   if (quote !== '"' && quote !== "'" && quote !== '`') return false;
-  const close = line.code.indexOf(quote, index);
+  const close = line.code.slice(index, open + MAX_NAME + 1).indexOf(quote);
   if (close < 0) return false;
-  return /^[\w.-]{1,40}$/.test(line.text.slice(open, close));
+  return /^[\w.-]{1,40}$/.test(line.text.slice(open, index + close));
 }
 
 const RANDOM_FOR_SECRET = /token|secret|passw|nonce|salt|api_?key|\botp\b|session|csrf|uuid|guid/i;

@@ -54,6 +54,8 @@ export function lexLine(text: string, syntax: CommentSyntax): LexedLine {
   let run = 0;
   let commentStart = -1;
   let end = n;
+  /** A regular expression opened earlier on the line found no closing "/": see regexEnd. */
+  let regexFailed = false;
   for (let i = 0; i < n; i++) {
     const c = text.charCodeAt(i);
     if (c === 34 /* " */ || c === 39 /* ' */ || c === 96 /* ` */) {
@@ -85,7 +87,9 @@ export function lexLine(text: string, syntax: CommentSyntax): LexedLine {
         i = close + 1;
         continue;
       }
-      const close = js && startsExpression(text, i) ? regexEnd(text, i) : -1;
+      const opens = js && startsExpression(text, i);
+      const close = opens ? regexEnd(text, i, regexFailed) : -1;
+      if (opens && close < 0) regexFailed = true;
       if (close > 0) {
         // A regular-expression literal: keep its slashes, blank its body.
         code += text.slice(run, i + 1) + blank(close - i - 1);
@@ -119,17 +123,49 @@ function startsExpression(text: string, at: number): boolean {
   return /^(?:return|typeof|case|in|of|delete|void|throw|new|else|yield|await|do)$/.test(text.slice(start, i + 1));
 }
 
-/** The index of the "/" that closes the regular expression opened at `at`, or -1 if the line has none. */
-function regexEnd(text: string, at: number): number {
+/**
+ * The index of the "/" that closes the regular expression opened at `at`, or -1 if the line has none.
+ * `afterFailure`: one opened earlier on the line found no close, so every "/" after it is escaped
+ * or in a character class of that reading. A "/" at `at` was in a class then; this reading, outside
+ * one, meets that reading's state at the next "[" or "]", and can stop there: without it, each "/"
+ * of a long class read to the end of the line (quadratic).
+ */
+function regexEnd(text: string, at: number, afterFailure: boolean): number {
   let inClass = false;
   for (let i = at + 1; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (c === 92 /* \ */) i++;
-    else if (c === 91 /* [ */) inClass = true;
-    else if (c === 93 /* ] */) inClass = false;
-    else if (c === 47 /* / */ && !inClass) return i === at + 1 ? -1 : i;
+    else if (c === 91 /* [ */) {
+      if (afterFailure) return -1;
+      inClass = true;
+    } else if (c === 93 /* ] */) {
+      if (afterFailure) return -1;
+      inClass = false;
+    } else if (c === 47 /* / */ && !inClass) return i === at + 1 ? -1 : i;
   }
   return -1;
+}
+
+/** The syntax has block comments (slash-star ... star-slash). */
+export function hasBlockComments(syntax: CommentSyntax): boolean {
+  return syntax === 'js' || syntax === 'slash' || syntax === 'both';
+}
+
+/** How many lines up to look for the start of a block comment. */
+export const BLOCK_COMMENT_REACH = 1000;
+
+/**
+ * A line is inside a block comment that opened on a line above it: reading `linesAbove` upwards
+ * (nearest first), one starts with "/*" before any closes one. lexLine reads one line at a time
+ * and takes the lines of a JSDoc example without leading "*" (console.log(x) in an @example) for
+ * code; this is how the engine tells. Conservative: any "*\/" above (even in a string) means "no".
+ */
+export function insideBlockComment(linesAbove: Iterable<string>): boolean {
+  for (const text of linesAbove) {
+    if (text.includes('*/')) return false;
+    if (text.trimStart().startsWith('/*')) return true;
+  }
+  return false;
 }
 
 function blank(length: number): string {

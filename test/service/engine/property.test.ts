@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { parseUnifiedDiff } from '../../../service/review/diff/parse.ts';
+import { parseUnifiedDiff } from '../../../service/engine/diff/parse.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'diff-review-prop-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

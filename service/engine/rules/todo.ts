@@ -2,8 +2,12 @@
 import { anyFile, notFixture } from './files.ts';
 import type { LineRule } from './rule.ts';
 
-/** #123, GH-123, ABC-123, owner/repo#123, or a link. */
-const ISSUE_REFERENCE = /(?:^|[^\w&])#\d+\b|\b[A-Z][A-Z0-9]+-\d+\b|[\w.-]+\/[\w.-]+#\d+\b|https?:\/\//;
+/**
+ * #123, GH-123, ABC-123, owner/repo#123, or a link. Linear in the line's length: owner/repo is
+ * tried only where a run of [\w.-] starts (unanchored, it was retried at every character of a
+ * long run: quadratic).
+ */
+const ISSUE_REFERENCE = /(?:^|[^\w&])#\d+\b|\b[A-Z][A-Z0-9]+-\d+\b|(?<![\w.-])[\w.-]+\/[\w.-]+#\d+\b|https?:\/\//;
 
 /**
  * A note is a marker that opens its comment ("// TODO: x", "# FIXME x", " * TODO(sam) x"); a

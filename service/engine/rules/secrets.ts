@@ -55,7 +55,7 @@ const AWS_SECRET_KEY_NAMES = ['ECRET', 'ecret'].flatMap((secret) =>
  * here (it needs the whole file) and another rule covers what it finds.
  * The preset's rule list is checked against this table when the module loads: a rule of a newer
  * preset that is missing here turns the pre-filter off (every added line goes to secretlint),
- * so a preset update can make the review slower but never blind. test/service/review/rules/
+ * so a preset update can make the review slower but never blind. test/service/engine/rules/
  * secrets.test.ts runs one real sample per rule and fails on a missing rule.
  */
 export const PRESET_NEEDLES: Readonly<Record<string, readonly Needle[] | null>> = {
@@ -159,6 +159,13 @@ async function scanFile(path: string, lines: readonly string[]): Promise<ScanFin
   });
   const findings: ScanFinding[] = [];
   const testData = isTestFile(path) || isFixture(path);
+  // Per line, read once however many secrets it holds: its code view and where a fake name ends.
+  const lexed = new Map<number, { code: string; fakeNameEnd: number }>();
+  const lineFacts = (index: number) => {
+    let facts = lexed.get(index);
+    if (!facts) lexed.set(index, (facts = { code: lexLine(lines[index]!, commentSyntaxOf(path)).code, fakeNameEnd: fakeNameEnd(lines[index]!) }));
+    return facts;
+  };
   for (const message of result.messages) {
     const [from, to] = message.range;
     const index = lineIndexAt(starts, from);
@@ -166,11 +173,16 @@ async function scanFile(path: string, lines: readonly string[]): Promise<ScanFin
     const text = lines[index]!;
     const matched = text.slice(from - start, to - start);
     if (isPlaceholderCredential(matched)) continue;
-    if (testData && (isQuotedSource(path, text, from - start, to - start) || NAMED_FAKE.test(text.slice(0, from - start)))) continue;
+    if (testData) {
+      const { code, fakeNameEnd } = lineFacts(index);
+      if (isQuotedSource(text, code, from - start, to - start) || fakeNameEnd <= from - start) continue;
+    }
+    const end = Math.min(to, start + text.length) - start;
     findings.push({
       index,
       column: from - start + 1,
-      endColumn: Math.min(to, start + lines[index]!.length) - start + 1,
+      endColumn: end + 1,
+      secret: { start: from - start, end },
       message: `A secret was added (${describeSecret(message.ruleId, message.messageId)}); remove it, rotate it, and load it from the environment or a secret store.`,
     });
   }
@@ -192,16 +204,25 @@ function isPlaceholderCredential(matched: string): boolean {
   return PLACEHOLDERS.has(user) && (PLACEHOLDERS.has(password) || password.length < 8);
 }
 
-/** A name on the line before the secret says it is not real: FAKE_TOKEN, dummyKey, exampleSecret, mockCredentials. */
-const NAMED_FAKE = /(?:fake|dummy|mock|example|sample|placeholder)\w*["']?\s*[:=]/i;
+/** A name assigned to, that says its value is not real: FAKE_TOKEN =, dummyKey:, exampleSecret =, "mockCredentials":. */
+const ASSIGNED_NAME = /(?<!\w)(\w+)["']?\s*[:=]/g;
+const FAKE_WORD = /fake|dummy|mock|example|sample|placeholder/i;
+
+/**
+ * Where the first fake-sounding assigned name on the line ends (Infinity if none): a secret after
+ * it is test data. One pass: names start only at word starts.
+ */
+function fakeNameEnd(text: string): number {
+  for (const m of text.matchAll(ASSIGNED_NAME)) if (FAKE_WORD.test(m[1]!)) return m.index + m[0].length;
+  return Number.POSITIVE_INFINITY;
+}
 
 /**
  * The secret is part of source code quoted in a string ('aws_secret_access_key = "..."' as the
  * input of a test): one of the quotes around or inside it is itself inside a string. In tests
  * and fixtures that is test data, not a credential in use.
  */
-function isQuotedSource(path: string, text: string, from: number, to: number): boolean {
-  const { code } = lexLine(text, commentSyntaxOf(path));
+function isQuotedSource(text: string, code: string, from: number, to: number): boolean {
   for (let i = Math.max(0, from - 1); i < to; i++) {
     const c = text[i];
     if ((c === '"' || c === "'" || c === '`') && code[i] === ' ') return true;
@@ -241,7 +262,8 @@ export const noPrivateKey: LineRule = {
     if (!m) return null;
     const next = line.lineAt(1);
     const hasBody = INLINE_BODY.test(line.text.slice(m.index)) || (next !== undefined && next.kind === '+' && BASE64_BODY.test(next.text));
-    return hasBody ? spanOf(m) : null;
+    // Key material may follow the BEGIN line on the same line (JSON's "\n"-joined PEM).
+    return hasBody ? { ...spanOf(m), secret: { start: m.index, end: line.text.length } } : null;
   },
 };
 
@@ -260,7 +282,7 @@ export const noEnvFile: FileRule = {
   message: 'A .env file was added; remove it from the change, add it to .gitignore and commit a .env.example without values instead.',
   check(file) {
     if (file.status !== 'added' || file.newPath === null || !isDotEnv(file.newPath)) return null;
-    return file.firstAddedLine === null ? null : { line: file.firstAddedLine };
+    return file.firstAddedLine === null ? null : { line: file.firstAddedLine, secretLine: true };
   },
 };
 

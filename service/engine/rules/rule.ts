@@ -1,7 +1,7 @@
 // What a rule is. Most rules are data: an id, a severity, the files they apply to, keywords as a
 // cheap pre-filter and a pattern over one view of an added line (its code, its comment, or its text).
 import type { Severity } from '../../api/schemas.ts';
-import type { DiffLine, IndexedFile } from '../diff/parse.ts';
+import type { DiffLine, FileDiff } from '../diff/model.ts';
 import type { LexedLine } from './lexer.ts';
 
 export interface RuleMeta {
@@ -13,12 +13,30 @@ export interface RuleMeta {
   help: string;
 }
 
-/** An added line as line rules see it. `code` and `comment` keep the columns of `text`. */
+/**
+ * An added line as line rules see it. `code` and `comment` keep the columns of `text`. A rule
+ * must cost time linear in the line's length (no pattern that retries a long run from each of
+ * its characters: test/service/engine/linear-time.test.ts); `text` is at most the first 64 KiB
+ * of the line (MAX_LINE_READ).
+ */
 export interface AddedLine extends LexedLine {
   text: string;
   path: string;
   /** The line `offset` lines away in the same hunk (context, deleted or added), if there is one. */
   lineAt(offset: number): DiffLine | undefined;
+  /** The line's position in its hunk (0-based): `lineAt(-indexInHunk)` is the hunk's first line. */
+  indexInHunk: number;
+  /**
+   * Shared by the lines of one hunk in one review: a rule that needs a fact about the whole hunk
+   * works it out once (keyed by the rule) instead of once per line, which would be quadratic.
+   */
+  hunkMemo: Map<unknown, unknown>;
+}
+
+/** Where a secret lies on a line: 0-based offsets into its text, `end` exclusive. */
+export interface SecretSpan {
+  start: number;
+  end: number;
 }
 
 /** Where on the line the rule matched (1-based; endColumn is exclusive, as in SARIF). */
@@ -27,6 +45,8 @@ export interface LineMatch {
   endColumn: number;
   /** Replaces the rule's default message (without the `rule-id: ` prefix). */
   message?: string;
+  /** The secret the finding is about: left out of the finding's fingerprint. */
+  secret?: SecretSpan;
 }
 
 export interface LineRule extends RuleMeta {
@@ -53,14 +73,18 @@ export interface LineRule extends RuleMeta {
 export interface FileFinding {
   line: number;
   message?: string;
+  /** The line may hold secrets (a .env line): it is left out of the finding's fingerprint. */
+  secretLine?: boolean;
 }
 
-/** A file of the diff as file rules see it. */
-export interface ReviewedFile extends IndexedFile {
+/** A file of the diff as file rules see it: its headers and a few facts about its lines. */
+export interface ReviewedFile extends Omit<FileDiff, 'hunks'> {
+  /** Sum of (text length + 1) over every line of every hunk. */
+  hunkChars: number;
   /** New-file line of its first added line, or null. */
   firstAddedLine: number | null;
-  /** The text of the first `count` lines of its first hunk that are not deleted lines, joined by newlines. */
-  headText(count: number): string;
+  /** The file's first lines (its first hunk's first few, deleted ones left out, joined by newlines) when the diff starts at its top; else null. */
+  head: string | null;
 }
 
 /** A rule about a whole file: at most one finding, on one of its added lines. */
@@ -68,7 +92,7 @@ export interface FileRule extends RuleMeta {
   kind: 'file';
   message: string;
   /** `files` are all the files of the diff (for rules that look at other files of the change). */
-  check(file: ReviewedFile, files: readonly IndexedFile[]): FileFinding | null;
+  check(file: ReviewedFile, files: readonly ReviewedFile[]): FileFinding | null;
 }
 
 export interface ScanFinding {
@@ -77,6 +101,8 @@ export interface ScanFinding {
   column: number;
   endColumn: number;
   message: string;
+  /** The secret the finding is about: left out of the finding's fingerprint. */
+  secret?: SecretSpan;
 }
 
 /**

@@ -1,10 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { InvalidDiffError, reviewDiff, RULES } from '../../../service/review/index.ts';
+import { createEngine, InvalidDiffError, reviewDiff, RULES } from '../../../service/engine/index.ts';
+import { patternRule } from '../../../service/engine/rules/rule.ts';
 import { FAKE_GITHUB_TOKEN, findings, modifiedFileDiff, newFileDiff } from './review-helpers.ts';
 
 describe('reviewDiff', () => {
   it('rejects text that is not a diff with InvalidDiffError', async () => {
     await expect(reviewDiff('just some words')).rejects.toBeInstanceOf(InvalidDiffError);
+  });
+
+  it('rejects line numbers past 2,147,483,647 (they came back as -2147483648) with InvalidDiffError', async () => {
+    const diff = ['diff --git a/x.js b/x.js', '--- a/x.js', '+++ b/x.js', '@@ -2147483647,1 +2147483647,2 @@', ' a', '+debugger;', ''].join('\n');
+    await expect(reviewDiff(diff)).rejects.toBeInstanceOf(InvalidDiffError);
   });
 
   it('returns no findings for a valid diff that adds no lines', async () => {
@@ -107,6 +113,28 @@ describe('reviewDiff', () => {
   it('does not flag a lockfile whose manifest changed too', async () => {
     const diff = newFileDiff('package-lock.json', ['{']) + newFileDiff('package.json', ['{']);
     expect((await reviewDiff(diff)).findings.map((f) => f.rule_id)).not.toContain('lockfile-without-manifest');
+  });
+
+  it('plans any number of rules (a numeric plan key overflowed past 52 bits)', async () => {
+    // 120 rules, half with a keyword list per language: far more than 52 bits of "applies / which list".
+    const rules = Array.from({ length: 120 }, (_, i) =>
+      patternRule({
+        id: `rule-${i}`,
+        severity: 'info',
+        summary: `Rule number ${i}.`,
+        help: 'None needed.',
+        message: `rule ${i}`,
+        files: (path) => i % 3 !== 0 || path.endsWith('.js'),
+        keywords: [`kw${i}x`, `alt${i}y`],
+        ...(i % 2 === 0 ? { keywordsFor: (path: string) => (path.endsWith('.py') ? [`alt${i}y`] : [`kw${i}x`]) } : {}),
+        in: 'text',
+        pattern: new RegExp(`kw${i}x|alt${i}y`),
+      }),
+    );
+    const engine = createEngine(undefined, { rules });
+    const diff = newFileDiff('a.js', ['kw0x kw3x', 'kw119x']) + newFileDiff('b.py', ['kw3x alt4y kw4x', 'alt119y']) + newFileDiff('c.ts', ['kw3x kw5x']);
+    const found = (await engine.review(diff)).findings.map((f) => `${f.file_path}:${f.line} ${f.rule_id}`);
+    expect(found).toEqual(['a.js:1 rule-0', 'a.js:1 rule-3', 'a.js:2 rule-119', 'b.py:1 rule-4', 'b.py:2 rule-119', 'c.ts:1 rule-5']);
   });
 
   it('lists metadata of every rule', () => {

@@ -1,0 +1,131 @@
+// The review pipeline over plain values, as stages: parse the diff → plan each file's rules →
+// file rules → candidate lines (keyword sieve) → line review → scan rules (secretlint) → finish
+// (dedupe, suppress, fingerprint, cap).
+//
+// Cost: the diff is parsed into offsets (no object per line), the hunks of all files are read once
+// by a keyword sieve (about one line in a hundred has a keyword), and only those lines are lexed
+// and checked, by the rules whose keywords they contain. See test/bench/engine.ts.
+import type { DiffIndex, IndexedFile, LineTable } from './diff/line-table.ts';
+import { ADDED } from './diff/line-table.ts';
+import { indexUnifiedDiff } from './diff/parse.ts';
+import { candidateLines, SieveCache } from './candidates.ts';
+import type { RawFinding } from './finish.ts';
+import { finish } from './finish.ts';
+import type { ScanInput } from './line-review.ts';
+import { lineAbove, lineText, reviewLines } from './line-review.ts';
+import type { ActiveRules, FilePlan } from './plan.ts';
+import { activateRules, Planner } from './plan.ts';
+import { reviewedFile } from './reviewed-file.ts';
+import { ALL_RULES } from './rules/index.ts';
+import type { Rule, ScanRule } from './rules/rule.ts';
+import type { EngineConfig, ReviewResult } from './types.ts';
+
+export interface EngineOptions {
+  /** The rules to run (default: every rule of the engine). */
+  rules?: readonly Rule[];
+  /**
+   * false: no keyword pre-filter; every rule reads every added line and secretlint every added
+   * line. The reference the pre-filter is tested against; slow.
+   */
+  prefilter?: boolean;
+}
+
+/** Reviews diffs under one configuration. Build one and keep it: its plans, sieves and tables are reused. */
+export interface Engine {
+  /** Rejects with InvalidDiffError when the text is not a unified diff; a diff that adds no lines has no findings. */
+  review(diff: string): Promise<ReviewResult>;
+}
+
+/** Tables larger than this (in lines) are not kept for reuse. */
+const MAX_SPARE_LINES = 1 << 20;
+
+export function createEngine(config?: EngineConfig, options?: EngineOptions): Engine {
+  const rules = activateRules(options?.rules ?? ALL_RULES, config);
+  const prefilter = options?.prefilter ?? true;
+  const planner = new Planner(rules, prefilter);
+  const sieves = new SieveCache();
+  /**
+   * Line tables of earlier reviews: a 1 MB diff's table is ~400 KB of typed arrays, and allocating
+   * it for every review costs as much as filling it. A table returns here as soon as the
+   * synchronous pass is done (concurrent reviews each take their own).
+   */
+  const spareTables: LineTable[] = [];
+
+  return {
+    async review(text) {
+      const spare = spareTables.pop();
+      let collected: Collected;
+      try {
+        const diff = indexUnifiedDiff(text, spare);
+        collected = collect(diff, rules, planner, sieves, prefilter);
+        if (diff.lines.start.length <= MAX_SPARE_LINES) spareTables.push(diff.lines);
+      } catch (error) {
+        if (spare) spareTables.push(spare);
+        throw error;
+      }
+      await runScanRules(collected);
+      return { findings: finish(collected.raw, rules.severity, config?.maxFindings), stats: collected.stats };
+    },
+  };
+}
+
+/** What the synchronous pass over the diff leaves: plain values only, no reference to the diff's line table. */
+interface Collected {
+  raw: RawFinding[];
+  /** Per scan rule: the lines it will scan, with what a finding on them needs. */
+  scanInputs: Map<ScanRule, ScanInput[]>;
+  stats: ReviewResult['stats'];
+}
+
+/** Runs the file and line rules, and gathers the lines of the scan rules. */
+function collect(diff: DiffIndex, rules: ActiveRules, planner: Planner, sieves: SieveCache, prefilter: boolean): Collected {
+  const raw: RawFinding[] = [];
+  const scanInputs = new Map<ScanRule, ScanInput[]>(rules.scan.map((rule) => [rule, []]));
+  let addedLines = 0;
+  const reviewed: { file: IndexedFile; path: string; plan: FilePlan }[] = [];
+
+  const views = rules.file.length > 0 ? diff.files.map((file) => reviewedFile(diff, file)) : [];
+  for (const [i, file] of diff.files.entries()) {
+    addedLines += file.addedLines;
+    const path = file.newPath;
+    if (path === null || file.addedLines === 0) continue;
+    for (const rule of rules.file) {
+      const found = rule.check(views[i]!, views);
+      if (found) {
+        const k = lineIndexOf(diff, file, found.line);
+        const text = k < 0 ? '' : lineText(diff, k);
+        const above = k < 0 ? undefined : lineAbove(diff, file, k);
+        raw.push({ rule, file: path, line: found.line, message: found.message ?? rule.message, text, above, ...(found.secretLine ? { secret: { start: 0, end: text.length } } : {}) });
+      }
+    }
+    const plan = planner.planFor(path);
+    if (plan.line.length > 0 || plan.scan.length > 0) reviewed.push({ file, path, plan });
+  }
+  const candidates = candidateLines(diff, reviewed, sieves);
+  reviewed.forEach(({ file, path, plan }, i) => reviewLines(diff, file, path, plan, prefilter, candidates[i]!, raw, scanInputs));
+  return { raw, scanInputs, stats: { files: diff.files.length, addedLines } };
+}
+
+/** Runs the scan rules (asynchronous: secretlint) over the lines gathered for them. */
+async function runScanRules({ raw, scanInputs }: Collected): Promise<void> {
+  await Promise.all(
+    [...scanInputs].map(async ([rule, inputs]) => {
+      if (inputs.length === 0) return;
+      for (const f of await rule.scan(inputs)) {
+        // Columns of a piece of a long line are columns of the line.
+        const { path: file, offset, line: text, newLine, above } = inputs[f.index]!;
+        const secret = f.secret ? { secret: { start: offset + f.secret.start, end: offset + f.secret.end } } : {};
+        raw.push({ rule, file, line: newLine, column: offset + f.column, endColumn: offset + f.endColumn, message: f.message, text, above, ...secret });
+      }
+    }),
+  );
+}
+
+/** The table index of the added line of `file` at new-file line `newLine`, or -1. */
+function lineIndexOf(diff: DiffIndex, file: IndexedFile, newLine: number): number {
+  const { kind, newLine: lines } = diff.lines;
+  for (const hunk of file.hunks) {
+    for (let k = hunk.first; k < hunk.first + hunk.count; k++) if (kind[k] === ADDED && lines[k] === newLine) return k;
+  }
+  return -1;
+}

@@ -1,0 +1,96 @@
+// The finishing stage, pure: raw findings in, the review's findings out: sorted, one per rule and
+// line, suppressed where a comment says so, re-configured, fingerprinted and capped.
+import type { Severity } from '../api/schemas.ts';
+import { findingFingerprint } from './fingerprint.ts';
+import type { Rule, SecretSpan } from './rules/rule.ts';
+import { isSuppressed } from './suppression.ts';
+import type { Finding, RuleInfo } from './types.ts';
+
+export const DEFAULT_MAX_FINDINGS = 500;
+export const TRUNCATED_RULE_ID = 'review-truncated';
+
+export const TRUNCATED_RULE: RuleInfo = {
+  id: TRUNCATED_RULE_ID,
+  severity: 'info',
+  summary: 'The review found more than the configured maximum of findings; the rest were not reported.',
+  help: 'Fix the reported findings and review again, or raise the maximum.',
+};
+
+/** A finding before configuration, de-duplication and fingerprinting; keeps the line's text. */
+export interface RawFinding {
+  rule: Rule;
+  file: string;
+  line: number;
+  column?: number;
+  endColumn?: number;
+  message: string;
+  /** The whole line (not only what the rules read of it). */
+  text: string;
+  /** The line above in its hunk (context or added), for suppression comments. */
+  above: string | undefined;
+  /** A secret on the line, which the fingerprint must not reveal. */
+  secret?: SecretSpan;
+}
+
+/** What stands for a secret in the text a fingerprint is made of. */
+const SECRET_MASK = '<secret>';
+
+/**
+ * The text a finding's fingerprint is made of: the line, its secret masked. An unsalted hash of
+ * the secret would let whoever reads fingerprints (SARIF, results files) confirm guesses offline;
+ * masked, the fingerprint stays stable across pushes of the same line.
+ */
+function fingerprintText(f: RawFinding): string {
+  if (!f.secret) return f.text;
+  return f.text.slice(0, f.secret.start) + SECRET_MASK + f.text.slice(f.secret.end);
+}
+
+export function finish(raw: RawFinding[], severity: ReadonlyMap<string, Severity>, maxFindings: number | undefined): Finding[] {
+  raw.sort((a, b) => compare(a.file, b.file) || a.line - b.line || compare(a.rule.id, b.rule.id) || (a.column ?? 0) - (b.column ?? 0));
+  const findings: Finding[] = [];
+  const seen = new Set<string>();
+  const occurrences = new Map<string, number>();
+  for (const f of raw) {
+    const key = `${f.rule.id}\0${f.file}\0${f.line}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    if (isSuppressed(f.rule.id, f.text, f.above)) continue;
+    const text = fingerprintText(f);
+    const textKey = `${f.rule.id}\0${f.file}\0${text.trim()}`;
+    const occurrence = occurrences.get(textKey) ?? 0;
+    occurrences.set(textKey, occurrence + 1);
+    const finding: Finding = {
+      rule_id: f.rule.id,
+      severity: severity.get(f.rule.id) ?? f.rule.severity,
+      file_path: f.file,
+      line: f.line,
+      message: `${f.rule.id}: ${f.message}`,
+      fingerprint: findingFingerprint(f.rule.id, f.file, text, occurrence),
+    };
+    if (f.column !== undefined) finding.start_column = f.column;
+    if (f.endColumn !== undefined) finding.end_column = f.endColumn;
+    findings.push(finding);
+  }
+  return capped(findings, Math.max(0, Math.floor(maxFindings ?? DEFAULT_MAX_FINDINGS)));
+}
+
+/** The first `max` findings, and one more that says how many were cut. */
+function capped(findings: Finding[], max: number): Finding[] {
+  if (findings.length <= max) return findings;
+  const cut = findings.length - max;
+  const firstCut = findings[max]!;
+  const kept = findings.slice(0, max);
+  kept.push({
+    rule_id: TRUNCATED_RULE_ID,
+    severity: 'info',
+    file_path: firstCut.file_path,
+    line: firstCut.line,
+    message: `${TRUNCATED_RULE_ID}: ${cut} more finding${cut === 1 ? ' was' : 's were'} not reported (the limit is ${max}); fix the findings above and review again.`,
+    fingerprint: findingFingerprint(TRUNCATED_RULE_ID, firstCut.file_path, String(cut), 0),
+  });
+  return kept;
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

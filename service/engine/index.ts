@@ -1,0 +1,33 @@
+// The offline review engine: a unified diff in, findings out. Runs in a worker thread; knows
+// nothing of HTTP or storage.
+import { createEngine } from './engine.ts';
+import { TRUNCATED_RULE } from './finish.ts';
+import { ALL_RULES } from './rules/index.ts';
+import type { SarifInput } from './sarif.ts';
+import { buildSarif } from './sarif.ts';
+import type { EngineConfig, ReviewResult, RuleInfo } from './types.ts';
+
+export type { EngineConfig, Finding, ReviewResult, RuleInfo } from './types.ts';
+export { InvalidDiffError } from './types.ts';
+export { createEngine } from './engine.ts';
+export type { Engine, EngineOptions } from './engine.ts';
+export { severityToSarifLevel } from './sarif.ts';
+export type { SarifInput, SarifLevel } from './sarif.ts';
+export { parseUnifiedDiff } from './diff/parse.ts';
+export type { DiffLine, FileDiff, FileStatus, Hunk, ParsedDiff } from './diff/model.ts';
+
+/** Every rule's metadata, for SARIF and GET /v1/rules. */
+export const RULES: RuleInfo[] = [...ALL_RULES.map(({ id, severity, summary, help }) => ({ id, severity, summary, help })), TRUNCATED_RULE];
+
+/**
+ * Reviews one unified diff (git diff, git format-patch / git show, diff -u) with an engine built
+ * for it. To review many, build an engine once with createEngine and keep it.
+ */
+export function reviewDiff(diff: string, config?: EngineConfig): Promise<ReviewResult> {
+  return createEngine(config).review(diff);
+}
+
+/** The findings of a review as a SARIF 2.1.0 log. */
+export function toSarif(input: SarifInput): object {
+  return buildSarif(input, RULES);
+}
