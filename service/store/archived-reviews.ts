@@ -11,7 +11,9 @@
 // document holds is never answered, listed or counted.
 import { LRUCache } from 'lru-cache';
 import { ArchiveIndex, entryOf } from './archive-index.ts';
-import { ReviewArchive, type ArchiveLocation } from './review-archive.ts';
+import { ArchiveCutError, ReviewArchive, type ArchiveLocation } from './review-archive.ts';
+import { isStoredReview } from './store-document.ts';
+import type { StoreLog } from './store-log.ts';
 import type { ReviewQuery, StoredReview } from './types.ts';
 
 /** The document's copy of a review, if it holds one. */
@@ -22,6 +24,7 @@ const isFinished = (status: string) => status === 'completed' || status === 'fai
 export class ArchivedReviews {
   readonly #segments: ReviewArchive;
   readonly #documentCopy: DocumentCopy;
+  readonly #log: StoreLog;
   /** Ids, the fields listing and retention need, and where the lines are. */
   readonly #index = new ArchiveIndex();
   /** Archived reviews read lately: a client polling an old review does not read a file each time. */
@@ -30,15 +33,39 @@ export class ArchivedReviews {
   #appending: Promise<unknown> | null = null;
   #sweeping = false;
 
-  constructor(dataDir: string, documentCopy: DocumentCopy) {
+  constructor(dataDir: string, documentCopy: DocumentCopy, log: StoreLog) {
     this.#segments = new ReviewArchive(dataDir);
     this.#documentCopy = documentCopy;
+    this.#log = log;
   }
 
-  /** Reads the segments into the index. Only the index stays in memory: each parsed line is garbage once indexed. */
+  /**
+   * Reads the segments into the index (the document must be loaded: it decides about torn tails).
+   * Only the index stays in memory: each parsed line is garbage once indexed. A line that is JSON
+   * but no review (`{}`) holds nothing to serve: it is skipped, loudly.
+   */
   async load(): Promise<void> {
-    await this.#segments.load((review, at) => this.#index.push(entryOf(review, at)));
+    await this.#segments.load(
+      (value, at, file, line) => {
+        if (isStoredReview(value)) this.#index.push(entryOf(value, at));
+        else this.#log.error({ file, line }, 'archive: skipped a line that is not a review');
+      },
+      (file, whole, tail) => this.#tornTail(file, whole, tail),
+    );
     this.#index.seal();
+  }
+
+  /**
+   * A segment ends in a cut line. A crash in the middle of an append leaves one, and the reviews of
+   * that append are still in the document (it forgets them only once the append is done): that
+   * tail is dropped, with a warning. Anything else is damage that lost reviews: the start stops.
+   */
+  #tornTail(file: string, whole: number, tail: Buffer): void {
+    const ids = [...tail.toString('utf8').matchAll(/"review_id":"(rev_[0-9A-Z]{26})"/g)].map((m) => m[1]!);
+    if (ids.length === 0 || ids.some((id) => this.#documentCopy(id) === undefined)) {
+      throw new ArchiveCutError(file, whole, tail.length, ids.filter((id) => this.#documentCopy(id) === undefined));
+    }
+    this.#log.warn({ file, bytes: tail.length, reviews: ids }, 'archive: dropped the torn last line of an append cut short by a crash; the store file holds its reviews');
   }
 
   /** How many ids the archive has a line for (the document may hold some of them too). */
