@@ -19,6 +19,9 @@ import type { ReviewQuery, StoredReview } from './types.ts';
 /** The document's copy of a review, if it holds one. */
 export type DocumentCopy = (id: string) => StoredReview | undefined;
 
+/** What #read answers for a review whose archive line is damaged. */
+const DAMAGED = Symbol('damaged archive line');
+
 const isFinished = (status: string) => status === 'completed' || status === 'failed';
 
 export class ArchivedReviews {
@@ -73,14 +76,21 @@ export class ArchivedReviews {
     return this.#index.size;
   }
 
+  /** True when the archive has a line of the id (the document may hold the review too). */
+  holds(id: string): boolean {
+    return this.#index.find(id) >= 0;
+  }
+
   /** An archived review read lately, without a promise (undefined: not at hand). */
   peek(id: string): StoredReview | undefined {
     return this.#recent.get(id);
   }
 
-  /** The review: the document's copy where there is one, else the archive's line. */
+  /** The review: the document's copy where there is one, else the archive's line (a damaged one throws). */
   async get(id: string): Promise<StoredReview | undefined> {
-    return this.#documentCopy(id) ?? (await this.#read([id]))[0];
+    const review = this.#documentCopy(id) ?? (await this.#read([id]))[0];
+    if (review === DAMAGED) throw new Error(`the archive line of ${id} is damaged`);
+    return review;
   }
 
   /** An archived review came back to the document (it changed again): the cached line is stale. */
@@ -138,10 +148,10 @@ export class ArchivedReviews {
     }
     const archivedIds = page.filter((r): r is string => typeof r === 'string');
     if (archivedIds.length === 0) return page as StoredReview[];
-    const archived = new Map<string, StoredReview | undefined>();
+    const archived = new Map<string, StoredReview | undefined | typeof DAMAGED>();
     for (const [k, review] of (await this.#read(archivedIds)).entries()) archived.set(archivedIds[k]!, review);
-    // One deleted by retention while it was read is left out.
-    return page.map((r) => (typeof r === 'string' ? archived.get(r) : r)).filter((r): r is StoredReview => r !== undefined);
+    // One deleted by retention while it was read is left out; so is a damaged one (logged by #read).
+    return page.map((r) => (typeof r === 'string' ? archived.get(r) : r)).filter((r): r is StoredReview => r !== undefined && r !== DAMAGED);
   }
 
   /**
@@ -190,10 +200,11 @@ export class ArchivedReviews {
   /**
    * Archived reviews by id, read from their segments (undefined where there is none). A line that
    * is not the one expected (retention rewrote the segment between the lookup and the read) is
-   * looked up and read again once the rewrite is done.
+   * looked up and read again once the rewrite is done; one still wrong after that is DAMAGED, and
+   * logged (the others are answered all the same).
    */
-  async #read(ids: readonly string[]): Promise<(StoredReview | undefined)[]> {
-    const out: (StoredReview | undefined)[] = new Array(ids.length);
+  async #read(ids: readonly string[]): Promise<(StoredReview | undefined | typeof DAMAGED)[]> {
+    const out: (StoredReview | undefined | typeof DAMAGED)[] = new Array(ids.length);
     let pending: number[] = [];
     for (const [i, id] of ids.entries()) {
       const recent = this.#recent.get(id);
@@ -229,7 +240,8 @@ export class ArchivedReviews {
         } else if (attempt < 3) {
           pending.push(i);
         } else {
-          throw new Error(`the archive line of ${id} could not be read`);
+          out[i] = DAMAGED;
+          this.#log.error({ review_id: id, segment: locations[k]!.day }, 'archive: the line of a review is damaged; it is left out');
         }
       }
     }

@@ -1,12 +1,13 @@
 // What a data dir holds besides the lowdb document, looked at once on start: to tell a fresh data
 // dir from one whose document went missing (then starting empty would lose everything it listed),
 // and to find what a crash left behind (orphan diffs and results, half-written temp files).
-import { readdir } from 'node:fs/promises';
+import { readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { REVIEW_ID } from '../api/schemas.ts';
 import { IDEMPOTENCY_DIR } from './idempotency-log.ts';
 import { ARCHIVE_DIR } from './review-archive.ts';
-import { DIFFS_DIR, RESULTS_DIR } from './review-files.ts';
+import { DIFFS_DIR, RESULTS_DIR, type ReviewFiles } from './review-files.ts';
+import type { StoreLog } from './store-log.ts';
 
 export interface DataDirSurvey {
   /** Review ids with a diff file. */
@@ -53,6 +54,33 @@ export function describeSurvey(s: DataDirSurvey): string {
     .filter(([n]) => n > 0)
     .map(([n, one, many]) => `${n} ${n === 1 ? one : many}`)
     .join(', ');
+}
+
+/**
+ * Deletes what earlier runs left behind (diffs may hold secrets): diffs no waiting job needs (of a
+ * create that crashed before its record was written, or of a finished job whose delete failed),
+ * results of reviews the store no longer has (retention stopped between the record and its files),
+ * and temp files of writes cut short. Counts are logged, never names of contents.
+ */
+export async function sweepLeftovers(
+  survey: DataDirSurvey,
+  files: ReviewFiles,
+  needed: { diff(id: string): boolean; results(id: string): boolean },
+  log: StoreLog,
+): Promise<void> {
+  const diffs = survey.diffs.filter((id) => !needed.diff(id));
+  const results = survey.results.filter((id) => !needed.results(id));
+  await Promise.all([
+    ...diffs.map((id) => files.deleteDiff(id)),
+    ...results.map((id) => files.deleteFindings(id)),
+    ...survey.temps.map((file) => rm(file, { force: true })),
+  ]);
+  if (diffs.length + results.length + survey.temps.length > 0) {
+    log.warn(
+      { diffs: diffs.length, results: results.length, temps: survey.temps.length },
+      'swept what earlier runs left behind: diffs no job waits for, results of deleted reviews, temp files of writes cut short',
+    );
+  }
 }
 
 async function namesIn(dir: string): Promise<string[]> {

@@ -12,7 +12,7 @@ import { ArchivedReviews } from './archived-reviews.ts';
 import { DocumentTokens } from './document-tokens.ts';
 import { IdempotencyLog } from './idempotency-log.ts';
 import { ReviewFiles } from './review-files.ts';
-import { describeSurvey, holdsReviewData, surveyDataDir } from './data-dir-survey.ts';
+import { describeSurvey, holdsReviewData, surveyDataDir, sweepLeftovers } from './data-dir-survey.ts';
 import { documentDb, emptyDocument, readStoreDocument, STORE_FILE, StoreFileMissingError, type StoreDocument } from './store-document.ts';
 import { stderrLog, type StoreLog } from './store-log.ts';
 import {
@@ -30,6 +30,7 @@ const ARCHIVE_ABOVE = 400;
 /** ...keeping this many of the newest in the document. */
 const KEEP_FINISHED = 200;
 const isFinished = (r: StoredReview) => r.status === 'completed' || r.status === 'failed';
+const isUnfinished = (r: StoredReview | undefined) => r?.status === 'queued' || r?.status === 'running';
 
 export class LowdbStore implements Store {
   readonly #db: Low<StoreDocument>;
@@ -71,6 +72,15 @@ export class LowdbStore implements Store {
     store.#indexDocument();
     await store.#archived.load();
     await store.#keys.load();
+    await sweepLeftovers(
+      survey,
+      files,
+      {
+        diff: (id) => isUnfinished(store.#reviews.get(id)),
+        results: (id) => store.#reviews.has(id) || store.#archived.holds(id),
+      },
+      log,
+    );
     await store.#moveKeysOutOfDocument();
     return store;
   }
@@ -174,7 +184,7 @@ export class LowdbStore implements Store {
   }
 
   async unfinishedReviews() {
-    return this.#db.data.reviews.filter((r) => r.status === 'queued' || r.status === 'running');
+    return this.#db.data.reviews.filter(isUnfinished);
   }
 
   async deleteFinishedBefore(date: string) {

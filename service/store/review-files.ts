@@ -40,8 +40,11 @@ export class ReviewFiles {
   async readFindings(id: string): Promise<Finding[]> {
     return JSON.parse(await readFile(this.#file(this.#results, id, '.json'), 'utf8')) as Finding[];
   }
+  deleteFindings(id: string) {
+    return rm(this.#file(this.#results, id, '.json'), { force: true });
+  }
   async deleteAll(id: string) {
-    await Promise.all([this.deleteDiff(id), rm(this.#file(this.#results, id, '.json'), { force: true })]);
+    await Promise.all([this.deleteDiff(id), this.deleteFindings(id)]);
   }
 
   #file(dir: string, id: string, ext: string) {
