@@ -1,9 +1,10 @@
 // The embedded store: one lowdb JSON document for tokens, unfinished jobs and the most recent
 // finished ones; older finished jobs in the archive beside it (archived-reviews.ts, which keeps the
-// rule that the document's copy of a review wins); idempotency keys in an expiring log of their own
-// (idempotency-log.ts); the bulky parts (diffs, findings) in files of their own. lowdb rewrites the whole document on every write, so the
-// document is kept small: with every job in it, a create at 100,000 stored reviews took 400 ms
-// (test/bench/store-scale.ts). This file decides what lives in the document and what in the archive.
+// rule that the document's copy of a review wins); idempotency keys in an expiring log of their
+// own (idempotency-log.ts); the bulky parts (diffs, findings) in files of their own. lowdb
+// rewrites the whole document on every write, so the document is kept small: with every job in
+// it, a create at 100,000 stored reviews took 400 ms (test/bench/store-scale.ts). This file
+// decides what lives in the document and what in the archive, and opens a data dir safely.
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Low } from 'lowdb';
