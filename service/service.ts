@@ -116,6 +116,7 @@ export async function createService(options: ServiceOptions = {}): Promise<Servi
       maxQueuedJobs: options.maxQueuedJobs ?? DEFAULTS.maxQueuedJobs,
       retentionDays: options.retentionDays ?? DEFAULTS.retentionDays,
       version: VERSION,
+      log,
     });
     const app = await buildServer({
       tokens: new TokenService(store, clock, store),

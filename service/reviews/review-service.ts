@@ -1,6 +1,7 @@
 // Review jobs as the API sees them: create (with idempotency and back-pressure), read, list,
 // cancel, follow, SARIF, retention. Routes call this; it calls the store and the runner.
 import { createHash } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
 import { LRUCache } from 'lru-cache';
 import { monotonicFactory } from 'ulid';
 import { LIMITS } from '../api/limits.ts';
@@ -29,6 +30,8 @@ export interface ReviewServiceOptions {
   /** Finished reviews are deleted this many days after their last change. */
   retentionDays: number;
   version: string;
+  /** Where a review left out of a list page (its results could not be read) is reported. */
+  log?: Pick<FastifyBaseLogger, 'error'>;
 }
 
 const HOUR_MS = 60 * 60 * 1000;
@@ -164,8 +167,14 @@ export class ReviewService {
       before: query.cursor === undefined ? undefined : decodeCursor(query.cursor),
     });
     const more = page.length > limit;
-    const reviews = await Promise.all(page.slice(0, limit).map((r) => this.view(r)));
-    return { reviews, next_cursor: more ? encodeCursor(reviews.at(-1)!.review_id) : null };
+    // One review whose results cannot be read is left out (and logged), not the whole page.
+    const views = await Promise.allSettled(page.slice(0, limit).map((r) => this.view(r)));
+    const reviews: ReviewJob[] = [];
+    for (const [i, view] of views.entries()) {
+      if (view.status === 'fulfilled') reviews.push(view.value);
+      else this.#o.log?.error({ review_id: page[i]!.review_id, cause: causeOf(view.reason) }, 'list: left out a review whose results could not be read');
+    }
+    return { reviews, next_cursor: more ? encodeCursor(page[limit - 1]!.review_id) : null };
   }
 
   async cancel(owner: string, id: string): Promise<ReviewJob> {
@@ -225,6 +234,9 @@ function hashRequest(body: CreateReviewBody): string {
 
 const keyReused = (key: string) =>
   new InvalidRequestError(`Idempotency-Key "${key}" was already used with a different request body. Use a new key for a new review.`);
+
+/** An error's code or name: a parse error's message quotes the file, which is not for the log. */
+const causeOf = (error: unknown) => (error as NodeJS.ErrnoException)?.code ?? (error as Error)?.name ?? 'unknown';
 
 const encodeCursor = (reviewId: string) => Buffer.from(reviewId, 'utf8').toString('base64url');
 

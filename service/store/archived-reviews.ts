@@ -11,17 +11,23 @@
 // document holds is never answered, listed or counted.
 import { LRUCache } from 'lru-cache';
 import { ArchiveIndex, entryOf } from './archive-index.ts';
-import { ReviewArchive, type ArchiveLocation } from './review-archive.ts';
+import { ArchiveCutError, ReviewArchive, type ArchiveLocation } from './review-archive.ts';
+import { isStoredReview } from './store-document.ts';
+import type { StoreLog } from './store-log.ts';
 import type { ReviewQuery, StoredReview } from './types.ts';
 
 /** The document's copy of a review, if it holds one. */
 export type DocumentCopy = (id: string) => StoredReview | undefined;
+
+/** What #read answers for a review whose archive line is damaged. */
+const DAMAGED = Symbol('damaged archive line');
 
 const isFinished = (status: string) => status === 'completed' || status === 'failed';
 
 export class ArchivedReviews {
   readonly #segments: ReviewArchive;
   readonly #documentCopy: DocumentCopy;
+  readonly #log: StoreLog;
   /** Ids, the fields listing and retention need, and where the lines are. */
   readonly #index = new ArchiveIndex();
   /** Archived reviews read lately: a client polling an old review does not read a file each time. */
@@ -30,15 +36,39 @@ export class ArchivedReviews {
   #appending: Promise<unknown> | null = null;
   #sweeping = false;
 
-  constructor(dataDir: string, documentCopy: DocumentCopy) {
+  constructor(dataDir: string, documentCopy: DocumentCopy, log: StoreLog) {
     this.#segments = new ReviewArchive(dataDir);
     this.#documentCopy = documentCopy;
+    this.#log = log;
   }
 
-  /** Reads the segments into the index. Only the index stays in memory: each parsed line is garbage once indexed. */
+  /**
+   * Reads the segments into the index (the document must be loaded: it decides about torn tails).
+   * Only the index stays in memory: each parsed line is garbage once indexed. A line that is JSON
+   * but no review (`{}`) holds nothing to serve: it is skipped, loudly.
+   */
   async load(): Promise<void> {
-    await this.#segments.load((review, at) => this.#index.push(entryOf(review, at)));
+    await this.#segments.load(
+      (value, at, file, line) => {
+        if (isStoredReview(value)) this.#index.push(entryOf(value, at));
+        else this.#log.error({ file, line }, 'archive: skipped a line that is not a review');
+      },
+      (file, whole, tail) => this.#tornTail(file, whole, tail),
+    );
     this.#index.seal();
+  }
+
+  /**
+   * A segment ends in a cut line. A crash in the middle of an append leaves one, and the reviews of
+   * that append are still in the document (it forgets them only once the append is done): that
+   * tail is dropped, with a warning. Anything else is damage that lost reviews: the start stops.
+   */
+  #tornTail(file: string, whole: number, tail: Buffer): void {
+    const ids = [...tail.toString('utf8').matchAll(/"review_id":"(rev_[0-9A-Z]{26})"/g)].map((m) => m[1]!);
+    if (ids.length === 0 || ids.some((id) => this.#documentCopy(id) === undefined)) {
+      throw new ArchiveCutError(file, whole, tail.length, ids.filter((id) => this.#documentCopy(id) === undefined));
+    }
+    this.#log.warn({ file, bytes: tail.length, reviews: ids }, 'archive: dropped the torn last line of an append cut short by a crash; the store file holds its reviews');
   }
 
   /** How many ids the archive has a line for (the document may hold some of them too). */
@@ -46,14 +76,21 @@ export class ArchivedReviews {
     return this.#index.size;
   }
 
+  /** True when the archive has a line of the id (the document may hold the review too). */
+  holds(id: string): boolean {
+    return this.#index.find(id) >= 0;
+  }
+
   /** An archived review read lately, without a promise (undefined: not at hand). */
   peek(id: string): StoredReview | undefined {
     return this.#recent.get(id);
   }
 
-  /** The review: the document's copy where there is one, else the archive's line. */
+  /** The review: the document's copy where there is one, else the archive's line (a damaged one throws). */
   async get(id: string): Promise<StoredReview | undefined> {
-    return this.#documentCopy(id) ?? (await this.#read([id]))[0];
+    const review = this.#documentCopy(id) ?? (await this.#read([id]))[0];
+    if (review === DAMAGED) throw new Error(`the archive line of ${id} is damaged`);
+    return review;
   }
 
   /** An archived review came back to the document (it changed again): the cached line is stale. */
@@ -111,10 +148,10 @@ export class ArchivedReviews {
     }
     const archivedIds = page.filter((r): r is string => typeof r === 'string');
     if (archivedIds.length === 0) return page as StoredReview[];
-    const archived = new Map<string, StoredReview | undefined>();
+    const archived = new Map<string, StoredReview | undefined | typeof DAMAGED>();
     for (const [k, review] of (await this.#read(archivedIds)).entries()) archived.set(archivedIds[k]!, review);
-    // One deleted by retention while it was read is left out.
-    return page.map((r) => (typeof r === 'string' ? archived.get(r) : r)).filter((r): r is StoredReview => r !== undefined);
+    // One deleted by retention while it was read is left out; so is a damaged one (logged by #read).
+    return page.map((r) => (typeof r === 'string' ? archived.get(r) : r)).filter((r): r is StoredReview => r !== undefined && r !== DAMAGED);
   }
 
   /**
@@ -163,10 +200,11 @@ export class ArchivedReviews {
   /**
    * Archived reviews by id, read from their segments (undefined where there is none). A line that
    * is not the one expected (retention rewrote the segment between the lookup and the read) is
-   * looked up and read again once the rewrite is done.
+   * looked up and read again once the rewrite is done; one still wrong after that is DAMAGED, and
+   * logged (the others are answered all the same).
    */
-  async #read(ids: readonly string[]): Promise<(StoredReview | undefined)[]> {
-    const out: (StoredReview | undefined)[] = new Array(ids.length);
+  async #read(ids: readonly string[]): Promise<(StoredReview | undefined | typeof DAMAGED)[]> {
+    const out: (StoredReview | undefined | typeof DAMAGED)[] = new Array(ids.length);
     let pending: number[] = [];
     for (const [i, id] of ids.entries()) {
       const recent = this.#recent.get(id);
@@ -202,7 +240,8 @@ export class ArchivedReviews {
         } else if (attempt < 3) {
           pending.push(i);
         } else {
-          throw new Error(`the archive line of ${id} could not be read`);
+          out[i] = DAMAGED;
+          this.#log.error({ review_id: id, segment: locations[k]!.day }, 'archive: the line of a review is damaged; it is left out');
         }
       }
     }

@@ -1,18 +1,21 @@
 // The embedded store: one lowdb JSON document for tokens, unfinished jobs and the most recent
 // finished ones; older finished jobs in the archive beside it (archived-reviews.ts, which keeps the
-// rule that the document's copy of a review wins); idempotency keys in an expiring log of their own
-// (idempotency-log.ts); the bulky parts (diffs, findings) in files of their own. lowdb rewrites the whole document on every write, so the
-// document is kept small: with every job in it, a create at 100,000 stored reviews took 400 ms
-// (test/bench/store-scale.ts). This file decides what lives in the document and what in the archive.
+// rule that the document's copy of a review wins); idempotency keys in an expiring log of their
+// own (idempotency-log.ts); the bulky parts (diffs, findings) in files of their own. lowdb
+// rewrites the whole document on every write, so the document is kept small: with every job in
+// it, a create at 100,000 stored reviews took 400 ms (test/bench/store-scale.ts). This file
+// decides what lives in the document and what in the archive, and opens a data dir safely.
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Low } from 'lowdb';
 import type { Finding } from '../engine/types.ts';
 import { ArchivedReviews } from './archived-reviews.ts';
+import { DocumentTokens } from './document-tokens.ts';
 import { IdempotencyLog } from './idempotency-log.ts';
 import type { InMemoryLookups } from './in-memory-lookups.ts';
 import { ReviewFiles } from './review-files.ts';
-import { documentDb, emptyDocument, readStoreDocument, STORE_FILE, type StoreDocument } from './store-document.ts';
+import { describeSurvey, holdsReviewData, surveyDataDir, sweepLeftovers } from './data-dir-survey.ts';
+import { documentDb, emptyDocument, readStoreDocument, STORE_FILE, StoreFileMissingError, type StoreDocument } from './store-document.ts';
 import { stderrLog, type StoreLog } from './store-log.ts';
 import {
   StoreWriteError,
@@ -24,12 +27,12 @@ import {
   type TokenType,
 } from './types.ts';
 
-const TOUCH_FLUSH_MS = 2000;
 /** Finished reviews the document may hold before the oldest of them move to the archive... */
 const ARCHIVE_ABOVE = 400;
 /** ...keeping this many of the newest in the document. */
 const KEEP_FINISHED = 200;
 const isFinished = (r: StoredReview) => r.status === 'completed' || r.status === 'failed';
+const isUnfinished = (r: StoredReview | undefined) => r?.status === 'queued' || r?.status === 'running';
 
 export class LowdbStore implements Store, InMemoryLookups {
   readonly #db: Low<StoreDocument>;
@@ -37,29 +40,49 @@ export class LowdbStore implements Store, InMemoryLookups {
   /** The reviews of the document (they win over the archive's line of the same id). */
   readonly #reviews = new Map<string, StoredReview>();
   readonly #archived: ArchivedReviews;
-  readonly #tokensByHash = new Map<string, StoredToken>();
-  readonly #tokensById = new Map<string, StoredToken>();
+  readonly #tokens: DocumentTokens;
   readonly #keys: IdempotencyLog;
   #pendingWrite: Promise<void> | null = null;
-  #touchTimer: NodeJS.Timeout | null = null;
 
   private constructor(db: Low<StoreDocument>, files: ReviewFiles, dataDir: string, log: StoreLog) {
     this.#db = db;
     this.#files = files;
-    this.#archived = new ArchivedReviews(dataDir, (id) => this.#reviews.get(id));
+    this.#archived = new ArchivedReviews(dataDir, (id) => this.#reviews.get(id), log);
     this.#keys = new IdempotencyLog(dataDir, log);
+    this.#tokens = new DocumentTokens(() => this.#db.data, () => this.#persist());
   }
 
+  /**
+   * Opens the store of a data dir. Refuses (and changes nothing) when the document is damaged, or
+   * missing or empty while the data dir still holds earlier reviews' data: starting empty would
+   * drop every review, queued job and token it listed.
+   */
   static async open(dataDir: string, options: { log?: StoreLog } = {}): Promise<LowdbStore> {
+    const log = options.log ?? stderrLog;
     await mkdir(dataDir, { recursive: true, mode: 0o700 });
     const file = path.join(dataDir, STORE_FILE);
-    const db = documentDb(file, (await readStoreDocument(file)) ?? emptyDocument());
+    const found = await readStoreDocument(file);
+    const survey = await surveyDataDir(dataDir);
+    if (typeof found === 'string') {
+      if (holdsReviewData(survey)) throw new StoreFileMissingError(file, found, describeSurvey(survey));
+      if (found === 'empty') log.warn({ file }, 'the store file was empty and the data dir holds no reviews: starting with an empty store');
+    }
+    const db = documentDb(file, typeof found === 'string' ? emptyDocument() : found);
     const files = new ReviewFiles(dataDir);
     await files.init();
-    const store = new LowdbStore(db, files, dataDir, options.log ?? stderrLog);
+    const store = new LowdbStore(db, files, dataDir, log);
     store.#indexDocument();
     await store.#archived.load();
     await store.#keys.load();
+    await sweepLeftovers(
+      survey,
+      files,
+      {
+        diff: (id) => isUnfinished(store.#reviews.get(id)),
+        results: (id) => store.#reviews.has(id) || store.#archived.holds(id),
+      },
+      log,
+    );
     await store.#moveKeysOutOfDocument();
     return store;
   }
@@ -68,7 +91,6 @@ export class LowdbStore implements Store, InMemoryLookups {
     const data = this.#db.data;
     data.reviews.sort(byId);
     for (const review of data.reviews) this.#reviews.set(review.review_id, review); // the document wins over the archive
-    for (const token of data.tokens) this.#indexToken(token);
   }
 
   /** A document of an earlier layout holds idempotency keys: into the log first, then out of the document. */
@@ -80,14 +102,9 @@ export class LowdbStore implements Store, InMemoryLookups {
     await this.#persist();
   }
 
-  #indexToken(token: StoredToken) {
-    this.#tokensByHash.set(token.hash, token);
-    this.#tokensById.set(token.id, token);
-  }
-
   /**
    * Persists every change made before the call. Calls in the same tick share one write (one
-   * serialization of the document), and steno queues a write that starts while one is running.
+   * serialization of the document), and documentDb queues a write that starts while one is running.
    */
   #persist(): Promise<void> {
     this.#pendingWrite ??= new Promise<void>((resolve) => setImmediate(resolve)).then(async () => {
@@ -169,7 +186,7 @@ export class LowdbStore implements Store, InMemoryLookups {
   }
 
   async unfinishedReviews() {
-    return this.#db.data.reviews.filter((r) => r.status === 'queued' || r.status === 'running');
+    return this.#db.data.reviews.filter(isUnfinished);
   }
 
   async deleteFinishedBefore(date: string) {
@@ -212,54 +229,26 @@ export class LowdbStore implements Store, InMemoryLookups {
     return this.#files.readFindings(id);
   }
 
-  async insertToken(token: StoredToken) {
-    this.#db.data.tokens.push(token);
-    this.#indexToken(token);
-    try {
-      await this.#persist();
-    } catch (error) {
-      this.#db.data.tokens = this.#db.data.tokens.filter((t) => t !== token);
-      this.#tokensByHash.delete(token.hash);
-      this.#tokensById.delete(token.id);
-      throw error;
-    }
+  insertToken(token: StoredToken) {
+    return this.#tokens.insertToken(token);
   }
-
-  async getTokenByHash(hash: string) {
-    return this.#tokensByHash.get(hash);
+  getTokenByHash(hash: string) {
+    return this.#tokens.getTokenByHash(hash);
   }
-
   getTokenByHashSync(hash: string): StoredToken | undefined {
-    return this.#tokensByHash.get(hash);
+    return this.#tokens.getTokenByHashSync(hash);
   }
-
-  async getToken(id: string) {
-    return this.#tokensById.get(id);
+  getToken(id: string) {
+    return this.#tokens.getToken(id);
   }
-
-  async listTokens(owner: string, type: TokenType) {
-    return this.#db.data.tokens
-      .filter((t) => t.owner === owner && t.type === type && !t.revoked_at)
-      .sort((a, b) => (a.id < b.id ? 1 : -1));
+  listTokens(owner: string, type: TokenType) {
+    return this.#tokens.listTokens(owner, type);
   }
-
-  async updateToken(id: string, patch: Partial<StoredToken>) {
-    const token = this.#tokensById.get(id);
-    if (!token) throw new Error(`no token ${id}`);
-    if (patch.hash !== undefined && patch.hash !== token.hash) this.#tokensByHash.delete(token.hash);
-    Object.assign(token, patch);
-    this.#indexToken(token);
-    await this.#persist();
+  updateToken(id: string, patch: Partial<StoredToken>) {
+    return this.#tokens.updateToken(id, patch);
   }
-
   touchToken(id: string, at: string) {
-    const token = this.#tokensById.get(id);
-    if (!token) return;
-    token.last_used_at = at;
-    this.#touchTimer ??= setTimeout(() => {
-      this.#touchTimer = null;
-      this.#persist().catch(() => {}); // retried with the next write
-    }, TOUCH_FLUSH_MS).unref();
+    this.#tokens.touchToken(id, at);
   }
 
   getIdempotency(owner: string, key: string) {
@@ -276,8 +265,7 @@ export class LowdbStore implements Store, InMemoryLookups {
   }
 
   async close() {
-    if (this.#touchTimer) clearTimeout(this.#touchTimer);
-    this.#touchTimer = null;
+    this.#tokens.stop();
     await this.#persist();
     await Promise.all([this.#archived.settled(), this.#keys.settled()]);
   }

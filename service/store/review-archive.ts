@@ -10,6 +10,7 @@ import { appendLines, NEWLINE_BYTES, scanLines, truncateTo } from './jsonl-file.
 import { atomicWrite } from './review-files.ts';
 import type { StoredReview } from './types.ts';
 
+export const ARCHIVE_DIR = 'archive';
 const SEGMENT = /^reviews-(\d{4}-\d{2}-\d{2})\.jsonl$/;
 const NEWLINE = 0x0a;
 
@@ -21,6 +22,19 @@ export class ArchiveCorruptError extends Error {
       { cause },
     );
     this.name = 'ArchiveCorruptError';
+  }
+}
+
+export class ArchiveCutError extends Error {
+  constructor(file: string, whole: number, tail: number, ids: string[]) {
+    const held = ids.length > 0 ? `review ${ids.join(', ')}, which the store file does not hold` : 'a review it cannot name';
+    super(
+      `The archive segment ${file} ends in a cut line (${tail} bytes after byte ${whole}, no newline) holding ${held}: ` +
+        'the file was cut short (a copy or a disk fault), not torn by a crash while appending, and the reviews that ' +
+        'followed it are gone from it. It was not changed. Restore it from a backup; or, to keep its whole lines ' +
+        `and give up the rest, cut it to them: truncate -s ${whole} '${file}'`,
+    );
+    this.name = 'ArchiveCutError';
   }
 }
 
@@ -39,31 +53,37 @@ export class ReviewArchive {
   readonly #sizes = new Map<string, number>();
 
   constructor(dataDir: string) {
-    this.#dir = path.join(dataDir, 'archive');
+    this.#dir = path.join(dataDir, ARCHIVE_DIR);
   }
 
   /**
-   * Hands every archived review to `each` with where its line is, oldest segment first (a later
-   * line of an id replaces an earlier one). Repairs a torn last line first.
+   * Hands every line's value to `each` with where the line is and its line number, oldest segment
+   * first (a later line of an id replaces an earlier one). A line that is not JSON stops the load.
+   * A segment whose last line is cut (no newline) is handed to `tornTail`, which decides: it
+   * resolves to drop that tail, or throws.
    */
-  async load(each: (review: StoredReview, at: ArchiveLocation) => void): Promise<void> {
+  async load(
+    each: (value: unknown, at: ArchiveLocation, file: string, line: number) => void,
+    tornTail: (file: string, whole: number, tail: Buffer) => Promise<void> | void,
+  ): Promise<void> {
     await mkdir(this.#dir, { recursive: true, mode: 0o700 });
     for (const name of await this.#segments()) {
       const day = SEGMENT.exec(name)![1]!;
       const file = path.join(this.#dir, name);
-      const { whole, tornTail } = await scanLines(file, (text, offset, length, line) => {
-        let review: StoredReview;
+      const { whole, tornTail: tail } = await scanLines(file, (text, offset, length, line) => {
+        let value: unknown;
         try {
-          review = JSON.parse(text) as StoredReview;
+          value = JSON.parse(text);
         } catch (error) {
           throw new ArchiveCorruptError(file, line, error);
         }
-        each(review, { day, offset, length });
+        each(value, { day, offset, length }, file, line);
       });
+      if (tail) {
+        await tornTail(file, whole, tail);
+        await truncateTo(file, whole);
+      }
       this.#sizes.set(day, whole);
-      // A crash in the middle of an append: the reviews of that append are still in the
-      // document (it forgets them only after the append), so the torn tail is dropped.
-      if (tornTail) await truncateTo(file, whole);
     }
   }
 

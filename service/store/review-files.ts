@@ -5,13 +5,16 @@ import path from 'node:path';
 import { REVIEW_ID } from '../api/schemas.ts';
 import type { Finding } from '../engine/types.ts';
 
+export const DIFFS_DIR = 'diffs';
+export const RESULTS_DIR = 'results';
+
 export class ReviewFiles {
   readonly #diffs: string;
   readonly #results: string;
 
   constructor(dataDir: string) {
-    this.#diffs = path.join(dataDir, 'diffs');
-    this.#results = path.join(dataDir, 'results');
+    this.#diffs = path.join(dataDir, DIFFS_DIR);
+    this.#results = path.join(dataDir, RESULTS_DIR);
   }
 
   async init(): Promise<void> {
@@ -37,8 +40,11 @@ export class ReviewFiles {
   async readFindings(id: string): Promise<Finding[]> {
     return JSON.parse(await readFile(this.#file(this.#results, id, '.json'), 'utf8')) as Finding[];
   }
+  deleteFindings(id: string) {
+    return rm(this.#file(this.#results, id, '.json'), { force: true });
+  }
   async deleteAll(id: string) {
-    await Promise.all([this.deleteDiff(id), rm(this.#file(this.#results, id, '.json'), { force: true })]);
+    await Promise.all([this.deleteDiff(id), this.deleteFindings(id)]);
   }
 
   #file(dir: string, id: string, ext: string) {
@@ -48,9 +54,17 @@ export class ReviewFiles {
   }
 }
 
-/** Temp file + rename: a crash leaves either the old file or the new one, never half of one. */
-export async function atomicWrite(file: string, data: string | Uint8Array, mode = 0o600): Promise<void> {
-  const temp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+/**
+ * Temp file + rename: a crash leaves either the old file or the new one, never half of one (and
+ * perhaps the temp file, which the next start sweeps). A writer that never writes one file twice
+ * at once may name its temp file; by default each write has its own.
+ */
+export async function atomicWrite(
+  file: string,
+  data: string | Uint8Array,
+  mode = 0o600,
+  temp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`,
+): Promise<void> {
   try {
     await writeFile(temp, data, { encoding: 'utf8', mode });
     await rename(temp, file);

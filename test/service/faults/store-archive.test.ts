@@ -70,7 +70,9 @@ describe('store archive', () => {
     const dir = await dataDir();
     await seed(dir, 1000);
     const [segment] = (await readdir(path.join(dir, 'archive'))).sort().reverse();
-    await appendFile(path.join(dir, 'archive', segment!), '{"review_id":"rev_TORN');
+    // The start of a line of the append that was cut: a review the document still holds.
+    const inDocument = (await docOf(dir)).reviews[0]!;
+    await appendFile(path.join(dir, 'archive', segment!), JSON.stringify(inDocument).slice(0, 50));
     const store = await LowdbStore.open(dir);
     expect(await store.listReviews({ owner: 'local', limit: 10_000 })).toHaveLength(1000);
     // The next append lands on a clean line.

@@ -1,0 +1,137 @@
+// What the service leaves on disk and what a crash leaves behind: every file it writes is 0600 and
+// every folder 0700 whatever the umask; orphan diffs and results (diffs may hold secrets) and the
+// temp files of writes cut short are swept on the next start; a lock left by kill -9 whose pid now
+// belongs to another process does not keep the service from starting.
+import { spawn } from 'node:child_process';
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { acquireDataDirLock, DataDirBusyError, LOCK_FILE } from '../../../service/store/data-dir-lock.ts';
+import { LowdbStore } from '../../../service/store/lowdb-store.ts';
+import type { StoreLog } from '../../../service/store/store-log.ts';
+import type { StoredReview } from '../../../service/store/types.ts';
+import { DEBUGGER_DIFF, startTestService } from '../../support/test-service.ts';
+
+const dirs: string[] = [];
+afterEach(async () => {
+  for (const dir of dirs.splice(0)) await rm(dir, { recursive: true, force: true });
+});
+async function dataDir() {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'diff-review-leftovers-'));
+  dirs.push(dir);
+  return dir;
+}
+
+const id = (i: number) => `rev_${String(i).padStart(26, '0')}`;
+function review(i: number, status: StoredReview['status']): StoredReview {
+  const at = '2026-11-20T00:00:00.000Z';
+  return { review_id: id(i), owner: 'local', status, repository: 'r', created_at: at, updated_at: at, attempts: 0 };
+}
+
+describe('file modes', () => {
+  it('every file the service writes is 0600 and every folder 0700, even under a permissive umask', async () => {
+    const previous = process.umask(0o000);
+    try {
+      const parent = await dataDir();
+      const dir = path.join(parent, 'data'); // made by the service
+      const t = await startTestService({}, dir);
+      const client = t.client();
+      const job = await client.createReview({ diff: DEBUGGER_DIFF, repository: 'modes' }, { idempotencyKey: 'modes-1' });
+      await client.waitForReview(job.review_id, { timeoutMs: 20_000, pollIntervalMs: 25 });
+      await t.service.close(); // writes what is pending
+      const wrong: string[] = [];
+      const walk = async (at: string) => {
+        for (const entry of await readdir(at, { withFileTypes: true })) {
+          const full = path.join(at, entry.name);
+          const mode = (await stat(full)).mode & 0o777;
+          if (entry.isDirectory()) {
+            if (mode !== 0o700) wrong.push(`${full} ${mode.toString(8)}`);
+            await walk(full);
+          } else if (mode !== 0o600) wrong.push(`${full} ${mode.toString(8)}`);
+        }
+      };
+      expect((await stat(dir)).mode & 0o777).toBe(0o700);
+      await walk(dir);
+      expect(wrong).toEqual([]);
+      expect(await readdir(dir)).toEqual(expect.arrayContaining(['store.json', 'dashboard-token', 'diffs', 'results', 'idempotency']));
+    } finally {
+      process.umask(previous);
+    }
+  });
+});
+
+describe('leftovers of a crash', () => {
+  it('orphan diffs and results and half-written temp files are swept on start, loudly; what a job needs is kept', async () => {
+    const dir = await dataDir();
+    const store = await LowdbStore.open(dir);
+    await store.writeDiff(id(1), 'queued job diff');
+    await store.insertReview(review(1, 'queued'));
+    await store.writeDiff(id(2), 'diff of a finished job whose delete failed');
+    await store.writeFindings(id(2), []);
+    await store.insertReview(review(2, 'completed'));
+    await store.writeDiff(id(3), 'diff of a create that crashed before its record: AKIA-like secret');
+    await store.writeFindings(id(4), []); // results of a review retention deleted
+    await store.close();
+    const temps = [
+      path.join(dir, '.store.json.tmp'),
+      path.join(dir, `dashboard-token.123.abc.tmp`),
+      path.join(dir, 'diffs', `${id(5)}.diff.123.abc.tmp`),
+      path.join(dir, 'results', `${id(2)}.json.123.abc.tmp`),
+    ];
+    for (const file of temps) await writeFile(file, 'half');
+    await mkdir(path.join(dir, 'archive'), { recursive: true });
+    await writeFile(path.join(dir, 'archive', 'reviews-2026-11-20.jsonl.1.x.tmp'), 'half');
+
+    const said: string[] = [];
+    const log: StoreLog = { info: () => {}, warn: (d, m) => said.push(`${m} ${JSON.stringify(d)}`), error: (d, m) => said.push(`${m} ${JSON.stringify(d)}`) };
+    const reopened = await LowdbStore.open(dir, { log });
+    expect((await readdir(path.join(dir, 'diffs'))).sort()).toEqual([`${id(1)}.diff`]);
+    expect((await readdir(path.join(dir, 'results'))).sort()).toEqual([`${id(2)}.json`]);
+    expect((await readdir(dir)).filter((n) => n.endsWith('.tmp'))).toEqual([]);
+    expect(await readdir(path.join(dir, 'archive'))).toEqual([]);
+    expect(await reopened.readDiff(id(1))).toBe('queued job diff');
+    await reopened.close();
+    expect(said.join('\n')).toMatch(/swept/);
+    expect(said.join('\n')).toContain('"diffs":2');
+    expect(said.join('\n')).not.toContain('secret'); // counts and names, never contents
+  });
+});
+
+describe('a stale lock', () => {
+  it('left by kill -9, whose pid now belongs to another live process, does not stop the start', async () => {
+    const dir = await dataDir();
+    // A real holder of the lock, killed -9: its lock file stays behind.
+    const holder = spawn(
+      process.execPath,
+      ['-e', `import(${JSON.stringify(path.resolve('service/store/data-dir-lock.ts'))}).then((m) => { m.acquireDataDirLock(${JSON.stringify(dir)}); console.log('held'); setInterval(() => {}, 1000); })`],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    await new Promise<void>((resolve) => holder.stdout!.once('data', () => resolve()));
+    holder.kill('SIGKILL');
+    await new Promise((resolve) => holder.once('exit', resolve));
+    const left = JSON.parse(await readFile(path.join(dir, LOCK_FILE), 'utf8')) as { pid: number };
+    expect(left.pid).toBe(holder.pid);
+    // Its pid reused: the lock now names a live process that is no Diff Review service (our parent, pid 1).
+    for (const pid of [process.ppid, 1]) {
+      await writeFile(path.join(dir, LOCK_FILE), JSON.stringify({ ...left, pid }));
+      const lock = acquireDataDirLock(dir);
+      lock.release();
+    }
+  });
+
+  it('held by a live service is still refused', async () => {
+    const dir = await dataDir();
+    const holder = spawn(
+      process.execPath,
+      ['-e', `import(${JSON.stringify(path.resolve('service/store/data-dir-lock.ts'))}).then((m) => { m.acquireDataDirLock(${JSON.stringify(dir)}); console.log('held'); setInterval(() => {}, 1000); })`],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    try {
+      await new Promise<void>((resolve) => holder.stdout!.once('data', () => resolve()));
+      expect(() => acquireDataDirLock(dir)).toThrow(DataDirBusyError);
+    } finally {
+      holder.kill('SIGKILL');
+    }
+  });
+});
