@@ -7,6 +7,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { ApiError, type ErrorId } from '../api/errors.ts';
 import { LIMITS } from '../api/limits.ts';
 import { JSON_TYPE } from './route-schemas.ts';
+import { drainRefusedBody } from './refused-body.ts';
 import { describeValidationError } from './validation.ts';
 
 export function sendError(reply: FastifyReply, error: ApiError) {
@@ -49,28 +50,15 @@ export function installErrorReplies(app: FastifyInstance) {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const apiError = toApiError(error, request);
     if (apiError.status >= 500) request.log.error({ err: error }, 'request failed');
-    if (apiError.status === 413) keepReadingBriefly(request);
+    if (apiError.status === 413) {
+      reply.removeHeader('connection'); // Fastify's `close` would have Node cut the connection with the body unread
+      drainRefusedBody(request.raw, reply.raw);
+    }
     return sendError(reply, apiError);
   });
   app.setNotFoundHandler((request, reply) =>
     sendError(reply, new ApiError(404, 'not_found', `There is no ${request.method} ${request.url.split('?')[0]}. The API is described at /v1/openapi.json.`)),
   );
-}
-
-/**
- * A body refused from its Content-Length is still on its way. Closing the socket with it unread
- * makes the kernel reset the connection, and the client may never see the 413. So the rest is
- * read and dropped (never kept), up to a bound past which the client is not worth waiting for.
- */
-function keepReadingBriefly(request: FastifyRequest) {
-  const raw = request.raw;
-  let dropped = 0;
-  const limit = 64 * 1024 * 1024;
-  raw.on('data', (chunk: Buffer) => {
-    dropped += chunk.length;
-    if (dropped > limit) raw.socket.destroy();
-  });
-  raw.resume();
 }
 
 /**
