@@ -16,6 +16,7 @@ import type { EngineConfig } from './review/types.ts';
 import { ReviewService } from './reviews/review-service.ts';
 import { acquireDataDirLock } from './store/data-dir-lock.ts';
 import { LowdbStore } from './store/lowdb-store.ts';
+import { redactSecrets } from './log-redaction.ts';
 import { VERSION } from './version.ts';
 
 export interface ServiceOptions {
@@ -83,6 +84,8 @@ export async function createService(options: ServiceOptions = {}): Promise<Servi
       level: options.logLevel ?? 'info',
       // Belt and braces: no serializer logs headers, bodies or secrets in the first place.
       redact: { paths: ['req.headers.authorization', 'req.body', 'diff', 'token', 'secret'], censor: '[redacted]' },
+      // ... and a token sent where it does not belong (a URL, a name) is redacted from the line's text.
+      hooks: { streamWrite: redactSecrets },
     },
     options.logStream,
   );
