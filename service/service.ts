@@ -8,6 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import { ensureDashboardToken } from './auth/dashboard-token.ts';
 import { TokenService } from './auth/tokens.ts';
 import { systemClock, type Clock } from './clock.ts';
+import { hostPolicy } from './http/host-check.ts';
 import { buildServer, type RateLimits, type ServerTimeouts } from './http/server.ts';
 import { ReviewEvents } from './jobs/review-events.ts';
 import { JobRunner } from './jobs/runner.ts';
@@ -20,6 +21,12 @@ import { redactSecrets } from './log-redaction.ts';
 import { VERSION } from './version.ts';
 
 export interface ServiceOptions {
+  /**
+   * Host names answered besides the loopback ones (DNS rebinding: bound to a loopback address, only
+   * those are answered, 421 otherwise; bound to another address, Host is checked only when this is
+   * set). `*`: any name.
+   */
+  allowedHosts?: string[];
   /** Where the store, diffs and the dashboard-token file live. Default: the OS's data folder (XDG on Linux). */
   dataDir?: string;
   /** Default 127.0.0.1: the service is reachable from this machine only unless told otherwise. */
@@ -127,6 +134,7 @@ export async function createService(options: ServiceOptions = {}): Promise<Servi
       rateLimits: { ...DEFAULTS.rateLimits, ...options.rateLimits },
       timeouts: { ...DEFAULTS.timeouts, ...options.timeouts },
       loggerInstance: log,
+      hostCheck: hostPolicy(options.host ?? DEFAULTS.host, options.allowedHosts ?? []),
     });
     undo.push(() => app.close());
     await app.listen({ host: options.host ?? DEFAULTS.host, port: options.port ?? 0 });

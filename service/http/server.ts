@@ -14,6 +14,7 @@ import { installAuth } from './auth.ts';
 import { clientErrorReply, installErrorReplies, routerErrorReply } from './error-replies.ts';
 import { SharedRateLimitStore } from './shared-rate-limit-store.ts';
 import { installJsonBodyParser } from './json-body.ts';
+import { installHostCheck, type HostCheck } from './host-check.ts';
 import { openapiOptions } from './openapi.ts';
 import { JSON_TYPE } from './route-schemas.ts';
 import { metaRoutes } from './routes/meta.ts';
@@ -48,12 +49,15 @@ export interface ServerDeps {
   rateLimits: RateLimits;
   timeouts: ServerTimeouts;
   loggerInstance: FastifyBaseLogger;
+  /** The Host names answered (DNS rebinding); undefined: any. */
+  hostCheck?: HostCheck;
 }
 
 export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   const bodies = new FinishedBodies();
   const fastPoll = new PollFastPath({ tokens: deps.tokens, reviews: deps.reviews, bodies, need: reviewRead,
     debugLogging: () => isLevelEnabled(deps.loggerInstance, 'debug'),
+    hostCheck: deps.hostCheck,
   });
   const app = Fastify({
     loggerInstance: deps.loggerInstance,
@@ -79,6 +83,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   await app.register(swagger, openapiOptions(API_VERSION));
 
   installErrorReplies(app);
+  if (deps.hostCheck) installHostCheck(app, deps.hostCheck);
   installAuth(app, deps.tokens);
   await app.register(rateLimit, {
     global: false,
