@@ -8,6 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import { ensureDashboardToken } from './auth/dashboard-token.ts';
 import { TokenService } from './auth/tokens.ts';
 import { systemClock, type Clock } from './clock.ts';
+import type { EventStreamLimits } from './http/event-stream-slots.ts';
 import { hostPolicy } from './http/host-check.ts';
 import { buildServer, type RateLimits, type ServerTimeouts } from './http/server.ts';
 import { ReviewEvents } from './jobs/review-events.ts';
@@ -43,6 +44,8 @@ export interface ServiceOptions {
   maxQueuedJobs?: number;
   rateLimits?: Partial<RateLimits>;
   timeouts?: Partial<ServerTimeouts>;
+  /** Open event streams per token and in total, and their maximum lifetime. */
+  eventStreams?: Partial<EventStreamLimits>;
   /** On close, running reviews get this long to finish before they are left queued for the next start. Default 5 s. */
   shutdownGraceMs?: number;
   /** pino level: fatal, error, warn, info, debug, trace, silent. Default info. */
@@ -78,6 +81,8 @@ export const DEFAULTS = {
   shutdownGraceMs: 5000,
   rateLimits: { read: 1200, create: 120, tokens: 120 } satisfies RateLimits,
   timeouts: { requestMs: 60_000, headersMs: 15_000 } satisfies ServerTimeouts,
+  // Well under a 1,024-descriptor limit in all; a desktop window follows every unfinished job it shows.
+  eventStreams: { perToken: 32, total: 256, lifetimeMs: 10 * 60_000 } satisfies EventStreamLimits,
 };
 
 export const defaultDataDir = () => envPaths('diff-review', { suffix: '' }).data;
@@ -133,6 +138,7 @@ export async function createService(options: ServiceOptions = {}): Promise<Servi
       version: VERSION,
       rateLimits: { ...DEFAULTS.rateLimits, ...options.rateLimits },
       timeouts: { ...DEFAULTS.timeouts, ...options.timeouts },
+      eventStreams: { ...DEFAULTS.eventStreams, ...options.eventStreams },
       loggerInstance: log,
       hostCheck: hostPolicy(options.host ?? DEFAULTS.host, options.allowedHosts ?? []),
     });

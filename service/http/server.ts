@@ -14,6 +14,7 @@ import { installAuth } from './auth.ts';
 import { clientErrorReply, installErrorReplies, routerErrorReply } from './error-replies.ts';
 import { SharedRateLimitStore } from './shared-rate-limit-store.ts';
 import { installJsonBodyParser } from './json-body.ts';
+import { EventStreamSlots, type EventStreamLimits } from './event-stream-slots.ts';
 import { installHostCheck, type HostCheck } from './host-check.ts';
 import { openapiOptions } from './openapi.ts';
 import { JSON_TYPE } from './route-schemas.ts';
@@ -49,6 +50,7 @@ export interface ServerDeps {
   rateLimits: RateLimits;
   timeouts: ServerTimeouts;
   loggerInstance: FastifyBaseLogger;
+  eventStreams: EventStreamLimits;
   /** The Host names answered (DNS rebinding); undefined: any. */
   hostCheck?: HostCheck;
 }
@@ -103,7 +105,8 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     routes.set(route.url, methods);
   });
   metaRoutes(app, { version: deps.version });
-  reviewRoutes(app, { reviews: deps.reviews, events: deps.events, rateLimit: deps.rateLimits, bodies });
+  const streams = new EventStreamSlots(deps.eventStreams, deps.loggerInstance);
+  reviewRoutes(app, { reviews: deps.reviews, events: deps.events, rateLimit: deps.rateLimits, bodies, streams });
   tokenRoutes(app, { tokens: deps.tokens, rateLimit: deps.rateLimits.tokens });
   methodNotAllowedRoutes(app, routes);
   return app;
