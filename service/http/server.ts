@@ -108,13 +108,12 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   const streams = new EventStreamSlots(deps.eventStreams, deps.loggerInstance);
   reviewRoutes(app, { reviews: deps.reviews, events: deps.events, rateLimit: deps.rateLimits, bodies, streams });
   tokenRoutes(app, { tokens: deps.tokens, rateLimit: deps.rateLimits.tokens });
-  methodNotAllowedRoutes(app, routes);
+  methodNotAllowedRoutes(app, routes, app.supportedMethods);
   return app;
 }
 
 /** A known path with an unknown method: 405 with the Allow header, in the error shape. */
-function methodNotAllowedRoutes(app: FastifyInstance, routes: Map<string, Set<string>>) {
-  const all = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
+function methodNotAllowedRoutes(app: FastifyInstance, routes: Map<string, Set<string>>, all: string[]) {
   for (const [url, methods] of routes) {
     const allow = all.filter((m) => methods.has(m));
     const others = all.filter((m) => !methods.has(m));

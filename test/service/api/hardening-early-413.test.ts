@@ -8,6 +8,8 @@ import { closeHealthy, startTestService, type TestService } from '../../support/
 import { sendWholeThenRead, streamRequest } from './raw-http.ts';
 
 const FIVE_MB = 5 * 1024 * 1024;
+/** Far over the whole-body limit of a create (6,065,536 bytes: any valid diff's JSON fits). */
+const TEN_MB = 10 * 1024 * 1024;
 const RUNS = 50;
 
 let t: TestService;
@@ -17,11 +19,11 @@ beforeAll(async () => {
 afterAll(() => closeHealthy(t));
 
 /** Sends the body `RUNS` times as fast as the socket takes it; the failures, by what happened. */
-async function failuresOf(headers: Record<string, string | number>, path = '/v1/reviews', status = 413): Promise<string[]> {
+async function failuresOf(headers: Record<string, string | number>, bodyBytes: number, path = '/v1/reviews', status = 413): Promise<string[]> {
   const failures: string[] = [];
   for (let run = 0; run < RUNS; run++) {
     try {
-      const answer = await streamRequest({ url: t.url, path, headers, bodyBytes: FIVE_MB, pauseMs: 0 });
+      const answer = await streamRequest({ url: t.url, path, headers, bodyBytes, pauseMs: 0 });
       if (answer.status !== status) failures.push(`run ${run}: ${answer.status}`);
       else JSON.parse(answer.body); // read whole, in the error shape
     } catch (error) {
@@ -32,18 +34,18 @@ async function failuresOf(headers: Record<string, string | number>, path = '/v1/
 }
 
 describe(`an early 413, ${RUNS} times in a row, the body sent as fast as possible`, () => {
-  it('5 MB with Content-Length → 413 every time, never a reset', { timeout: 120_000 }, async () => {
-    const failures = await failuresOf({ authorization: `Bearer ${t.reviewToken}`, 'content-type': 'application/json', 'content-length': FIVE_MB });
+  it('10 MB with Content-Length → 413 every time, never a reset', { timeout: 120_000 }, async () => {
+    const failures = await failuresOf({ authorization: `Bearer ${t.reviewToken}`, 'content-type': 'application/json', 'content-length': TEN_MB }, TEN_MB);
     expect(failures).toEqual([]);
   });
 
-  it('5 MB chunked (refused once 4 MiB were read) → 413 every time, never a reset', { timeout: 120_000 }, async () => {
-    const failures = await failuresOf({ authorization: `Bearer ${t.reviewToken}`, 'content-type': 'application/json', 'transfer-encoding': 'chunked' });
+  it('10 MB chunked (refused once the limit was read) → 413 every time, never a reset', { timeout: 120_000 }, async () => {
+    const failures = await failuresOf({ authorization: `Bearer ${t.reviewToken}`, 'content-type': 'application/json', 'transfer-encoding': 'chunked' }, TEN_MB);
     expect(failures).toEqual([]);
   });
 
   it('5 MB to the token endpoint (16 KB limit) → 413 every time, never a reset', { timeout: 120_000 }, async () => {
-    const failures = await failuresOf({ authorization: `Bearer ${t.dashboardToken}`, 'content-type': 'application/json', 'content-length': FIVE_MB }, '/v1/auth/tokens');
+    const failures = await failuresOf({ authorization: `Bearer ${t.dashboardToken}`, 'content-type': 'application/json', 'content-length': FIVE_MB }, FIVE_MB, '/v1/auth/tokens');
     expect(failures).toEqual([]);
   });
 });
@@ -52,17 +54,17 @@ describe(`an early 413 to a client that reads only after sending its whole body,
   const head = (path: string, token: string, length: number) =>
     `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nContent-Length: ${length}\r\n\r\n`;
 
-  it('5 MB with Content-Length: the 413 is there to read once the body is sent', { timeout: 120_000 }, async () => {
+  it('10 MB with Content-Length: the 413 is there to read once the body is sent', { timeout: 120_000 }, async () => {
     const seen: string[] = [];
     let first: Awaited<ReturnType<typeof sendWholeThenRead>> | undefined;
     for (let run = 0; run < RUNS; run++) {
-      const answer = await sendWholeThenRead(t.url, head('/v1/reviews', t.reviewToken, FIVE_MB), FIVE_MB);
+      const answer = await sendWholeThenRead(t.url, head('/v1/reviews', t.reviewToken, TEN_MB), TEN_MB);
       first ??= answer;
       seen.push(`${answer.statusLine} ${answer.error ?? ''}`.trim());
     }
     expect(seen.filter((s) => s !== 'HTTP/1.1 413 Payload Too Large')).toEqual([]);
     // the whole body was taken (read and dropped), the answer was in the error shape, then a clean close
-    expect(first?.sent).toBe(FIVE_MB);
+    expect(first?.sent).toBe(TEN_MB);
     expect(first?.text).toMatch(/"error":"diff_too_large"/);
     expect(first?.error).toBeUndefined();
   });
