@@ -23,7 +23,8 @@ export function hostPolicy(bindHost: string, allowedHosts: readonly string[]): H
   if (allowedHosts.includes(ANY_HOST)) return undefined;
   if (!isLoopbackAddress(bindHost) && allowedHosts.length === 0) return undefined;
   const names = new Set([...LOOPBACK_NAMES, ...allowedHosts.map((name) => nameOf(name))]);
-  if (!isWildcardAddress(bindHost)) names.add(nameOf(net.isIPv6(bindHost) ? `[${bindHost}]` : bindHost));
+  // The address it is bound to: what its own URL says (http://0.0.0.0:7411 for a wildcard bind, which only this machine can reach).
+  names.add(nameOf(net.isIPv6(bindHost) ? `[${bindHost}]` : bindHost));
   names.delete('');
   const listed = [...names].join(', ');
   // Every request of a client carries the same Host: remember the last one allowed (one comparison per request).
@@ -75,5 +76,3 @@ export function isLoopbackAddress(address: string): boolean {
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(bare);
   return mapped ? mapped[1]!.startsWith('127.') : new net.SocketAddress({ address: bare, family: 'ipv6' }).address === '::1';
 }
-
-const isWildcardAddress = (address: string) => address === '0.0.0.0' || address === '::' || address === '[::]';

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EventStreamError } from '../../../service/client/index.ts';
 import { DEFAULTS } from '../../../service/service.ts';
 import { closeHealthy, DEBUGGER_DIFF, sleep, startTestService, type TestService } from '../../support/test-service.ts';
+import { serveCli } from './serve-cli.ts';
 
 const workerFile = new URL('../../fixtures/workers/controlled-worker.ts', import.meta.url);
 
@@ -181,5 +182,19 @@ describe('a maximum lifetime', () => {
     const done = await waiting;
     expect(done.status).toBe('failed');
     expect(done.error?.code).toBe('cancelled');
+  });
+});
+
+describe('diff-review serve', () => {
+  it('the caps and the lifetime come from the flags and DIFF_REVIEW_* variables, and the OpenAPI document states them', { timeout: 30_000 }, async () => {
+    const served = await serveCli({ DIFF_REVIEW_MAX_EVENT_STREAMS: '7', DIFF_REVIEW_MAX_EVENT_STREAMS_PER_TOKEN: '2' }, ['--event-stream-lifetime', '90']);
+    try {
+      const document = (await (await fetch(`${served.url}/v1/openapi.json`)).json()) as { paths: Record<string, { get: { description: string } }> };
+      const description = document.paths['/v1/reviews/{review_id}/events']!.get.description;
+      expect(description).toContain('A token may hold 2 streams open at once and the service 7 in all');
+      expect(description).toContain('after 90 seconds');
+    } finally {
+      await served.stop();
+    }
   });
 });

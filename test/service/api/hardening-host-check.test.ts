@@ -2,16 +2,12 @@
 // requests to a local service, but its requests carry its own name in Host. Bound to a loopback
 // address, the service answers only loopback names (and the names the operator allows), with 421
 // misdirected_request otherwise: on every path, public or not, the poll fast path included.
-import { spawn } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
 import http from 'node:http';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hostPolicy } from '../../../service/http/host-check.ts';
-import { readLock } from '../../../service/store/data-dir-lock.ts';
 import { rawSocket } from './raw-http.ts';
-import { closeHealthy, DEBUGGER_DIFF, sleep, startTestService, type TestService } from '../../support/test-service.ts';
+import { serveCli } from './serve-cli.ts';
+import { closeHealthy, DEBUGGER_DIFF, startTestService, type TestService } from '../../support/test-service.ts';
 
 interface Answer {
   status: number;
@@ -138,6 +134,8 @@ describe('the policy by bind address', () => {
     const lan = hostPolicy('0.0.0.0', ['review.lan']);
     expect(lan?.allows('review.lan:7411')).toBe(true);
     expect(lan?.allows('127.0.0.1:7411')).toBe(true);
+    expect(lan?.allows('0.0.0.0:7411')).toBe(true); // the service's own URL, which the CLI uses
+    expect(hostPolicy('::', ['review.lan'])?.allows('[::]:7411')).toBe(true);
     expect(lan?.allows('evil.example')).toBe(false);
     expect(hostPolicy('192.168.1.5', ['review.lan'])?.allows('192.168.1.5:7411')).toBe(true);
     expect(hostPolicy('127.0.0.1', ['*'])).toBeUndefined(); // the operator turns the check off
@@ -150,27 +148,21 @@ describe('the policy by bind address', () => {
 
 describe('diff-review serve', () => {
   it('DIFF_REVIEW_ALLOWED_HOSTS (and --allowed-hosts) set the names answered', { timeout: 30_000 }, async () => {
-    const dir = await mkdtemp(path.join(os.tmpdir(), 'diff-review-hosts-'));
-    const cli = path.resolve('service/cli.ts');
-    const child = spawn(process.execPath, [cli, 'serve', '--port', '0', '--data-dir', dir], {
-      env: { ...process.env, DIFF_REVIEW_LOG_LEVEL: 'warn', DIFF_REVIEW_ALLOWED_HOSTS: ' review.internal, ci.example ' },
-      stdio: 'ignore',
-    });
+    const served = await serveCli({ DIFF_REVIEW_ALLOWED_HOSTS: ' review.internal, ci.example ' });
     try {
-      let url: string | undefined;
-      for (let i = 0; i < 200 && !url; i++) {
-        const lock = readLock(dir);
-        if (lock?.url && lock.pid === child.pid) url = lock.url;
-        else await sleep(50);
-      }
-      expect(url).toBeDefined();
-      expect(await healthWithHost(url!, 'review.internal:7411')).toBe(200);
-      expect(await healthWithHost(url!, 'ci.example')).toBe(200);
-      expect(await healthWithHost(url!, new URL(url!).host)).toBe(200);
-      expect(await healthWithHost(url!, 'evil.example')).toBe(421);
+      expect(await healthWithHost(served.url, 'review.internal:7411')).toBe(200);
+      expect(await healthWithHost(served.url, 'ci.example')).toBe(200);
+      expect(await healthWithHost(served.url, new URL(served.url).host)).toBe(200);
+      expect(await healthWithHost(served.url, 'evil.example')).toBe(421);
     } finally {
-      child.kill('SIGKILL');
-      await rm(dir, { recursive: true, force: true });
+      await served.stop();
+    }
+    const flagged = await serveCli({}, ['--allowed-hosts', 'flag.example']);
+    try {
+      expect(await healthWithHost(flagged.url, 'flag.example')).toBe(200);
+      expect(await healthWithHost(flagged.url, 'review.internal')).toBe(421);
+    } finally {
+      await flagged.stop();
     }
   });
 });
