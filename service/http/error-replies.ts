@@ -50,8 +50,9 @@ export function installErrorReplies(app: FastifyInstance) {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const apiError = toApiError(error, request);
     if (apiError.status >= 500) request.log.error({ err: error }, 'request failed');
-    if (apiError.status === 413) {
-      reply.removeHeader('connection'); // Fastify's `close` would have Node cut the connection with the body unread
+    if (apiError.status === 413 && !request.raw.complete) {
+      // refused before the whole body came: Fastify's `close` would have Node cut the connection with the rest unread
+      reply.removeHeader('connection');
       drainRefusedBody(request.raw, reply.raw);
     }
     return sendError(reply, apiError);

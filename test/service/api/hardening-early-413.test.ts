@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DRAIN_BYTES } from '../../../service/http/refused-body.ts';
 import { closeHealthy, startTestService, type TestService } from '../../support/test-service.ts';
-import { sendWholeThenRead, streamRequest } from './raw-http.ts';
+import { rawSocket, sendWholeThenRead, streamRequest } from './raw-http.ts';
 
 const FIVE_MB = 5 * 1024 * 1024;
 /** Far over the whole-body limit of a create (6,065,536 bytes: any valid diff's JSON fits). */
@@ -77,5 +77,17 @@ describe('the drain is bounded', () => {
     const answer = await sendWholeThenRead(t.url, head, claimed);
     expect(answer.sent).toBeGreaterThan(DRAIN_BYTES);
     expect(answer.sent).toBeLessThan(claimed);
+  });
+});
+
+describe('a 413 for a body read whole', () => {
+  it('a diff one byte over the limit, in a body under it: 413, and the connection stays open for the next request', async () => {
+    const diff = 'a'.repeat(1_000_001);
+    const body = JSON.stringify({ diff, repository: 'r' });
+    const head = (length: number) =>
+      `POST /v1/reviews HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${t.reviewToken}\r\nContent-Type: application/json\r\nContent-Length: ${length}\r\n\r\n`;
+    const answer = await rawSocket(t.url, [head(Buffer.byteLength(body)) + body, 'GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n'], { pauseMs: 200 });
+    expect(answer.status).toBe(413);
+    expect(answer.text).toMatch(/HTTP\/1\.1 200 OK[\s\S]*"status":"ok"/); // the second request, on the same connection
   });
 });
