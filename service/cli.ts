@@ -19,6 +19,9 @@ const integer = (min: number, max = Number.MAX_SAFE_INTEGER) => (value: string) 
   return n;
 };
 
+/** `a, b,c` → ['a', 'b', 'c']. */
+const names = (value: string) => value.split(',').map((name) => name.trim()).filter(Boolean);
+
 const dataDirOption = () =>
   new Option('--data-dir <dir>', 'where the store, diffs and the dashboard-token file live')
     .env('DIFF_REVIEW_DATA_DIR')
@@ -42,6 +45,10 @@ export function buildCli(): Command {
     .addOption(new Option('--max-queued <n>', 'waiting reviews beyond which creates answer 429 queue_full').env('DIFF_REVIEW_MAX_QUEUED').default(DEFAULTS.maxQueuedJobs).argParser(integer(1)))
     .addOption(new Option('--rate-limit <n>', 'list, events and SARIF requests per minute per token (0: off; a single review\'s GET is never limited)').env('DIFF_REVIEW_RATE_LIMIT').default(DEFAULTS.rateLimits.read).argParser(integer(0)))
     .addOption(new Option('--create-rate-limit <n>', 'creates and cancels per minute per token (0: off)').env('DIFF_REVIEW_CREATE_RATE_LIMIT').default(DEFAULTS.rateLimits.create).argParser(integer(0)))
+    .addOption(new Option('--max-event-streams <n>', 'event streams open at once, all tokens together (429 beyond)').env('DIFF_REVIEW_MAX_EVENT_STREAMS').default(DEFAULTS.eventStreams.total).argParser(integer(1)))
+    .addOption(new Option('--max-event-streams-per-token <n>', 'event streams one token may hold open at once (429 beyond)').env('DIFF_REVIEW_MAX_EVENT_STREAMS_PER_TOKEN').default(DEFAULTS.eventStreams.perToken).argParser(integer(1)))
+    .addOption(new Option('--event-stream-lifetime <seconds>', 'an event stream ends after this long (the client reconnects or polls)').env('DIFF_REVIEW_EVENT_STREAM_LIFETIME').default(DEFAULTS.eventStreams.lifetimeMs / 1000).argParser(integer(1, 86_400)))
+    .addOption(new Option('--allowed-hosts <names>', 'comma-separated Host names answered besides 127.0.0.1, localhost and [::1] (DNS rebinding: others get 421); "*": any').env('DIFF_REVIEW_ALLOWED_HOSTS').default([], 'none').argParser(names))
     .addOption(new Option('--log-level <level>', 'fatal, error, warn, info, debug, trace or silent').env('DIFF_REVIEW_LOG_LEVEL').default('info').choices(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']))
     .addHelpText('after', '\nDIFF_REVIEW_DASHBOARD_TOKEN (32+ printable characters) sets the dashboard token instead of the generated <data dir>/dashboard-token file.')
     .action(serve);
@@ -73,6 +80,10 @@ interface ServeFlags {
   maxQueued: number;
   rateLimit: number;
   createRateLimit: number;
+  maxEventStreams: number;
+  maxEventStreamsPerToken: number;
+  eventStreamLifetime: number;
+  allowedHosts: string[];
   logLevel: string;
 }
 
@@ -86,6 +97,8 @@ async function serve(flags: ServeFlags) {
     retentionDays: flags.retentionDays,
     maxQueuedJobs: flags.maxQueued,
     rateLimits: { read: flags.rateLimit, create: flags.createRateLimit },
+    eventStreams: { total: flags.maxEventStreams, perToken: flags.maxEventStreamsPerToken, lifetimeMs: flags.eventStreamLifetime * 1000 },
+    allowedHosts: flags.allowedHosts,
     logLevel: flags.logLevel,
     dashboardToken: process.env.DIFF_REVIEW_DASHBOARD_TOKEN || undefined,
   });

@@ -8,6 +8,8 @@ import type { FastifyInstance } from 'fastify';
 import { ensureDashboardToken } from './auth/dashboard-token.ts';
 import { TokenService } from './auth/tokens.ts';
 import { systemClock, type Clock } from './clock.ts';
+import type { EventStreamLimits } from './http/event-stream-slots.ts';
+import { hostPolicy } from './http/host-check.ts';
 import { buildServer, type RateLimits, type ServerTimeouts } from './http/server.ts';
 import { ReviewEvents } from './jobs/review-events.ts';
 import { JobRunner } from './jobs/runner.ts';
@@ -16,9 +18,16 @@ import type { EngineConfig } from './engine/types.ts';
 import { ReviewService } from './reviews/review-service.ts';
 import { acquireDataDirLock } from './store/data-dir-lock.ts';
 import { LowdbStore } from './store/lowdb-store.ts';
+import { redactSecrets } from './log-redaction.ts';
 import { VERSION } from './version.ts';
 
 export interface ServiceOptions {
+  /**
+   * Host names answered besides the loopback ones (DNS rebinding: bound to a loopback address, only
+   * those are answered, 421 otherwise; bound to another address, Host is checked only when this is
+   * set). `*`: any name.
+   */
+  allowedHosts?: string[];
   /** Where the store, diffs and the dashboard-token file live. Default: the OS's data folder (XDG on Linux). */
   dataDir?: string;
   /** Default 127.0.0.1: the service is reachable from this machine only unless told otherwise. */
@@ -35,6 +44,8 @@ export interface ServiceOptions {
   maxQueuedJobs?: number;
   rateLimits?: Partial<RateLimits>;
   timeouts?: Partial<ServerTimeouts>;
+  /** Open event streams per token and in total, and their maximum lifetime. */
+  eventStreams?: Partial<EventStreamLimits>;
   /** On close, running reviews get this long to finish before they are left queued for the next start. Default 5 s. */
   shutdownGraceMs?: number;
   /** pino level: fatal, error, warn, info, debug, trace, silent. Default info. */
@@ -70,6 +81,8 @@ export const DEFAULTS = {
   shutdownGraceMs: 5000,
   rateLimits: { read: 1200, create: 120, tokens: 120 } satisfies RateLimits,
   timeouts: { requestMs: 60_000, headersMs: 15_000 } satisfies ServerTimeouts,
+  // Well under a 1,024-descriptor limit in all; a desktop window follows every unfinished job it shows.
+  eventStreams: { perToken: 32, total: 256, lifetimeMs: 10 * 60_000 } satisfies EventStreamLimits,
 };
 
 export const defaultDataDir = () => envPaths('diff-review', { suffix: '' }).data;
@@ -83,6 +96,8 @@ export async function createService(options: ServiceOptions = {}): Promise<Servi
       level: options.logLevel ?? 'info',
       // Belt and braces: no serializer logs headers, bodies or secrets in the first place.
       redact: { paths: ['req.headers.authorization', 'req.body', 'diff', 'token', 'secret'], censor: '[redacted]' },
+      // ... and a token sent where it does not belong (a URL, a name) is redacted from the line's text.
+      hooks: { streamWrite: redactSecrets },
     },
     options.logStream,
   );
@@ -125,7 +140,9 @@ export async function createService(options: ServiceOptions = {}): Promise<Servi
       version: VERSION,
       rateLimits: { ...DEFAULTS.rateLimits, ...options.rateLimits },
       timeouts: { ...DEFAULTS.timeouts, ...options.timeouts },
+      eventStreams: { ...DEFAULTS.eventStreams, ...options.eventStreams },
       loggerInstance: log,
+      hostCheck: hostPolicy(options.host ?? DEFAULTS.host, options.allowedHosts ?? []),
     });
     undo.push(() => app.close());
     await app.listen({ host: options.host ?? DEFAULTS.host, port: options.port ?? 0 });

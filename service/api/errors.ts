@@ -12,6 +12,7 @@ export type ErrorId =
   | 'insufficient_scope'
   | 'not_found'
   | 'method_not_allowed'
+  | 'misdirected_request'
   | 'conflict'
   | 'diff_too_large'
   | 'payload_too_large'

@@ -10,6 +10,13 @@ const Timestamp = Type.String({
   examples: ['2026-11-21T18:42:00.123Z'],
 });
 
+/**
+ * Characters no name or identifier should hold: Unicode controls (C0, DEL, C1 such as U+0085),
+ * format characters (U+200B, U+202E, U+FEFF, tags), lone surrogates, and the line and paragraph
+ * separators (U+2028, U+2029): they break log lines, or make text read other than it is.
+ */
+const INVISIBLE = '\\p{Cc}\\p{Cf}\\p{Cs}\\p{Zl}\\p{Zp}';
+
 const Nullable = <T extends Type.TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
 export const ReviewStatus = Type.Union(
@@ -72,8 +79,8 @@ export const CreateReviewBody = Type.Object(
     repository: Type.String({
       minLength: 1,
       maxLength: LIMITS.repositoryChars,
-      pattern: '^[^\\u0000-\\u001f\\u007f]+$',
-      description: 'Repository identifier, e.g. github.com/acme/widgets. No control characters.',
+      pattern: `^[^${INVISIBLE}]+$`,
+      description: 'Repository identifier, e.g. github.com/acme/widgets. No Unicode control, format or line-separator characters.',
     }),
     base_commit: Type.Optional(Type.String({ pattern: '^[0-9a-fA-F]{7,64}$', description: '7–64 hex digits.' })),
   },
@@ -134,7 +141,13 @@ export const CreatedToken = Type.Object(
 
 export const CreateTokenBody = Type.Object(
   {
-    name: Type.String({ minLength: 1, maxLength: LIMITS.tokenNameChars }),
+    name: Type.String({
+      minLength: 1,
+      maxLength: LIMITS.tokenNameChars,
+      // not only whitespace, and nothing invisible
+      pattern: `^(?!\\s*$)[^${INVISIBLE}]+$`,
+      description: 'What the token is for. At least one visible character; no Unicode control, format or line-separator characters.',
+    }),
     scopes: Type.Optional(Type.Array(ReviewScope, { minItems: 1, uniqueItems: true, description: 'Default: both.' })),
     expires_in_days: Type.Optional(
       Nullable(Type.Integer({ minimum: 1, maximum: LIMITS.tokenMaxDays, description: 'Default 90; null for never.' })),

@@ -18,6 +18,7 @@ import {
   UnauthorizedError,
 } from '../api/errors.ts';
 import { JSON_TYPE } from './route-schemas.ts';
+import { drainRefusedBody } from './refused-body.ts';
 import { describeValidationError } from './validation.ts';
 
 /** An answer decided: status, the contract's identifier, a message for people, headers. */
@@ -102,28 +103,16 @@ export function installErrorReplies(app: FastifyInstance) {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const answer = toHttpError(error, request);
     if (answer.status >= 500) request.log.error({ err: error }, 'request failed');
-    if (answer.status === 413) keepReadingBriefly(request);
+    if (answer.status === 413 && !request.raw.complete) {
+      // refused before the whole body came: Fastify's `close` would have Node cut the connection with the rest unread
+      reply.removeHeader('connection');
+      drainRefusedBody(request.raw, reply.raw);
+    }
     return sendError(reply, answer);
   });
   app.setNotFoundHandler((request, reply) =>
     sendError(reply, new HttpError(404, 'not_found', `There is no ${request.method} ${request.url.split('?')[0]}. The API is described at /v1/openapi.json.`)),
   );
-}
-
-/**
- * A body refused from its Content-Length is still on its way. Closing the socket with it unread
- * makes the kernel reset the connection, and the client may never see the 413. So the rest is
- * read and dropped (never kept), up to a bound past which the client is not worth waiting for.
- */
-function keepReadingBriefly(request: FastifyRequest) {
-  const raw = request.raw;
-  let dropped = 0;
-  const limit = 64 * 1024 * 1024;
-  raw.on('data', (chunk: Buffer) => {
-    dropped += chunk.length;
-    if (dropped > limit) raw.socket.destroy();
-  });
-  raw.resume();
 }
 
 /**

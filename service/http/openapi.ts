@@ -1,6 +1,7 @@
 // The OpenAPI 3.1 document's frame; its paths and schemas come from the routes' schemas.
 import type { FastifyDynamicSwaggerOptions } from '@fastify/swagger';
 import { DIFF_LIMIT_TEXT } from '../api/errors.ts';
+import { LIMITS } from '../api/limits.ts';
 
 export function openapiOptions(version: string): FastifyDynamicSwaggerOptions {
   return {
@@ -16,6 +17,8 @@ export function openapiOptions(version: string): FastifyDynamicSwaggerOptions {
           `Limits: a diff is at most ${DIFF_LIMIT_TEXT} (413 \`diff_too_large\` beyond).`,
           'Rate limits are per token and announced in `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`; a 429 carries `Retry-After`.',
           'Finished reviews are kept for 30 days by default. Every non-2xx response body is `{ "error": string, "message"?: string }`.',
+          'Request bodies are JSON in UTF-8: bytes that are not UTF-8 are refused (400 naming the field), never replaced; arrays and objects nest at most ' + `${LIMITS.jsonDepth} levels.`,
+          'A service bound to a loopback address answers only requests whose Host is 127.0.0.1, localhost or [::1] (or a name its operator allows): any other is answered 421 `misdirected_request`, on every path (DNS rebinding).',
         ].join('\n'),
       },
       tags: [

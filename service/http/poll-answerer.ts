@@ -9,6 +9,7 @@ import type { AuthRequirement, Principal } from '../auth/verify-token.ts';
 import { ownedBy } from '../reviews/ownership.ts';
 import type { ReviewService } from '../reviews/review-service.ts';
 import type { FinishedBodies } from './finished-bodies.ts';
+import type { HostCheck } from './host-check.ts';
 import { JSON_TYPE } from './route-schemas.ts';
 
 const PREFIX = '/v1/reviews/';
@@ -22,6 +23,8 @@ export interface PollAnswererDeps {
   need: AuthRequirement;
   /** True while each request is logged (at debug): Fastify logs them, so it answers them all. */
   debugLogging(): boolean;
+  /** The Host check Fastify makes (a 421 is Fastify's to answer). */
+  hostCheck?: HostCheck;
 }
 
 /**
@@ -59,7 +62,7 @@ export class PollAnswerer {
   #answer(request: IncomingMessage, response: ServerResponse): boolean {
     if (!this.#open || request.method !== 'GET' || !request.url!.startsWith(PREFIX)) return false;
     const id = request.url!.slice(PREFIX.length);
-    if (!REVIEW_ID.test(id)) return false;
+    if (!REVIEW_ID.test(id) || this.#o.hostCheck?.allows(request.headers.host) === false) return false;
     // Before the token: a request that will not be answered here should not be authenticated twice.
     const review = this.#o.reviews.peek(id);
     const bytes = review === undefined ? undefined : this.#o.bodies.get(review);

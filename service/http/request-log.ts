@@ -9,17 +9,36 @@ import { LogController, type FastifyBaseLogger, type FastifyReply, type FastifyR
  * logged at error, with its cause, by the error handler. Fastify's default (two info lines per
  * request) cost about a fifth of the throughput of a poll (test/bench/api-throughput.ts): a
  * service polled thousands of times a second should not write a line per poll unless asked to
- * (--log-level debug). Never headers or bodies, as before.
+ * (--log-level debug). Never headers or bodies, as before, and never a query's values.
  */
 export class RequestLog extends LogController {
   override incomingRequest(): void {}
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
     if (!error && reply.statusCode < 400 && !isLevelEnabled(reply.log, 'debug')) return; // the usual poll: nothing to build
-    const fields = { req: { method: request.method, url: request.url }, res: { statusCode: reply.statusCode }, responseTime: reply.elapsedTime };
+    const fields = { req: { method: request.method, url: loggedUrl(request.url) }, res: { statusCode: reply.statusCode }, responseTime: reply.elapsedTime };
     if (error) reply.log.error({ ...fields, err: error }, 'request errored');
     else if (reply.statusCode >= 400) reply.log.info(fields, 'request completed');
     else reply.log.debug(fields, 'request completed');
   }
+}
+
+/**
+ * The URL as logged: the path, and the query's parameter names with their values redacted. A
+ * client may put a secret in a query string (`?access_token=…`, refused, but it was sent); the
+ * names are enough to see what was asked.
+ */
+export function loggedUrl(url: string): string {
+  const start = url.indexOf('?');
+  if (start === -1) return url;
+  const query = url
+    .slice(start + 1)
+    .split('&')
+    .filter((part) => part !== '')
+    .map((part) => {
+      const equals = part.indexOf('=');
+      return equals === -1 ? '[redacted]' : `${part.slice(0, equals)}=[redacted]`;
+    });
+  return `${url.slice(0, start)}?${query.join('&')}`;
 }
 
 export const isLevelEnabled = (log: FastifyBaseLogger, level: string) => (log as FastifyBaseLogger & { isLevelEnabled(level: string): boolean }).isLevelEnabled(level);

@@ -1,10 +1,12 @@
 // GET /v1/reviews/{id}/events: the job as it is on connect, then on every change, as
-// Server-Sent Events; the stream ends after a terminal state (or when the service stops).
+// Server-Sent Events; the stream ends after a terminal state, after its maximum lifetime (the
+// client reconnects or polls), or when the service stops.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ReviewJob } from '../api/schemas.ts';
 import { isTerminal } from '../api/review-status.ts';
 import type { ReviewEvents } from '../jobs/review-events.ts';
 import type { StoredReview } from '../store/types.ts';
+import type { EventStreamSlot } from './event-stream-slots.ts';
 
 const HEARTBEAT_MS = 15_000;
 
@@ -12,9 +14,12 @@ export interface ReviewStreamOptions {
   review: StoredReview;
   events: ReviewEvents;
   view: (review: StoredReview) => Promise<ReviewJob>;
+  /** The stream's place among the open ones, given back when it ends. */
+  slot: EventStreamSlot;
+  lifetimeMs: number;
 }
 
-export function streamReviewEvents(request: FastifyRequest, reply: FastifyReply, { review, events, view }: ReviewStreamOptions) {
+export function streamReviewEvents(request: FastifyRequest, reply: FastifyReply, { review, events, view, slot, lifetimeMs }: ReviewStreamOptions) {
   reply.hijack();
   const raw = reply.raw;
   raw.writeHead(200, {
@@ -41,12 +46,15 @@ export function streamReviewEvents(request: FastifyRequest, reply: FastifyReply,
   const unsubscribe = events.subscribe(review.review_id, send);
   const stopOnShutdown = events.onShutdown(() => finish());
   const heartbeat = setInterval(() => raw.write(': keep-alive\n\n'), HEARTBEAT_MS);
+  const expiry = setTimeout(() => finish(), lifetimeMs);
   function finish() {
     if (done) return;
     done = true;
     unsubscribe();
     stopOnShutdown();
     clearInterval(heartbeat);
+    clearTimeout(expiry);
+    slot.release();
     raw.end();
   }
   raw.on('close', finish);

@@ -14,6 +14,8 @@ import { installAuth } from './auth.ts';
 import { clientErrorReply, domainReply, errorBody, HttpError, installErrorReplies, routerErrorReply } from './error-replies.ts';
 import { SharedRateLimitStore } from './shared-rate-limit-store.ts';
 import { installJsonBodyParser } from './json-body.ts';
+import { EventStreamSlots, type EventStreamLimits } from './event-stream-slots.ts';
+import { installHostCheck, type HostCheck } from './host-check.ts';
 import { openapiOptions } from './openapi.ts';
 import { JSON_TYPE } from './route-schemas.ts';
 import { metaRoutes } from './routes/meta.ts';
@@ -48,12 +50,16 @@ export interface ServerDeps {
   rateLimits: RateLimits;
   timeouts: ServerTimeouts;
   loggerInstance: FastifyBaseLogger;
+  eventStreams: EventStreamLimits;
+  /** The Host names answered (DNS rebinding); undefined: any. */
+  hostCheck?: HostCheck;
 }
 
 export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   const bodies = new FinishedBodies();
   const polls = new PollAnswerer({ tokens: deps.tokens, reviews: deps.reviews, bodies, need: reviewRead,
     debugLogging: () => isLevelEnabled(deps.loggerInstance, 'debug'),
+    hostCheck: deps.hostCheck,
   });
   const app = Fastify({
     loggerInstance: deps.loggerInstance,
@@ -79,6 +85,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   await app.register(swagger, openapiOptions(API_VERSION));
 
   installErrorReplies(app);
+  if (deps.hostCheck) installHostCheck(app, deps.hostCheck);
   installAuth(app, deps.tokens);
   await app.register(rateLimit, {
     global: false,
@@ -98,15 +105,15 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     routes.set(route.url, methods);
   });
   metaRoutes(app, { version: deps.version });
-  reviewRoutes(app, { reviews: deps.reviews, events: deps.events, rateLimit: deps.rateLimits, bodies });
+  const streams = new EventStreamSlots(deps.eventStreams, deps.loggerInstance);
+  reviewRoutes(app, { reviews: deps.reviews, events: deps.events, rateLimit: deps.rateLimits, bodies, streams });
   tokenRoutes(app, { tokens: deps.tokens, rateLimit: deps.rateLimits.tokens });
-  methodNotAllowedRoutes(app, routes);
+  methodNotAllowedRoutes(app, routes, app.supportedMethods);
   return app;
 }
 
 /** A known path with an unknown method: 405 with the Allow header, in the error shape. */
-function methodNotAllowedRoutes(app: FastifyInstance, routes: Map<string, Set<string>>) {
-  const all = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
+function methodNotAllowedRoutes(app: FastifyInstance, routes: Map<string, Set<string>>, all: string[]) {
   for (const [url, methods] of routes) {
     const allow = all.filter((m) => methods.has(m));
     const others = all.filter((m) => !methods.has(m));

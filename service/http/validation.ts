@@ -1,7 +1,8 @@
 // Request validation from the contract's schemas. Bodies are checked strictly (no coercion, no
 // silently removed properties: an unknown property is an error); query strings and path
-// parameters are coerced, since everything in a URL is a string.
-import { _, Ajv, type ErrorObject, type Options } from 'ajv';
+// parameters are coerced, since everything in a URL is a string, but an integer in a URL must be
+// written in plain decimal digits (Ajv's coercion, Number(), would take `1e2` and `0x10`).
+import { _, Ajv, type ErrorObject, type Options, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { FastifySchema, FastifySchemaCompiler } from 'fastify';
 import { sharedSchemas } from '../api/schemas.ts';
@@ -46,7 +47,30 @@ function withCheapNonEmpty(schema: unknown): unknown {
 }
 
 export const validatorCompiler: FastifySchemaCompiler<FastifySchema> = ({ schema, httpPart }) =>
-  (httpPart === 'body' ? bodyAjv.compile(withCheapNonEmpty(schema) as object) : urlAjv.compile(schema as object)) as ReturnType<FastifySchemaCompiler<FastifySchema>>;
+  (httpPart === 'body' ? bodyAjv.compile(withCheapNonEmpty(schema) as object) : withDecimalIntegers(schema, urlAjv.compile(schema as object))) as ReturnType<FastifySchemaCompiler<FastifySchema>>;
+
+const DECIMAL_INTEGER = /^-?[0-9]+$/;
+const NOT_DECIMAL = 'x-decimal-digits';
+
+/** The validator, first refusing an integer property (of a URL part) not written in decimal digits. */
+function withDecimalIntegers(schema: unknown, validate: ValidateFunction): ValidateFunction {
+  const properties = (schema as { properties?: Record<string, { type?: unknown }> }).properties ?? {};
+  const integers = Object.keys(properties).filter((name) => properties[name]?.type === 'integer');
+  if (integers.length === 0) return validate;
+  const checked = ((data: Record<string, unknown> | undefined) => {
+    for (const name of integers) {
+      const value = data?.[name];
+      if (typeof value === 'string' && !DECIMAL_INTEGER.test(value)) {
+        checked.errors = [{ keyword: NOT_DECIMAL, instancePath: `/${name}`, schemaPath: '', params: {}, message: 'must be decimal digits' }];
+        return false;
+      }
+    }
+    const valid = validate(data);
+    checked.errors = validate.errors;
+    return valid;
+  }) as ValidateFunction;
+  return checked;
+}
 
 const PART_NAMES: Record<string, string> = { body: 'body', querystring: 'query parameter', params: 'path parameter', headers: 'header' };
 
@@ -86,11 +110,12 @@ export function describeValidationError(errors: ErrorObject[], part: string): st
     case 'uniqueItems':
       return `${what} must not repeat items.`;
     case 'anyOf': {
-      const options = ((error.parentSchema as { anyOf?: { const?: unknown; type?: string }[] })?.anyOf ?? [])
-        .map((s) => (s.const !== undefined ? JSON.stringify(s.const) : s.type))
-        .filter(Boolean);
-      return `${what} must be one of ${options.join(', ')}.`;
+      const options = (error.parentSchema as { anyOf?: Alternative[] })?.anyOf ?? [];
+      if (options.every((s) => s.const !== undefined)) return `${what} must be one of ${options.map((s) => JSON.stringify(s.const)).join(', ')}.`;
+      return `${what} must be ${options.map(describeAlternative).join(', or ')}.`;
     }
+    case NOT_DECIMAL:
+      return `${what} must be a whole number written in decimal digits (such as 20).`;
     case 'const':
       return `${what} must be ${JSON.stringify(params.allowedValue)}.`;
     case 'format':
@@ -98,6 +123,24 @@ export function describeValidationError(errors: ErrorObject[], part: string): st
     default:
       return `${what} ${error.message ?? 'is not valid'}.`;
   }
+}
+
+interface Alternative {
+  const?: unknown;
+  type?: string;
+  minimum?: number;
+  maximum?: number;
+}
+
+/** `an integer from 1 to 365`, `null`, `"queued"`, `a string`. */
+function describeAlternative(schema: Alternative): string {
+  if (schema.const !== undefined) return JSON.stringify(schema.const);
+  if (schema.type === 'null' || schema.type === undefined) return 'null';
+  const kind = article(schema.type);
+  if (schema.minimum !== undefined && schema.maximum !== undefined) return `${kind} from ${schema.minimum} to ${schema.maximum}`;
+  if (schema.minimum !== undefined) return `${kind} of at least ${schema.minimum}`;
+  if (schema.maximum !== undefined) return `${kind} of at most ${schema.maximum}`;
+  return kind;
 }
 
 const prefix = (what: string, part: string, path: string) =>
@@ -111,7 +154,8 @@ function allowed(error: ErrorObject): string {
 const article = (type: string) => (/^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`);
 
 function patternMeaning(path: string): string {
-  if (path === 'repository') return 'must not contain control characters';
+  if (path === 'repository') return 'must not contain control, format or line-separator characters (such as U+0000–U+001F, U+0085, U+200B, U+202E, U+2028)';
+  if (path === 'name') return 'must have a visible character, and no control, format or line-separator characters';
   if (path === 'base_commit') return 'must be 7–64 hexadecimal digits (a commit id)';
   return 'has an invalid format';
 }

@@ -65,8 +65,8 @@ export class OpenApiContract {
     if (!operation) return isError ? undefined : 'a success for an operation the document does not have';
     const response = operation.responses[String(status)];
     if (!response) {
-      // 405/408/413/431 and the like come from the HTTP layer, not the operation; they were checked above.
-      return isError && [405, 408, 413, 431, 503].includes(status) ? undefined : `status ${status} is not documented`;
+      // 405/408/413/421/431 and the like come from the HTTP layer, not the operation; they were checked above.
+      return isError && [405, 408, 413, 421, 431, 503].includes(status) ? undefined : `status ${status} is not documented`;
     }
     if (status === 204) return body === '' ? undefined : '204 with a body';
     const media = Object.keys(response.content ?? {});

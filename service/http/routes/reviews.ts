@@ -11,6 +11,7 @@ import { streamReviewEvents } from '../review-events-stream.ts';
 import type { FinishedBodies } from '../finished-bodies.ts';
 import { isTerminal } from '../../api/review-status.ts';
 import type { ReviewEvents } from '../../jobs/review-events.ts';
+import type { EventStreamSlots } from '../event-stream-slots.ts';
 
 export interface ReviewRoutesOptions {
   reviews: ReviewService;
@@ -18,6 +19,8 @@ export interface ReviewRoutesOptions {
   rateLimit: { create: number; read: number };
   /** The answers of finished reviews, shared with the poll fast path. */
   bodies: FinishedBodies;
+  /** The open event streams, capped per token and in total. */
+  streams: EventStreamSlots;
 }
 
 /** What the reading routes demand of a token; GET /v1/reviews/{id}'s fast path demands the same. */
@@ -25,7 +28,7 @@ export const reviewRead = { type: 'review', scope: 'reviews:read' } as const;
 const write = { type: 'review', scope: 'reviews:write' } as const;
 const tags = ['reviews'];
 
-export function reviewRoutes(app: FastifyInstance, { reviews, events, rateLimit, bodies }: ReviewRoutesOptions) {
+export function reviewRoutes(app: FastifyInstance, { reviews, events, rateLimit, bodies, streams }: ReviewRoutesOptions) {
   // One budget per token for each scope: reads share one, creates and cancels another.
   const limit = (max: number, groupId: string) =>
     max > 0 ? { rateLimit: { max, timeWindow: 60_000, groupId } } : { rateLimit: false as const };
@@ -145,7 +148,10 @@ export function reviewRoutes(app: FastifyInstance, { reviews, events, rateLimit,
     schema: {
       operationId: 'getReviewEvents',
       summary: 'Follow a review as Server-Sent Events',
-      description: 'Each event is `event: review` with the job as JSON in `data`: the job as it is on connect, then the job on every state change. The stream ends after a terminal state. Comment lines (`: keep-alive`) keep idle connections open.',
+      description:
+        'Each event is `event: review` with the job as JSON in `data`: the job as it is on connect, then the job on every state change. The stream ends after a terminal state. Comment lines (`: keep-alive`) keep idle connections open. ' +
+        `A token may hold ${streams.limits.perToken} streams open at once and the service ${streams.limits.total} in all; beyond, 429 \`rate_limited\` with Retry-After (poll GET /v1/reviews/{review_id} instead). ` +
+        `A stream also ends after ${formatDuration(streams.limits.lifetimeMs)}, before the job is finished if need be: reconnect, or poll.`,
       tags,
       security: reviewSecurity,
       params: ReviewIdParams,
@@ -155,9 +161,16 @@ export function reviewRoutes(app: FastifyInstance, { reviews, events, rateLimit,
       },
     },
     handler: async (request, reply) => {
-      const owner = principalOf(request).owner;
+      const { owner, tokenId } = principalOf(request);
       const review = await reviews.find(owner, request.params.review_id);
-      return streamReviewEvents(request, reply, { review, events, view: (r) => reviews.view(r) });
+      const slot = streams.take(tokenId);
+      return streamReviewEvents(request, reply, { review, events, view: (r) => reviews.view(r), slot, lifetimeMs: streams.limits.lifetimeMs });
     },
   });
+}
+
+/** 600000 → "10 minutes", 90000 → "90 seconds". */
+function formatDuration(ms: number): string {
+  const seconds = Math.round(ms / 1000);
+  return seconds % 60 === 0 ? `${seconds / 60} minute${seconds === 60 ? '' : 's'}` : `${seconds} second${seconds === 1 ? '' : 's'}`;
 }

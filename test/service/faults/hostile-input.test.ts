@@ -71,8 +71,8 @@ describe('request validation under fuzzing', () => {
     );
   });
 
-  it('10,000 levels of nesting, in an array and in a field: 400, and the service is unharmed', async () => {
-    await post('['.repeat(10_000) + ']'.repeat(10_000));
+  it('10,000 levels of nesting, in an array and in a field: 400 before parsing, and the service is unharmed', async () => {
+    expect((await post('['.repeat(10_000) + ']'.repeat(10_000))).json.message).toMatch(/nests deeper/);
     await post(`{"diff":${'{"a":'.repeat(10_000)}1${'}'.repeat(10_000)},"repository":"r"}`);
     await post(`{"repository":"r","diff":"x","base_commit":${'['.repeat(10_000)}${']'.repeat(10_000)}}`);
     expect((await t.api('GET', '/healthz', { token: null })).status).toBe(200);
@@ -88,8 +88,13 @@ describe('request validation under fuzzing', () => {
     // Raw NUL bytes and invalid UTF-8 in the body bytes.
     const bytes = (...parts: (string | number[])[]) => new Uint8Array(Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p) : Buffer.from(p)))));
     await post(bytes('{"diff":"', [0x00, 0x00], '","repository":"r"}'));
-    await post(bytes(`{"diff":"${MARK}`, [0xff, 0xfe, 0xc3, 0x28, 0xed, 0xa0, 0x80], '","repository":"r"}'));
-    await post(bytes('{"diff":"x","repository":"', [0xc0, 0xaf], '"}'));
+    // Invalid UTF-8 is refused, naming the field, never replaced silently.
+    const invalidDiff = await post(bytes(`{"diff":"${MARK}`, [0xff, 0xfe, 0xc3, 0x28, 0xed, 0xa0, 0x80], '","repository":"r"}'));
+    expect(invalidDiff.status).toBe(400);
+    expect(invalidDiff.json.message).toMatch(/^diff is not valid UTF-8/);
+    const invalidRepository = await post(bytes('{"diff":"x","repository":"', [0xc0, 0xaf], '"}'));
+    expect(invalidRepository.status).toBe(400);
+    expect(invalidRepository.json.message).toMatch(/^repository is not valid UTF-8/);
     await post(bytes([0xef, 0xbb, 0xbf], '{"diff":"x","repository":"r"}'));
     await post(JSON.stringify({ diff: `${MARK}\ud800 lone`, repository: 'r' }));
     await post(`{"diff":"${MARK}\\ud800","repository":"r"}`);

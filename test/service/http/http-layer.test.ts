@@ -81,25 +81,25 @@ describe('405 for wrong methods, with Allow', () => {
 
 describe('errors of the HTTP parser, in the error shape', () => {
   it('a 20 KB header → 431 header_fields_too_large', async () => {
-    const answer = await rawSocket(t.url, [`GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20 * 1024)}\r\n\r\n`]);
+    const answer = await rawSocket(t.url, [`GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: ${'a'.repeat(20 * 1024)}\r\n\r\n`]);
     expectErrorShape(answer, 431, 'header_fields_too_large');
   });
 
   it('many small headers adding up to 20 KB → 431', async () => {
     const headers = Array.from({ length: 400 }, (_, i) => `X-H${i}: ${'b'.repeat(48)}\r\n`).join('');
-    const answer = await rawSocket(t.url, [`GET /healthz HTTP/1.1\r\nHost: x\r\n${headers}\r\n`]);
+    const answer = await rawSocket(t.url, [`GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n${headers}\r\n`]);
     expectErrorShape(answer, 431, 'header_fields_too_large');
   });
 
   it('a 20 KB Authorization header on a review endpoint → 431, not a 500', async () => {
-    const answer = await rawSocket(t.url, [`GET /v1/reviews HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${'c'.repeat(20 * 1024)}\r\n\r\n`]);
+    const answer = await rawSocket(t.url, [`GET /v1/reviews HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${'c'.repeat(20 * 1024)}\r\n\r\n`]);
     expectErrorShape(answer, 431, 'header_fields_too_large', '/v1/reviews');
   });
 
   it('headers sent a byte at a time past the headers timeout (1 s) → 408 request_timeout', async () => {
     const start = Date.now();
     const slow = 'X-Slow: ' + 'z'.repeat(60); // 68 bytes × 50 ms ≈ 3.4 s, past the 1 s limit
-    const answer = await rawSocket(t.url, ['GET /healthz HTTP/1.1\r\nHost: x\r\n', ...slow.split('')], { pauseMs: 50, timeoutMs: 8000 });
+    const answer = await rawSocket(t.url, ['GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n', ...slow.split('')], { pauseMs: 50, timeoutMs: 8000 });
     expectErrorShape(answer, 408, 'request_timeout');
     const elapsed = Date.now() - start;
     expect(elapsed).toBeGreaterThanOrEqual(900);
@@ -111,7 +111,7 @@ describe('errors of the HTTP parser, in the error shape', () => {
     const answer = await rawSocket(
       t.url,
       [
-        `POST /v1/reviews HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${t.reviewToken}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`,
+        `POST /v1/reviews HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${t.reviewToken}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`,
         body.slice(0, 10),
       ],
       { timeoutMs: 8000 },
@@ -126,18 +126,18 @@ describe('errors of the HTTP parser, in the error shape', () => {
   });
 
   it('a header with a NUL byte → 400 invalid_request', async () => {
-    const answer = await rawSocket(t.url, ['GET /healthz HTTP/1.1\r\nHost: x\r\nX-Bad: a\u0000b\r\n\r\n']);
+    const answer = await rawSocket(t.url, ['GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Bad: a\u0000b\r\n\r\n']);
     expectErrorShape(answer, 400, 'invalid_request', PARSER);
   });
 
   it('a bad Content-Length → 400 invalid_request', async () => {
-    const answer = await rawSocket(t.url, ['POST /v1/reviews HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n']);
+    const answer = await rawSocket(t.url, ['POST /v1/reviews HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: abc\r\n\r\n']);
     expectErrorShape(answer, 400, 'invalid_request', PARSER);
   });
 
   it('both Content-Length and Transfer-Encoding (request smuggling) → 400 invalid_request', async () => {
     const answer = await rawSocket(t.url, [
-      'POST /v1/reviews HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n',
+      'POST /v1/reviews HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n',
     ]);
     expectErrorShape(answer, 400, 'invalid_request', PARSER);
   });

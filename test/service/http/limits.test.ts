@@ -7,6 +7,8 @@ import { streamRequest, type RawAnswer } from './raw-http.ts';
 
 const LIMIT = 1_000_000;
 const FIVE_MB = 5 * 1024 * 1024;
+/** Far over the whole-body limit of a create (6,065,536 bytes: any valid diff's JSON fits). */
+const TEN_MB = 10 * 1024 * 1024;
 
 let t: TestService;
 beforeAll(async () => {
@@ -90,41 +92,41 @@ function expectErrorShape(answer: RawAnswer, status: number, error: string) {
 }
 
 describe('a body far over the limit', () => {
-  it('5 MB with Content-Length → 413 in the error shape, answered while the body is still being sent', async () => {
+  it('10 MB with Content-Length → 413 in the error shape, answered while the body is still being sent', async () => {
     const answer = await streamRequest({
       url: t.url,
       path: '/v1/reviews',
-      headers: { authorization: `Bearer ${t.reviewToken}`, 'content-type': 'application/json', 'content-length': FIVE_MB },
-      bodyBytes: FIVE_MB,
+      headers: { authorization: `Bearer ${t.reviewToken}`, 'content-type': 'application/json', 'content-length': TEN_MB },
+      bodyBytes: TEN_MB,
       pauseMs: 20, // slow enough that a server reading the body first could not answer before the end
     });
     expectErrorShape(answer, 413, 'diff_too_large');
-    // refused from its Content-Length: the answer came long before the 5 MB were sent
-    expect(answer.sentWhenAnswered).toBeLessThan(FIVE_MB / 2);
+    // refused from its Content-Length: the answer came long before the 10 MB were sent
+    expect(answer.sentWhenAnswered).toBeLessThan(TEN_MB / 2);
   });
 
-  it('5 MB with Content-Length, sent as fast as possible → still a 413, not a reset', async () => {
+  it('10 MB with Content-Length, sent as fast as possible → still a 413, not a reset', async () => {
     const answer = await streamRequest({
       url: t.url,
       path: '/v1/reviews',
-      headers: { authorization: `Bearer ${t.reviewToken}`, 'content-type': 'application/json', 'content-length': FIVE_MB },
-      bodyBytes: FIVE_MB,
+      headers: { authorization: `Bearer ${t.reviewToken}`, 'content-type': 'application/json', 'content-length': TEN_MB },
+      bodyBytes: TEN_MB,
       pauseMs: 0,
     });
     expectErrorShape(answer, 413, 'diff_too_large');
   });
 
-  it('5 MB with Expect: 100-continue → 413 without 100 Continue, the body never sent', async () => {
+  it('10 MB with Expect: 100-continue → 413 without 100 Continue, the body never sent', async () => {
     const answer = await streamRequest({
       url: t.url,
       path: '/v1/reviews',
       headers: {
         authorization: `Bearer ${t.reviewToken}`,
         'content-type': 'application/json',
-        'content-length': FIVE_MB,
+        'content-length': TEN_MB,
         expect: '100-continue',
       },
-      bodyBytes: FIVE_MB,
+      bodyBytes: TEN_MB,
       waitForContinue: true,
     });
     expectErrorShape(answer, 413, 'diff_too_large');
@@ -152,17 +154,17 @@ describe('a body far over the limit', () => {
     t.contract.check('POST', `${t.url}/v1/reviews`, answer.status, String(answer.headers['content-type']), answer.body);
   });
 
-  it('5 MB chunked (no Content-Length) → 413 in the error shape, not a reset', async () => {
+  it('10 MB chunked (no Content-Length) → 413 in the error shape, not a reset', async () => {
     const answer = await streamRequest({
       url: t.url,
       path: '/v1/reviews',
       headers: { authorization: `Bearer ${t.reviewToken}`, 'content-type': 'application/json', 'transfer-encoding': 'chunked' },
-      bodyBytes: FIVE_MB,
+      bodyBytes: TEN_MB,
       pauseMs: 5,
     });
     expectErrorShape(answer, 413, 'diff_too_large');
-    // read only up to the limit (4 MiB), never the whole body
-    expect(answer.sentWhenAnswered).toBeLessThan(FIVE_MB);
+    // read only up to the limit (about 6 MB), never the whole body
+    expect(answer.sentWhenAnswered).toBeLessThan(TEN_MB);
   });
 
   it('5 MB to the token endpoint (16 KB limit) → 413 payload_too_large', async () => {
@@ -179,12 +181,12 @@ describe('a body far over the limit', () => {
     t.contract.check('POST', `${t.url}/v1/auth/tokens`, answer.status, String(answer.headers['content-type']), answer.body);
   });
 
-  it('5 MB without a token → 401 first (the body is not read for nobody), not a reset', async () => {
+  it('10 MB without a token → 401 first (the body is not read for nobody), not a reset', async () => {
     const answer = await streamRequest({
       url: t.url,
       path: '/v1/reviews',
-      headers: { 'content-type': 'application/json', 'content-length': FIVE_MB },
-      bodyBytes: FIVE_MB,
+      headers: { 'content-type': 'application/json', 'content-length': TEN_MB },
+      bodyBytes: TEN_MB,
       pauseMs: 5,
     });
     expectErrorShape(answer, 401, 'unauthorized');

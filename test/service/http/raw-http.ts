@@ -162,3 +162,48 @@ function parse(text: string, ending: string): SocketAnswer {
   const body = headEnd >= 0 ? Buffer.from(text.slice(headEnd + 4), 'latin1').toString('utf8') : '';
   return { text, status, headers, body, ending };
 }
+
+export interface WholeBodyAnswer {
+  /** The status line the server sent ('' when nothing could be read). */
+  statusLine: string;
+  /** The whole text the server sent. */
+  text: string;
+  /** Body bytes written before the server stopped reading. */
+  sent: number;
+  /** The first socket error (EPIPE, ECONNRESET), if any. */
+  error?: string;
+}
+
+/**
+ * A client that writes its whole request before it reads a byte of the answer (as simple clients
+ * do): the answer waits in the kernel's buffer meanwhile, and a reset would throw it away.
+ */
+export function sendWholeThenRead(url: string, head: string, bodyBytes: number, { timeoutMs = 5000 } = {}): Promise<WholeBodyAnswer> {
+  const target = new URL(url);
+  return new Promise((resolve) => {
+    const socket = net.connect({ host: target.hostname, port: Number(target.port) });
+    socket.pause();
+    const received: Buffer[] = [];
+    let error: string | undefined;
+    let closed = false;
+    socket.on('data', (data: Buffer) => received.push(data));
+    socket.on('error', (e: NodeJS.ErrnoException) => (error ??= e.code ?? e.message));
+    const closing = new Promise<void>((r) => socket.on('close', () => r(void (closed = true))));
+    socket.on('connect', async () => {
+      socket.write(head);
+      const chunk = Buffer.alloc(64 * 1024, 'a');
+      let sent = 0;
+      while (sent < bodyBytes && !closed) {
+        const part = chunk.subarray(0, Math.min(chunk.length, bodyBytes - sent));
+        sent += part.length;
+        if (!socket.write(part)) await Promise.race([new Promise((r) => socket.once('drain', r)), closing]);
+      }
+      socket.resume();
+      const timer = setTimeout(() => socket.destroy(), timeoutMs);
+      await closing;
+      clearTimeout(timer);
+      const text = Buffer.concat(received).toString('latin1');
+      resolve({ statusLine: text.split('\r\n')[0] ?? '', text, sent, error });
+    });
+  });
+}
