@@ -6,6 +6,7 @@ import { type Command, Option } from 'commander';
 import { createEngine, InvalidDiffError, RULES } from '../engine/index.ts';
 import { GitError } from '../git/index.ts';
 import { VERSION } from '../version.ts';
+import { newFindings, readBaseline, writeBaseline } from './baseline.ts';
 import { readReviewedDiff, type DiffSourceFlags } from './diff-source.ts';
 import { EXIT, FAIL_ON, failsRun, UsageError, type FailOn } from './exit-codes.ts';
 import { useColour } from './formats/ansi.ts';
@@ -16,6 +17,8 @@ export interface ReviewFlags extends DiffSourceFlags {
   format: FormatName;
   output?: string;
   failOn: FailOn;
+  baseline?: string;
+  updateBaseline?: boolean;
 }
 
 /** A review taking longer than this says so on stderr (stdout carries only the format). */
@@ -31,6 +34,8 @@ export function addReviewCommand(program: Command): void {
     .addOption(new Option('--diff <file>', 'review a unified diff from a file, or from stdin with "-"').conflicts(['base']))
     .addOption(new Option('--format <format>', 'output format').choices(FORMATS).default('text'))
     .addOption(new Option('--output <file>', 'write the output to a file instead of stdout'))
+    .addOption(new Option('--baseline <file>', 'hide the findings recorded in this baseline file (only new ones are reported and counted)'))
+    .addOption(new Option('--update-baseline', 'record every finding of this review in the --baseline file'))
     .addOption(new Option('--fail-on <severity>', 'exit 1 when a finding is at or above this severity').choices(FAIL_ON).default('error'))
     .addHelpText(
       'after',
@@ -60,19 +65,25 @@ export async function runReview(flags: ReviewFlags, cwd = process.cwd()): Promis
 
 async function review(flags: ReviewFlags, cwd: string): Promise<ReviewReport> {
   const started = performance.now();
+  if (flags.updateBaseline && flags.baseline === undefined) throw new UsageError('--update-baseline needs --baseline <file>: the file to write.');
+  const baselineFile = flags.baseline === undefined ? undefined : resolve(cwd, flags.baseline);
+  const baseline = baselineFile === undefined || flags.updateBaseline ? new Set<string>() : await readBaseline(baselineFile);
   const source = await readReviewedDiff(flags, cwd);
   const progress = setTimeout(() => process.stderr.write(`diff-review: reviewing ${source.label} (${Math.round(Buffer.byteLength(source.diff) / 1024)} KB)…\n`), PROGRESS_AFTER_MS);
   try {
     const result = source.diff === '' ? { findings: [], stats: { files: 0, addedLines: 0 } } : await reviewOrExplain(source.diff, source.label);
+    if (flags.updateBaseline) await writeBaseline(baselineFile!, result.findings);
+    const findings = flags.updateBaseline ? [] : newFindings(result.findings, baseline);
     return {
-      findings: result.findings,
+      findings,
+      hiddenByBaseline: result.findings.length - findings.length,
       rules: RULES,
       ...(source.repository !== undefined ? { repository: source.repository } : {}),
       ...(source.baseCommit !== undefined ? { baseCommit: source.baseCommit } : {}),
       stats: result.stats,
       durationMs: performance.now() - started,
       toolVersion: VERSION,
-      addedLineText: addedLineLookup(source.diff, result.findings),
+      addedLineText: addedLineLookup(source.diff, findings),
     };
   } finally {
     clearTimeout(progress);

@@ -5,7 +5,10 @@ import { parseUnifiedDiff, type Finding, type RuleInfo } from '../engine/index.t
 import { secretRules } from '../engine/rules/secrets.ts';
 
 export interface ReviewReport {
+  /** The findings that count: not removed by the config, not known to the baseline. */
   findings: Finding[];
+  /** Findings the baseline knows (not in `findings`). */
+  hiddenByBaseline: number;
   /** Every rule of the engine, for SARIF's rule descriptions. */
   rules: readonly RuleInfo[];
   repository?: string;

@@ -10,6 +10,7 @@ export function formatJson(report: ReviewReport): string {
       ...countBySeverity(report.findings),
       files: report.stats.files,
       added_lines: report.stats.addedLines,
+      hidden_by_baseline: report.hiddenByBaseline,
       duration_ms: Math.round(report.durationMs),
     },
     ...(report.repository !== undefined ? { repository: report.repository } : {}),

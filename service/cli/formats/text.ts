@@ -48,7 +48,8 @@ function frame(report: ReviewReport, finding: Finding, holdsSecret: boolean, pai
 
 function summary(report: ReviewReport, paint: Paint): string {
   const counts = countBySeverity(report.findings);
-  const scope = `${report.stats.files} file${report.stats.files === 1 ? '' : 's'}, ${report.stats.addedLines} added line${report.stats.addedLines === 1 ? '' : 's'}, ${Math.round(report.durationMs)} ms`;
+  const known = report.hiddenByBaseline > 0 ? `, ${report.hiddenByBaseline} known to the baseline not shown` : '';
+  const scope = `${report.stats.files} file${report.stats.files === 1 ? '' : 's'}, ${report.stats.addedLines} added line${report.stats.addedLines === 1 ? '' : 's'}${known}, ${Math.round(report.durationMs)} ms`;
   if (report.findings.length === 0) return `No findings (${scope}).`;
   const total = report.findings.length;
   const parts = (['error', 'warning', 'info'] as const).map((s) => paint(counts[s] > 0 ? SEVERITY_STYLE[s] : 'dim', `${counts[s]} ${s}${counts[s] === 1 || s === 'info' ? '' : 's'}`));
