@@ -30,7 +30,10 @@ export async function readReviewedDiff(flags: DiffSourceFlags, cwd: string): Pro
   if (flags.diff !== undefined) return { diff: await readDiffInput(flags.diff, cwd), label: flags.diff === '-' ? 'stdin' : flags.diff };
   if (flags.staged) {
     const root = await findRepositoryRoot(cwd);
-    const [diff, repository, head] = await Promise.all([stagedDiff(root), repositoryIdentifier(root), commitOf(root, 'HEAD')]);
+    // In a hook of `git commit -a` or `git commit <paths>`, git commits a temporary index it names
+    // in GIT_INDEX_FILE (relative to the hook's folder, the top of the working tree).
+    const indexFile = process.env['GIT_INDEX_FILE'] ? resolve(cwd, process.env['GIT_INDEX_FILE']) : undefined;
+    const [diff, repository, head] = await Promise.all([stagedDiff(root, indexFile ? { indexFile } : {}), repositoryIdentifier(root), commitOf(root, 'HEAD')]);
     return { diff, root, repository, ...(head ? { baseCommit: head } : {}), label: 'the staged changes' };
   }
   const prepared = await prepareReview({ cwd, baseBranch: flags.base, includeUncommitted: flags.uncommitted ?? false });
