@@ -20,7 +20,9 @@ export async function readBaseline(file: string): Promise<Set<string>> {
     text = await readFile(file, 'utf8');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    throw new UsageError(`--baseline ${file}: ${code === 'ENOENT' ? 'no such file (make one with --update-baseline)' : (error as Error).message}.`);
+    throw new UsageError(
+      `--baseline ${file}: ${code === 'ENOENT' ? 'no such file (make one with --update-baseline)' : (error as Error).message}.`,
+    );
   }
   let document: unknown;
   try {
@@ -31,12 +33,15 @@ export async function readBaseline(file: string): Promise<Set<string>> {
   const findings = (document as { findings?: unknown } | null)?.findings;
   const version = (document as { version?: unknown } | null)?.version;
   if (version !== BASELINE_VERSION || !Array.isArray(findings)) {
-    throw new UsageError(`--baseline ${file}: not a diff-review baseline (expected {"version": ${BASELINE_VERSION}, "findings": [...]}).`);
+    throw new UsageError(
+      `--baseline ${file}: not a diff-review baseline (expected {"version": ${BASELINE_VERSION}, "findings": [...]}).`,
+    );
   }
   const fingerprints = new Set<string>();
   for (const [i, entry] of findings.entries()) {
     const fingerprint = (entry as { fingerprint?: unknown } | null)?.fingerprint;
-    if (typeof fingerprint !== 'string' || fingerprint === '') throw new UsageError(`--baseline ${file}: findings[${i}] has no "fingerprint".`);
+    if (typeof fingerprint !== 'string' || fingerprint === '')
+      throw new UsageError(`--baseline ${file}: findings[${i}] has no "fingerprint".`);
     fingerprints.add(fingerprint);
   }
   return fingerprints;
@@ -46,8 +51,14 @@ export async function readBaseline(file: string): Promise<Set<string>> {
 export async function writeBaseline(file: string, findings: readonly Finding[]): Promise<void> {
   const entries: BaselineEntry[] = findings
     .map(({ file_path, rule_id, fingerprint }) => ({ file_path, rule_id, fingerprint }))
-    .sort((a, b) => compare(a.file_path, b.file_path) || compare(a.rule_id, b.rule_id) || compare(a.fingerprint, b.fingerprint));
-  const unique = entries.filter((entry, i) => i === 0 || entry.fingerprint !== entries[i - 1]!.fingerprint || entry.file_path !== entries[i - 1]!.file_path);
+    .sort(
+      (a, b) =>
+        compare(a.file_path, b.file_path) || compare(a.rule_id, b.rule_id) || compare(a.fingerprint, b.fingerprint),
+    );
+  const unique = entries.filter(
+    (entry, i) =>
+      i === 0 || entry.fingerprint !== entries[i - 1]!.fingerprint || entry.file_path !== entries[i - 1]!.file_path,
+  );
   const text = `{\n  "version": ${BASELINE_VERSION},\n  "findings": [\n${unique.map((e) => `    ${JSON.stringify(e)}`).join(',\n')}${unique.length ? '\n' : ''}  ]\n}\n`;
   try {
     await writeFile(file, text);

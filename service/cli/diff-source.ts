@@ -27,13 +27,18 @@ export interface ReviewedDiff {
 }
 
 export async function readReviewedDiff(flags: DiffSourceFlags, cwd: string): Promise<ReviewedDiff> {
-  if (flags.diff !== undefined) return { diff: await readDiffInput(flags.diff, cwd), label: flags.diff === '-' ? 'stdin' : flags.diff };
+  if (flags.diff !== undefined)
+    return { diff: await readDiffInput(flags.diff, cwd), label: flags.diff === '-' ? 'stdin' : flags.diff };
   if (flags.staged) {
     const root = await findRepositoryRoot(cwd);
     // In a hook of `git commit -a` or `git commit <paths>`, git commits a temporary index it names
     // in GIT_INDEX_FILE (relative to the hook's folder, the top of the working tree).
     const indexFile = process.env['GIT_INDEX_FILE'] ? resolve(cwd, process.env['GIT_INDEX_FILE']) : undefined;
-    const [diff, repository, head] = await Promise.all([stagedDiff(root, indexFile ? { indexFile } : {}), repositoryIdentifier(root), commitOf(root, 'HEAD')]);
+    const [diff, repository, head] = await Promise.all([
+      stagedDiff(root, indexFile ? { indexFile } : {}),
+      repositoryIdentifier(root),
+      commitOf(root, 'HEAD'),
+    ]);
     return { diff, root, repository, ...(head ? { baseCommit: head } : {}), label: 'the staged changes' };
   }
   const prepared = await prepareReview({ cwd, baseBranch: flags.base, includeUncommitted: flags.uncommitted ?? false });
@@ -52,6 +57,8 @@ async function readDiffInput(file: string, cwd: string): Promise<string> {
     return await readFile(resolve(cwd, file), 'utf8');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    throw new UsageError(`--diff ${file}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a folder, not a diff file' : (error as Error).message}.`);
+    throw new UsageError(
+      `--diff ${file}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a folder, not a diff file' : (error as Error).message}.`,
+    );
   }
 }

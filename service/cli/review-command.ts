@@ -27,16 +27,41 @@ const PROGRESS_AFTER_MS = 1000;
 export function addReviewCommand(program: Command): void {
   program
     .command('review')
-    .description('Review a diff in-process and print the findings: the current branch against its base (three-dot) by default.')
-    .addOption(new Option('--base <ref>', 'compare against this branch or commit instead of the remote\'s default branch'))
-    .addOption(new Option('--staged', 'review the staged changes (the index), for pre-commit hooks').conflicts(['base', 'uncommitted', 'diff']))
-    .addOption(new Option('--uncommitted', 'include the working tree\'s uncommitted changes to tracked files').conflicts(['diff']))
-    .addOption(new Option('--diff <file>', 'review a unified diff from a file, or from stdin with "-"').conflicts(['base']))
+    .description(
+      'Review a diff in-process and print the findings: the current branch against its base (three-dot) by default.',
+    )
+    .addOption(
+      new Option('--base <ref>', "compare against this branch or commit instead of the remote's default branch"),
+    )
+    .addOption(
+      new Option('--staged', 'review the staged changes (the index), for pre-commit hooks').conflicts([
+        'base',
+        'uncommitted',
+        'diff',
+      ]),
+    )
+    .addOption(
+      new Option('--uncommitted', "include the working tree's uncommitted changes to tracked files").conflicts([
+        'diff',
+      ]),
+    )
+    .addOption(
+      new Option('--diff <file>', 'review a unified diff from a file, or from stdin with "-"').conflicts(['base']),
+    )
     .addOption(new Option('--format <format>', 'output format').choices(FORMATS).default('text'))
     .addOption(new Option('--output <file>', 'write the output to a file instead of stdout'))
-    .addOption(new Option('--baseline <file>', 'hide the findings recorded in this baseline file (only new ones are reported and counted)'))
+    .addOption(
+      new Option(
+        '--baseline <file>',
+        'hide the findings recorded in this baseline file (only new ones are reported and counted)',
+      ),
+    )
     .addOption(new Option('--update-baseline', 'record every finding of this review in the --baseline file'))
-    .addOption(new Option('--fail-on <severity>', 'exit 1 when a finding is at or above this severity').choices(FAIL_ON).default('error'))
+    .addOption(
+      new Option('--fail-on <severity>', 'exit 1 when a finding is at or above this severity')
+        .choices(FAIL_ON)
+        .default('error'),
+    )
     .addHelpText(
       'after',
       '\nExit codes: 0 nothing at or above --fail-on; 1 something is; 2 a usage or configuration error; 3 the review could not be done.',
@@ -65,13 +90,24 @@ export async function runReview(flags: ReviewFlags, cwd = process.cwd()): Promis
 
 async function review(flags: ReviewFlags, cwd: string): Promise<ReviewReport> {
   const started = performance.now();
-  if (flags.updateBaseline && flags.baseline === undefined) throw new UsageError('--update-baseline needs --baseline <file>: the file to write.');
+  if (flags.updateBaseline && flags.baseline === undefined)
+    throw new UsageError('--update-baseline needs --baseline <file>: the file to write.');
   const baselineFile = flags.baseline === undefined ? undefined : resolve(cwd, flags.baseline);
-  const baseline = baselineFile === undefined || flags.updateBaseline ? new Set<string>() : await readBaseline(baselineFile);
+  const baseline =
+    baselineFile === undefined || flags.updateBaseline ? new Set<string>() : await readBaseline(baselineFile);
   const source = await readReviewedDiff(flags, cwd);
-  const progress = setTimeout(() => process.stderr.write(`diff-review: reviewing ${source.label} (${Math.round(Buffer.byteLength(source.diff) / 1024)} KB)…\n`), PROGRESS_AFTER_MS);
+  const progress = setTimeout(
+    () =>
+      process.stderr.write(
+        `diff-review: reviewing ${source.label} (${Math.round(Buffer.byteLength(source.diff) / 1024)} KB)…\n`,
+      ),
+    PROGRESS_AFTER_MS,
+  );
   try {
-    const result = source.diff === '' ? { findings: [], stats: { files: 0, addedLines: 0 } } : await reviewOrExplain(source.diff, source.label);
+    const result =
+      source.diff === ''
+        ? { findings: [], stats: { files: 0, addedLines: 0 } }
+        : await reviewOrExplain(source.diff, source.label);
     if (flags.updateBaseline) await writeBaseline(baselineFile!, result.findings);
     const findings = flags.updateBaseline ? [] : newFindings(result.findings, baseline);
     return {

@@ -40,7 +40,10 @@ export function messageText(finding: Finding): string {
  * when a format first asks (text frames, rdjsonl byte columns), and only the files with findings
  * are indexed.
  */
-export function addedLineLookup(diff: string, findings: readonly Finding[]): (file: string, line: number) => string | undefined {
+export function addedLineLookup(
+  diff: string,
+  findings: readonly Finding[],
+): (file: string, line: number) => string | undefined {
   let index: Map<string, Map<number, string>> | undefined;
   return (file, line) => {
     if (index === undefined) {

@@ -9,7 +9,9 @@ export function formatCheckstyle(report: ReviewReport): string {
     out.push(`  <file name="${xmlEscape(file)}">`);
     for (const f of findings) {
       const column = f.start_column !== undefined ? ` column="${f.start_column}"` : '';
-      out.push(`    <error line="${f.line}"${column} severity="${f.severity}" message="${xmlEscape(messageText(f))}" source="diff-review.${xmlEscape(f.rule_id)}"/>`);
+      out.push(
+        `    <error line="${f.line}"${column} severity="${f.severity}" message="${xmlEscape(messageText(f))}" source="diff-review.${xmlEscape(f.rule_id)}"/>`,
+      );
     }
     out.push('  </file>');
   }

@@ -14,11 +14,18 @@ export function formatJunit(report: ReviewReport): string {
   ];
   for (const f of report.findings) {
     const where = `${f.file_path}:${f.line}${f.start_column !== undefined ? `:${f.start_column}` : ''}`;
-    out.push(`    <testcase classname="${xmlEscape(f.file_path)}" name="${xmlEscape(`${f.rule_id} at ${where}`)}" file="${xmlEscape(f.file_path)}" line="${f.line}">`);
-    out.push(`      <failure type="${f.severity}" message="${xmlEscape(messageText(f))}">${xmlEscape(`${f.severity} ${f.rule_id} at ${where}: ${messageText(f)}`)}</failure>`);
+    out.push(
+      `    <testcase classname="${xmlEscape(f.file_path)}" name="${xmlEscape(`${f.rule_id} at ${where}`)}" file="${xmlEscape(f.file_path)}" line="${f.line}">`,
+    );
+    out.push(
+      `      <failure type="${f.severity}" message="${xmlEscape(messageText(f))}">${xmlEscape(`${f.severity} ${f.rule_id} at ${where}: ${messageText(f)}`)}</failure>`,
+    );
     out.push('    </testcase>');
   }
-  if (failures === 0) out.push(`    <testcase classname="diff-review" name="no findings in ${report.stats.files} files, ${report.stats.addedLines} added lines"/>`);
+  if (failures === 0)
+    out.push(
+      `    <testcase classname="diff-review" name="no findings in ${report.stats.files} files, ${report.stats.addedLines} added lines"/>`,
+    );
   out.push('  </testsuite>', '</testsuites>');
   return out.join('\n') + '\n';
 }

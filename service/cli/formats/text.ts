@@ -2,7 +2,14 @@
 // clickable), severity, rule id and message, the flagged line as a code frame, and a summary.
 import type { Severity } from '../../api/schemas.ts';
 import type { Finding } from '../../engine/index.ts';
-import { countBySeverity, findingsByFile, lineKey, messageText, secretLines, type ReviewReport } from '../review-report.ts';
+import {
+  countBySeverity,
+  findingsByFile,
+  lineKey,
+  messageText,
+  secretLines,
+  type ReviewReport,
+} from '../review-report.ts';
 import type { Paint, Style } from './ansi.ts';
 import { printable } from './terminal-text.ts';
 
@@ -18,7 +25,9 @@ export function formatText(report: ReviewReport, paint: Paint): string {
     out.push(paint('underline', printable(file)));
     for (const finding of findings) {
       const where = `${printable(file)}:${finding.line}:${finding.start_column ?? 1}`;
-      out.push(`  ${where}  ${paint(SEVERITY_STYLE[finding.severity], finding.severity)}  ${paint('dim', finding.rule_id)}  ${printable(messageText(finding))}`);
+      out.push(
+        `  ${where}  ${paint(SEVERITY_STYLE[finding.severity], finding.severity)}  ${paint('dim', finding.rule_id)}  ${printable(messageText(finding))}`,
+      );
       out.push(...frame(report, finding, hidden.has(lineKey(file, finding.line)), paint));
     }
     out.push('');
@@ -36,12 +45,16 @@ function frame(report: ReviewReport, finding: Finding, holdsSecret: boolean, pai
   const column = (finding.start_column ?? 1) - 1;
   const start = Math.max(0, Math.min(column - FRAME_CHARS / 2, text.length - FRAME_CHARS));
   const shown = text.slice(start, start + FRAME_CHARS);
-  const lines = [`${paint('dim', `${gutter} |`)} ${start > 0 ? '…' : ''}${printable(shown)}${start + FRAME_CHARS < text.length ? '…' : ''}`];
+  const lines = [
+    `${paint('dim', `${gutter} |`)} ${start > 0 ? '…' : ''}${printable(shown)}${start + FRAME_CHARS < text.length ? '…' : ''}`,
+  ];
   if (finding.start_column !== undefined) {
     const end = Math.min(finding.end_column ?? column + 1, start + FRAME_CHARS + 1) - 1;
     // Tabs stay tabs under the line, so the carets line up whatever the tab width.
     const pad = (start > 0 ? ' ' : '') + shown.slice(0, column - start).replace(/[^\t]/g, ' ');
-    lines.push(`${paint('dim', `${blank} |`)} ${pad}${paint(SEVERITY_STYLE[finding.severity], '^'.repeat(Math.max(1, end - column)))}`);
+    lines.push(
+      `${paint('dim', `${blank} |`)} ${pad}${paint(SEVERITY_STYLE[finding.severity], '^'.repeat(Math.max(1, end - column)))}`,
+    );
   }
   return lines;
 }
@@ -52,6 +65,8 @@ function summary(report: ReviewReport, paint: Paint): string {
   const scope = `${report.stats.files} file${report.stats.files === 1 ? '' : 's'}, ${report.stats.addedLines} added line${report.stats.addedLines === 1 ? '' : 's'}${known}, ${Math.round(report.durationMs)} ms`;
   if (report.findings.length === 0) return `No findings (${scope}).`;
   const total = report.findings.length;
-  const parts = (['error', 'warning', 'info'] as const).map((s) => paint(counts[s] > 0 ? SEVERITY_STYLE[s] : 'dim', `${counts[s]} ${s}${counts[s] === 1 || s === 'info' ? '' : 's'}`));
+  const parts = (['error', 'warning', 'info'] as const).map((s) =>
+    paint(counts[s] > 0 ? SEVERITY_STYLE[s] : 'dim', `${counts[s]} ${s}${counts[s] === 1 || s === 'info' ? '' : 's'}`),
+  );
   return paint('bold', `${total} finding${total === 1 ? '' : 's'}`) + `: ${parts.join(', ')} (${scope}).`;
 }

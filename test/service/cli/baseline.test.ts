@@ -35,7 +35,15 @@ describe('diff-review review --baseline', () => {
     expect(ruleIds(known.stdout)).toEqual([]);
     expect(JSON.parse(known.stdout).summary.hidden_by_baseline).toBe(2);
 
-    r.write('src/app.js', ['// TODO later', `const token = "${FAKE_GITHUB_TOKEN}";`, 'debugger;', `const other = "ghp_${'Zz9'.repeat(12)}";`].join('\n') + '\n');
+    r.write(
+      'src/app.js',
+      [
+        '// TODO later',
+        `const token = "${FAKE_GITHUB_TOKEN}";`,
+        'debugger;',
+        `const other = "ghp_${'Zz9'.repeat(12)}";`,
+      ].join('\n') + '\n',
+    );
     r.commit('more');
     const next = await review(r, '--baseline', '.diff-review-baseline.json');
     // The two known findings moved down a line: still known. The new secret and the TODO are new.

@@ -19,8 +19,10 @@ beforeAll(() => {
 }, 60_000);
 afterAll(() => repo.cleanup());
 
-const review = (format: string, env: Record<string, string> = {}) => runCli(['review', '--format', format, '--fail-on', 'none'], { cwd: repo.dir, env });
-const xpath = (xml: string, expression: string) => execFileSync('xmllint', ['--xpath', expression, '-'], { input: xml, encoding: 'utf8' }).trim();
+const review = (format: string, env: Record<string, string> = {}) =>
+  runCli(['review', '--format', format, '--fail-on', 'none'], { cwd: repo.dir, env });
+const xpath = (xml: string, expression: string) =>
+  execFileSync('xmllint', ['--xpath', expression, '-'], { input: xml, encoding: 'utf8' }).trim();
 
 describe('diff-review review --format', () => {
   it('no format prints the secret, on stdout or stderr', async () => {
@@ -41,7 +43,9 @@ describe('diff-review review --format', () => {
     expect(lines[3]).toBe('       | \t^^^^^^^^'); // the tab stays a tab, so the carets line up
     expect(stdout).toContain('  src/app.js:1:17  warning  no-debugger');
     expect(stdout).toContain('     1 | const café = 1; debugger;');
-    expect(stdout).toMatch(/src\/app\.js:2:\d+ {2}error {2}secret {2}.*\n {5}2 \| \(line not shown: it holds a secret\)\n/);
+    expect(stdout).toMatch(
+      /src\/app\.js:2:\d+ {2}error {2}secret {2}.*\n {5}2 \| \(line not shown: it holds a secret\)\n/,
+    );
     expect(stdout).toMatch(/src\/app\.js:3:4 {2}info {2}todo-without-issue/);
     expect(lines.at(-2)).toMatch(/^4 findings: 1 error, 2 warnings, 1 info \(2 files, 4 added lines, \d+ ms\)\.$/);
   });
@@ -52,36 +56,57 @@ describe('diff-review review --format', () => {
     expect((await review('text', { FORCE_COLOR: '0' })).stdout).not.toContain('\x1b[');
   });
 
-  it('sarif: valid against the SARIF 2.1.0 schema, with rules, help, columns and GitHub\'s primaryLocationLineHash', async () => {
+  it("sarif: valid against the SARIF 2.1.0 schema, with rules, help, columns and GitHub's primaryLocationLineHash", async () => {
     const log = JSON.parse((await review('sarif')).stdout);
     expect(sarifSchemaErrors(log)).toEqual([]);
     const run = log.runs[0];
     expect(run.tool.driver.rules.find((r: { id: string }) => r.id === 'no-debugger').help.text).toMatch(/\w/);
-    const debuggerResult = run.results.find((r: any) => r.locations[0].physicalLocation.artifactLocation.uri === 'src/app.js' && r.ruleId === 'no-debugger');
-    expect(debuggerResult.locations[0].physicalLocation.region).toEqual({ startLine: 1, startColumn: 17, endColumn: 25 });
-    for (const result of run.results) expect(result.partialFingerprints.primaryLocationLineHash).toMatch(/^[0-9a-f]{32}$/);
-    expect(new Set(run.results.map((r: any) => r.partialFingerprints.primaryLocationLineHash)).size).toBe(run.results.length);
+    const debuggerResult = run.results.find(
+      (r: any) => r.locations[0].physicalLocation.artifactLocation.uri === 'src/app.js' && r.ruleId === 'no-debugger',
+    );
+    expect(debuggerResult.locations[0].physicalLocation.region).toEqual({
+      startLine: 1,
+      startColumn: 17,
+      endColumn: 25,
+    });
+    for (const result of run.results)
+      expect(result.partialFingerprints.primaryLocationLineHash).toMatch(/^[0-9a-f]{32}$/);
+    expect(new Set(run.results.map((r: any) => r.partialFingerprints.primaryLocationLineHash)).size).toBe(
+      run.results.length,
+    );
     expect(sarifSchemaErrors({ version: '2.1.0', runs: [{ tool: {} }] })).not.toEqual([]); // the schema bites
   });
 
-  it('json: the API\'s comment shape, and the full findings beside it', async () => {
+  it("json: the API's comment shape, and the full findings beside it", async () => {
     const document = JSON.parse((await review('json')).stdout);
-    for (const comment of document.comments) expect(Object.keys(comment).sort()).toEqual(['file_path', 'line', 'message', 'severity']);
+    for (const comment of document.comments)
+      expect(Object.keys(comment).sort()).toEqual(['file_path', 'line', 'message', 'severity']);
     expect(document.comments).toHaveLength(4);
-    expect(document.findings[0]).toMatchObject({ rule_id: 'no-debugger', start_column: 2, fingerprint: expect.any(String) });
+    expect(document.findings[0]).toMatchObject({
+      rule_id: 'no-debugger',
+      start_column: 2,
+      fingerprint: expect.any(String),
+    });
     expect(document.summary).toMatchObject({ error: 1, warning: 2, info: 1, files: 2, added_lines: 4 });
   });
 
   it('github: one workflow command per finding, properties and message escaped as the runner reads them', async () => {
     const lines = (await review('github')).stdout.trimEnd().split('\n');
     expect(lines).toHaveLength(4);
-    expect(lines[0]).toBe('::warning file=src/a%2Cb%3Ac%25d.js,line=1,col=2,endColumn=10,title=no-debugger::Remove the debugger statement before merging; it stops the program wherever a debugger is attached.');
+    expect(lines[0]).toBe(
+      '::warning file=src/a%2Cb%3Ac%25d.js,line=1,col=2,endColumn=10,title=no-debugger::Remove the debugger statement before merging; it stops the program wherever a debugger is attached.',
+    );
     expect(lines.filter((l) => l.startsWith('::error file=src/app.js,line=2,col='))).toHaveLength(1);
-    expect(lines.filter((l) => l.startsWith('::notice file=src/app.js,line=3,col=4,endColumn=8,title=todo-without-issue::'))).toHaveLength(1);
+    expect(
+      lines.filter((l) => l.startsWith('::notice file=src/app.js,line=3,col=4,endColumn=8,title=todo-without-issue::')),
+    ).toHaveLength(1);
   });
 
   it('rdjsonl: reviewdog Diagnostics, columns in UTF-8 bytes', async () => {
-    const diagnostics = (await review('rdjsonl')).stdout.trimEnd().split('\n').map((line) => JSON.parse(line));
+    const diagnostics = (await review('rdjsonl')).stdout
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line));
     expect(diagnostics).toHaveLength(4);
     const debuggerInApp = diagnostics.find((d) => d.location.path === 'src/app.js' && d.code.value === 'no-debugger');
     // "const café = 1; " is 16 UTF-16 units but 17 bytes: the statement starts at byte column 18.
@@ -98,8 +123,19 @@ describe('diff-review review --format', () => {
     const issues = JSON.parse((await review('gitlab')).stdout);
     expect(issues).toHaveLength(4);
     expect(new Set(issues.map((i: { fingerprint: string }) => i.fingerprint)).size).toBe(4);
-    expect(issues.find((i: any) => i.check_name === 'secret')).toMatchObject({ severity: 'major', location: { path: 'src/app.js', lines: { begin: 2 } } });
-    for (const issue of issues) expect(Object.keys(issue).sort()).toEqual(['check_name', 'description', 'fingerprint', 'location', 'severity', 'type']);
+    expect(issues.find((i: any) => i.check_name === 'secret')).toMatchObject({
+      severity: 'major',
+      location: { path: 'src/app.js', lines: { begin: 2 } },
+    });
+    for (const issue of issues)
+      expect(Object.keys(issue).sort()).toEqual([
+        'check_name',
+        'description',
+        'fingerprint',
+        'location',
+        'severity',
+        'type',
+      ]);
   });
 
   it('checkstyle and junit: well-formed XML with one entry per finding', async () => {

@@ -34,7 +34,10 @@ beforeAll(() => {
   env = { ...process.env, PATH: `${bin}:${process.env.PATH}`, PRE_COMMIT_HOME: join(work, 'cache'), HOME: work };
   delete env.FORCE_COLOR;
   repo = makeRepo({ 'src/app.js': 'const a = 1;\n' });
-  repo.write('.pre-commit-config.yaml', `repos:\n  - repo: ${hooks}\n    rev: ${rev}\n    hooks:\n      - id: diff-review\n`);
+  repo.write(
+    '.pre-commit-config.yaml',
+    `repos:\n  - repo: ${hooks}\n    rev: ${rev}\n    hooks:\n      - id: diff-review\n`,
+  );
   repo.commit('hook config');
   execFileSync('pre-commit', ['install'], { cwd: repo.dir, env });
 }, 120_000);
@@ -44,7 +47,8 @@ afterAll(() => {
   rmSync(work, { recursive: true, force: true });
 });
 
-const commit = (...args: string[]) => spawnSync('git', ['commit', '-q', '-m', 'change', ...args], { cwd: repo.dir, env, encoding: 'utf8' });
+const commit = (...args: string[]) =>
+  spawnSync('git', ['commit', '-q', '-m', 'change', ...args], { cwd: repo.dir, env, encoding: 'utf8' });
 
 describe.skipIf(!hasPreCommit)('the diff-review pre-commit hook (real pre-commit framework)', () => {
   it('refuses a commit that adds a secret, and says why without printing it', () => {

@@ -21,10 +21,18 @@ export interface CliRun {
 }
 
 /** Runs the built CLI; never throws on a non-zero exit. Colour variables are cleared unless given. */
-export function runCli(args: string[], options: { cwd: string; input?: string; env?: Record<string, string> }): Promise<CliRun> {
+export function runCli(
+  args: string[],
+  options: { cwd: string; input?: string; env?: Record<string, string> },
+): Promise<CliRun> {
   const env: NodeJS.ProcessEnv = { ...process.env, ...options.env };
-  for (const name of ['FORCE_COLOR', 'NO_COLOR', 'DIFF_REVIEW_URL', 'DIFF_REVIEW_TOKEN']) if (!options.env?.[name]) delete env[name];
-  const child = spawn(process.execPath, [BUILT_CLI, ...args], { cwd: options.cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
+  for (const name of ['FORCE_COLOR', 'NO_COLOR', 'DIFF_REVIEW_URL', 'DIFF_REVIEW_TOKEN'])
+    if (!options.env?.[name]) delete env[name];
+  const child = spawn(process.execPath, [BUILT_CLI, ...args], {
+    cwd: options.cwd,
+    env,
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d) => (stdout += d));

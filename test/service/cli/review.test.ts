@@ -18,11 +18,15 @@ afterEach(() => {
   for (const r of repos.splice(0)) r.cleanup();
 });
 
-const json = (stdout: string) => JSON.parse(stdout) as { comments: { file_path: string; line: number; message: string; severity: string }[]; findings: { rule_id: string; fingerprint: string }[] };
+const json = (stdout: string) =>
+  JSON.parse(stdout) as {
+    comments: { file_path: string; line: number; message: string; severity: string }[];
+    findings: { rule_id: string; fingerprint: string }[];
+  };
 const rules = (stdout: string) => json(stdout).findings.map((f) => f.rule_id);
 
 describe('diff-review review: what is reviewed', () => {
-  it('reviews the branch against its base (three-dot): the branch\'s commits, not what main did since', async () => {
+  it("reviews the branch against its base (three-dot): the branch's commits, not what main did since", async () => {
     const r = repo({ 'src/app.js': 'const a = 1;\n' });
     r.write('src/app.js', 'const a = 1;\ndebugger;\n');
     r.commit('feature work');
@@ -68,7 +72,7 @@ describe('diff-review review: what is reviewed', () => {
     expect(json(first.stdout).comments.map((c) => c.file_path)).toEqual(['first.js']);
   });
 
-  it('--uncommitted adds the working tree\'s changes to tracked files; without it they are not reviewed', async () => {
+  it("--uncommitted adds the working tree's changes to tracked files; without it they are not reviewed", async () => {
     const r = repo({ 'src/app.js': 'const a = 1;\n' });
     r.write('src/app.js', 'const a = 1;\ndebugger;\n');
     expect(json((await runCli(['review', '--format', 'json'], { cwd: r.dir })).stdout).comments).toEqual([]);
@@ -76,7 +80,7 @@ describe('diff-review review: what is reviewed', () => {
     expect(json(run.stdout).comments.map((c) => `${c.file_path}:${c.line}`)).toEqual(['src/app.js:2']);
   });
 
-  it('--diff FILE and --diff - review a unified diff with the same results as the engine (the service\'s)', async () => {
+  it("--diff FILE and --diff - review a unified diff with the same results as the engine (the service's)", async () => {
     const r = repo({ 'src/app.js': 'const a = 1;\n' });
     r.write('src/app.js', `const a = 1;\ndebugger;\nconst token = "${FAKE_GITHUB_TOKEN}";\n// TODO later\n`);
     r.commit('work');

@@ -9,7 +9,11 @@ import addFormats from 'ajv-formats';
  * id `$id` and dropping its draft-04 `$schema` is all it takes.
  */
 function loadSchema(): object {
-  const { $schema: _draft04, id, ...schema } = JSON.parse(readFileSync(new URL('../../fixtures/sarif/sarif-schema-2.1.0.json', import.meta.url), 'utf8'));
+  const {
+    $schema: _draft04,
+    id,
+    ...schema
+  } = JSON.parse(readFileSync(new URL('../../fixtures/sarif/sarif-schema-2.1.0.json', import.meta.url), 'utf8'));
   return { $id: id, ...schema };
 }
 
