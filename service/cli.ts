@@ -1,4 +1,4 @@
-// `diff-review serve | token`: the service's command line. Every flag of `serve` can also be
+// `diff-review serve | token | review`: the service's command line (review: service/cli/). Every flag of `serve` can also be
 // set with a DIFF_REVIEW_* variable (flags win).
 import { readFile } from 'node:fs/promises';
 import { Command, InvalidArgumentError, Option } from 'commander';
@@ -7,6 +7,7 @@ import type { ReviewScope } from './api/schemas.ts';
 import { dashboardTokenFile, LOCAL_OWNER, rotateDashboardToken } from './auth/dashboard-token.ts';
 import { REVIEW_SCOPES, TokenService } from './auth/tokens.ts';
 import { createClient } from './client/index.ts';
+import { addReviewCommand } from './cli/review-command.ts';
 import { systemClock } from './clock.ts';
 import { createService, defaultDataDir, DEFAULTS } from './service.ts';
 import { acquireDataDirLock, liveLockOwner } from './store/data-dir-lock.ts';
@@ -67,6 +68,8 @@ export function buildCli(): Command {
     .description('Give the dashboard token a new secret (the old one stops working) and write it to <data dir>/dashboard-token. The service must be stopped.')
     .addOption(dataDirOption())
     .action(rotateDashboard);
+
+  addReviewCommand(program);
   return program;
 }
 

@@ -24,6 +24,16 @@ function pathToUri(path: string): string {
   return path.split('/').map(encodeURIComponent).join('/');
 }
 
+/**
+ * The repository as the absolute URI SARIF's versionControlProvenance needs: a URL as it is,
+ * `github.com/acme/app` (the form the git module normalises remotes to) as https; else undefined.
+ */
+function repositoryUriOf(repository: string): string | undefined {
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(repository) && URL.canParse(repository)) return repository;
+  if (/^[a-z0-9-]+(\.[a-z0-9-]+)+(:\d+)?\/\S+$/i.test(repository) && URL.canParse(`https://${repository}`)) return `https://${repository}`;
+  return undefined;
+}
+
 export function buildSarif(input: SarifInput, rules: readonly RuleInfo[]): object {
   const ruleIndex = new Map(rules.map((rule, index) => [rule.id, index]));
   const extraRules: RuleInfo[] = [];
@@ -60,7 +70,9 @@ export function buildSarif(input: SarifInput, rules: readonly RuleInfo[]): objec
           },
         },
       ],
-      partialFingerprints: { 'diffReview/v1': finding.fingerprint },
+      // primaryLocationLineHash: the key GitHub code scanning tracks a result by across pushes;
+      // given, it is used as is (the engine's is line-independent, so a moved finding stays the same).
+      partialFingerprints: { 'diffReview/v1': finding.fingerprint, primaryLocationLineHash: finding.fingerprint },
     };
   });
 
@@ -78,10 +90,14 @@ export function buildSarif(input: SarifInput, rules: readonly RuleInfo[]): objec
     columnKind: 'utf16CodeUnits',
     results,
   };
-  if (input.repository !== undefined) {
-    const provenance: Record<string, string> = { repositoryUri: input.repository };
+  const repositoryUri = input.repository === undefined ? undefined : repositoryUriOf(input.repository);
+  if (repositoryUri !== undefined) {
+    const provenance: Record<string, string> = { repositoryUri };
     if (input.baseCommit !== undefined) provenance['revisionId'] = input.baseCommit;
     run['versionControlProvenance'] = [provenance];
+  } else if (input.repository !== undefined) {
+    // Not a URI (a folder name): SARIF's repositoryUri must be an absolute URI, so it goes in a property bag.
+    run['properties'] = { repository: input.repository, ...(input.baseCommit !== undefined ? { baseCommit: input.baseCommit } : {}) };
   }
   return { $schema: SARIF_SCHEMA, version: '2.1.0', runs: [run] };
 }

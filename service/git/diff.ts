@@ -75,3 +75,13 @@ async function diffNewFile(root: string, path: string, options: GitOptions): Pro
   });
   return stdout;
 }
+
+/**
+ * The staged changes (the index against HEAD): what `git commit` would record, for pre-commit
+ * hooks. In a repository without commits yet, the index against the empty tree. `indexFile`: the
+ * index a hook is given in GIT_INDEX_FILE (see RunGitOptions).
+ */
+export async function stagedDiff(root: string, options: GitOptions & { indexFile?: string } = {}): Promise<string> {
+  const { stdout } = await runGit(root, ['diff', '--cached', ...STABLE_DIFF_OPTIONS, '--'], options);
+  return stdout;
+}

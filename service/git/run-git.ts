@@ -19,6 +19,12 @@ export interface GitOptions {
 export interface RunGitOptions extends GitOptions {
   /** Exit codes that are not failures (`git diff --no-index` exits 1 when the files differ). Default [0]. */
   okExitCodes?: readonly number[];
+  /**
+   * The index file to read instead of the repository's own (GIT_INDEX_FILE, which is otherwise
+   * stripped): in a pre-commit hook of `git commit -a` or `git commit <paths>` git names a
+   * temporary index there, and that is what the commit records.
+   */
+  indexFile?: string;
   /** Largest stdout accepted. Default 64 MiB: diffs can be big, and the API's 1 MB limit is checked by the caller. */
   maxBuffer?: number;
 }
@@ -80,6 +86,7 @@ export async function runGit(cwd: string, args: readonly string[], options: RunG
   const env: NodeJS.ProcessEnv = { ...(options.env ?? process.env) };
   for (const name of STRIPPED_ENV) delete env[name];
   Object.assign(env, FIXED_ENV);
+  if (options.indexFile !== undefined) env['GIT_INDEX_FILE'] = options.indexFile;
   if (!READS_NO_FILES.has(args[0] ?? '')) Object.assign(env, await repositoryFilterOverrides(cwd, env, options));
   const safeArgs = args[0] === 'diff' ? ['diff', ...DIFF_SAFETY, ...args.slice(1)] : args;
   return execGit(cwd, safeArgs, env, options);

@@ -19,7 +19,7 @@ describe('toSarif', () => {
   });
 
   it('writes a SARIF 2.1.0 log with rules, results, regions and fingerprints', () => {
-    const log = toSarif({ findings: [finding, { ...finding, rule_id: 'todo-without-issue', severity: 'info', line: 3, start_column: undefined, end_column: undefined }], reviewId: 'rev_01', repository: 'acme/app', baseCommit: 'abc1234', toolVersion: '0.1.0' }) as any;
+    const log = toSarif({ findings: [finding, { ...finding, rule_id: 'todo-without-issue', severity: 'info', line: 3, start_column: undefined, end_column: undefined }], reviewId: 'rev_01', repository: 'github.com/acme/app', baseCommit: 'abc1234', toolVersion: '0.1.0' }) as any;
     expect(log.version).toBe('2.1.0');
     expect(log.$schema).toMatch(/sarif-schema-2\.1\.0\.json$/);
     const run = log.runs[0];
@@ -35,7 +35,7 @@ describe('toSarif', () => {
       ruleId: 'no-debugger',
       level: 'warning',
       message: { text: finding.message },
-      partialFingerprints: { 'diffReview/v1': finding.fingerprint },
+      partialFingerprints: { 'diffReview/v1': finding.fingerprint, primaryLocationLineHash: finding.fingerprint },
     });
     expect(first.locations[0].physicalLocation).toEqual({
       artifactLocation: { uri: 'src/my%20file.js', uriBaseId: '%SRCROOT%' },
@@ -44,7 +44,16 @@ describe('toSarif', () => {
     expect(run.tool.driver.rules[first.ruleIndex].id).toBe('no-debugger');
     expect(second.level).toBe('note');
     expect(second.locations[0].physicalLocation.region).toEqual({ startLine: 3 });
-    expect(run.versionControlProvenance).toEqual([{ repositoryUri: 'acme/app', revisionId: 'abc1234' }]);
+    // SARIF's repositoryUri must be an absolute URI (the schema says so: test/service/cli/formats.test.ts).
+    expect(run.versionControlProvenance).toEqual([{ repositoryUri: 'https://github.com/acme/app', revisionId: 'abc1234' }]);
+  });
+
+  it('keeps a repository name that is not a URI out of versionControlProvenance, in a property bag', () => {
+    const run = (toSarif({ findings: [finding], reviewId: 'rev_03', repository: 'my-folder', baseCommit: 'abc1234', toolVersion: '0.1.0' }) as any).runs[0];
+    expect(run.versionControlProvenance).toBeUndefined();
+    expect(run.properties).toEqual({ repository: 'my-folder', baseCommit: 'abc1234' });
+    const url = (toSarif({ findings: [finding], reviewId: 'rev_04', repository: 'ssh://git.example.com/app', toolVersion: '0.1.0' }) as any).runs[0];
+    expect(url.versionControlProvenance).toEqual([{ repositoryUri: 'ssh://git.example.com/app' }]);
   });
 
   it('still describes a rule id it does not know', () => {

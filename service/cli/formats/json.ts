@@ -1,0 +1,21 @@
+// `--format json`: the API's comment shape (`comments`: file_path, line, message, severity), and
+// beside it the full findings (rule id, columns, fingerprint) and a summary.
+import { countBySeverity, type ReviewReport } from '../review-report.ts';
+
+export function formatJson(report: ReviewReport): string {
+  const document = {
+    comments: report.findings.map(({ file_path, line, message, severity }) => ({ file_path, line, message, severity })),
+    findings: report.findings,
+    summary: {
+      ...countBySeverity(report.findings),
+      files: report.stats.files,
+      added_lines: report.stats.addedLines,
+      hidden_by_baseline: report.hiddenByBaseline,
+      duration_ms: Math.round(report.durationMs),
+    },
+    ...(report.repository !== undefined ? { repository: report.repository } : {}),
+    ...(report.baseCommit !== undefined ? { base_commit: report.baseCommit } : {}),
+    tool: { name: 'diff-review', version: report.toolVersion },
+  };
+  return JSON.stringify(document, null, 2) + '\n';
+}

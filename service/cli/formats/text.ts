@@ -1,0 +1,72 @@
+// The default format: findings grouped by file, `path:line:col` (which terminals and editors make
+// clickable), severity, rule id and message, the flagged line as a code frame, and a summary.
+import type { Severity } from '../../api/schemas.ts';
+import type { Finding } from '../../engine/index.ts';
+import {
+  countBySeverity,
+  findingsByFile,
+  lineKey,
+  messageText,
+  secretLines,
+  type ReviewReport,
+} from '../review-report.ts';
+import type { Paint, Style } from './ansi.ts';
+import { printable } from './terminal-text.ts';
+
+const SEVERITY_STYLE: Record<Severity, Style> = { error: 'red', warning: 'yellow', info: 'blue' };
+/** Longest piece of a line a frame shows; the rest is cut around the flagged column. */
+const FRAME_CHARS = 160;
+
+export function formatText(report: ReviewReport, paint: Paint): string {
+  const out: string[] = [];
+  const hidden = secretLines(report.findings);
+  const byFile = findingsByFile(report.findings);
+  for (const [file, findings] of byFile) {
+    out.push(paint('underline', printable(file)));
+    for (const finding of findings) {
+      const where = `${printable(file)}:${finding.line}:${finding.start_column ?? 1}`;
+      out.push(
+        `  ${where}  ${paint(SEVERITY_STYLE[finding.severity], finding.severity)}  ${paint('dim', finding.rule_id)}  ${printable(messageText(finding))}`,
+      );
+      out.push(...frame(report, finding, hidden.has(lineKey(file, finding.line)), paint));
+    }
+    out.push('');
+  }
+  out.push(summary(report, paint));
+  return out.join('\n') + '\n';
+}
+
+function frame(report: ReviewReport, finding: Finding, holdsSecret: boolean, paint: Paint): string[] {
+  const gutter = String(finding.line).padStart(6);
+  const blank = ' '.repeat(gutter.length);
+  if (holdsSecret) return [paint('dim', `${gutter} | (line not shown: it holds a secret)`)];
+  const text = report.addedLineText(finding.file_path, finding.line);
+  if (text === undefined) return [];
+  const column = (finding.start_column ?? 1) - 1;
+  const start = Math.max(0, Math.min(column - FRAME_CHARS / 2, text.length - FRAME_CHARS));
+  const shown = text.slice(start, start + FRAME_CHARS);
+  const lines = [
+    `${paint('dim', `${gutter} |`)} ${start > 0 ? '…' : ''}${printable(shown)}${start + FRAME_CHARS < text.length ? '…' : ''}`,
+  ];
+  if (finding.start_column !== undefined) {
+    const end = Math.min(finding.end_column ?? column + 1, start + FRAME_CHARS + 1) - 1;
+    // Tabs stay tabs under the line, so the carets line up whatever the tab width.
+    const pad = (start > 0 ? ' ' : '') + shown.slice(0, column - start).replace(/[^\t]/g, ' ');
+    lines.push(
+      `${paint('dim', `${blank} |`)} ${pad}${paint(SEVERITY_STYLE[finding.severity], '^'.repeat(Math.max(1, end - column)))}`,
+    );
+  }
+  return lines;
+}
+
+function summary(report: ReviewReport, paint: Paint): string {
+  const counts = countBySeverity(report.findings);
+  const known = report.hiddenByBaseline > 0 ? `, ${report.hiddenByBaseline} known to the baseline not shown` : '';
+  const scope = `${report.stats.files} file${report.stats.files === 1 ? '' : 's'}, ${report.stats.addedLines} added line${report.stats.addedLines === 1 ? '' : 's'}${known}, ${Math.round(report.durationMs)} ms`;
+  if (report.findings.length === 0) return `No findings (${scope}).`;
+  const total = report.findings.length;
+  const parts = (['error', 'warning', 'info'] as const).map((s) =>
+    paint(counts[s] > 0 ? SEVERITY_STYLE[s] : 'dim', `${counts[s]} ${s}${counts[s] === 1 || s === 'info' ? '' : 's'}`),
+  );
+  return paint('bold', `${total} finding${total === 1 ? '' : 's'}`) + `: ${parts.join(', ')} (${scope}).`;
+}

@@ -1,0 +1,87 @@
+// `diff-review review` as CI and hooks run it: the built CLI (dist/service/cli.js) in a child
+// process, in real git repositories made by the test.
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+export const BUILT_CLI = join(ROOT, 'dist/service/cli.js');
+
+/** Builds the bundles, so the CLI under test is the code in the tree. */
+export function buildCli(): void {
+  execFileSync(process.execPath, ['esbuild.config.mjs'], { cwd: ROOT, stdio: 'ignore' });
+}
+
+export interface CliRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the built CLI; never throws on a non-zero exit. Colour variables are cleared unless given. */
+export function runCli(
+  args: string[],
+  options: { cwd: string; input?: string; env?: Record<string, string> },
+): Promise<CliRun> {
+  const env: NodeJS.ProcessEnv = { ...process.env, ...options.env };
+  for (const name of ['FORCE_COLOR', 'NO_COLOR', 'DIFF_REVIEW_URL', 'DIFF_REVIEW_TOKEN'])
+    if (!options.env?.[name]) delete env[name];
+  const child = spawn(process.execPath, [BUILT_CLI, ...args], {
+    cwd: options.cwd,
+    env,
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d) => (stdout += d));
+  child.stderr.on('data', (d) => (stderr += d));
+  child.stdin.end(options.input ?? '');
+  return new Promise((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+export function git(cwd: string, ...args: string[]): string {
+  return execFileSync('git', args, { cwd, encoding: 'utf8' });
+}
+
+export interface TestRepo {
+  dir: string;
+  write(path: string, content: string): void;
+  /** Stages everything and commits. */
+  commit(message: string): void;
+  cleanup(): void;
+}
+
+/** A repository on `main` with one commit of `files`, then on a branch `feature`. */
+export function makeRepo(files: Record<string, string> = { 'README.md': '# app\n' }, branch = 'feature'): TestRepo {
+  const dir = mkdtempSync(join(tmpdir(), 'diff-review-cli-repo-'));
+  const repo: TestRepo = {
+    dir,
+    write(path, content) {
+      mkdirSync(dirname(join(dir, path)), { recursive: true });
+      writeFileSync(join(dir, path), content);
+    },
+    commit(message) {
+      git(dir, 'add', '-A');
+      git(dir, 'commit', '-q', '-m', message);
+    },
+    cleanup() {
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+  git(dir, 'init', '-q', '-b', 'main');
+  git(dir, 'config', 'user.name', 'Test');
+  git(dir, 'config', 'user.email', 'test@example.com');
+  git(dir, 'config', 'core.autocrlf', 'false');
+  for (const [path, content] of Object.entries(files)) repo.write(path, content);
+  repo.commit('base');
+  git(dir, 'checkout', '-q', '-b', branch);
+  return repo;
+}
+
+/** A real-looking GitHub token that is no one's (secretlint's example allowlists don't apply). */
+export const FAKE_GITHUB_TOKEN = 'ghp_' + 'aB3dE5fG7hJ9kL1mN2pQ4rS6tU8vW0xY2zA4';
