@@ -50,6 +50,11 @@ afterAll(() => {
 const commit = (...args: string[]) =>
   spawnSync('git', ['commit', '-q', '-m', 'change', ...args], { cwd: repo.dir, env, encoding: 'utf8' });
 
+// In CI a missing framework is a failure (.ci/run installs it), never a silent skip.
+it.runIf(!hasPreCommit && process.env.CI)('has the pre-commit framework installed (apt-get install pre-commit)', () => {
+  expect(hasPreCommit).toBe(true);
+});
+
 describe.skipIf(!hasPreCommit)('the diff-review pre-commit hook (real pre-commit framework)', () => {
   it('refuses a commit that adds a secret, and says why without printing it', () => {
     repo.write('src/config.js', `export const token = "${FAKE_GITHUB_TOKEN}";\n`);
