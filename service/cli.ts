@@ -2,8 +2,9 @@
 // set with a DIFF_REVIEW_* variable (flags win).
 import { readFile } from 'node:fs/promises';
 import { Command, InvalidArgumentError, Option } from 'commander';
+import { Compile } from 'typebox/compile';
 import { LIMITS } from './api/limits.ts';
-import type { ReviewScope } from './api/schemas.ts';
+import { CreateTokenBody, type ReviewScope } from './api/schemas.ts';
 import { dashboardTokenFile, LOCAL_OWNER, rotateDashboardToken } from './auth/dashboard-token.ts';
 import { REVIEW_SCOPES, TokenService } from './auth/tokens.ts';
 import { createClient } from './client/index.ts';
@@ -18,6 +19,14 @@ const integer = (min: number, max = Number.MAX_SAFE_INTEGER) => (value: string) 
   const n = Number(value);
   if (!Number.isInteger(n) || n < min || n > max) throw new InvalidArgumentError(`must be a whole number from ${min} to ${max}.`);
   return n;
+};
+
+/** The API's own rule for a token name, so the offline path (no service running) refuses what the API refuses. */
+const tokenNameShape = Compile(CreateTokenBody.properties.name);
+const tokenName = (value: string) => {
+  if (!tokenNameShape.Check(value))
+    throw new InvalidArgumentError(`must be 1–${LIMITS.tokenNameChars} characters with at least one visible one, and no control, format or line-separator characters.`);
+  return value;
 };
 
 /** `a, b,c` → ['a', 'b', 'c']. */
@@ -58,7 +67,7 @@ export function buildCli(): Command {
   token
     .command('create')
     .description('Create a review API token and print its secret (once) on stdout. Uses the running service when there is one.')
-    .requiredOption('--name <name>', `what the token is for (1–${LIMITS.tokenNameChars} characters)`)
+    .requiredOption('--name <name>', `what the token is for (1–${LIMITS.tokenNameChars} characters)`, tokenName)
     .addOption(new Option('--scopes <scopes>', 'comma-separated: reviews:read, reviews:write').default([...REVIEW_SCOPES], REVIEW_SCOPES.join(',')).argParser(parseScopes))
     .addOption(new Option('--expires-in-days <days>', `1–${LIMITS.tokenMaxDays}, or "never"`).default(LIMITS.tokenDefaultDays).argParser(parseDays))
     .addOption(dataDirOption())

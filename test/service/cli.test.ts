@@ -64,6 +64,18 @@ describe('diff-review CLI', () => {
     expect(bad.stderr).toContain('--expires-in-days');
   });
 
+  it('token create on a stopped service refuses the names the API refuses (controls, whitespace only, over 100)', async () => {
+    const dir = await dataDir();
+    // (a NUL cannot travel in argv; U+0001 stands for the C0 controls)
+    for (const name of ['a\u0001b', '   ', 'x'.repeat(101), 'a\u202eb']) {
+      const bad = await run(process.execPath, [CLI, 'token', 'create', '--name', name, '--data-dir', dir]).catch((e) => e);
+      expect(bad.code, JSON.stringify(name)).toBe(1);
+      expect(bad.stderr).toContain('--name');
+    }
+    const { stdout } = await run(process.execPath, [CLI, 'token', 'create', '--name', 'x'.repeat(100), '--data-dir', dir]);
+    expect(stdout.trim()).toMatch(/^drv_/);
+  });
+
   it('rotate-dashboard refuses while the service runs, and replaces the secret when it is stopped', async () => {
     const dir = await dataDir();
     const first = await serve(dir);
