@@ -48,6 +48,17 @@ describe('review lifecycle', () => {
     expect(done).not.toHaveProperty('completed_at');
   });
 
+  it('a hunk whose line numbers would overflow fails with invalid_diff, never a negative or zero line', async () => {
+    const client = t.client();
+    for (const start of ['2147483647', '4294967295']) {
+      const diff = `diff --git a/a.js b/a.js\n--- a/a.js\n+++ b/a.js\n@@ -${start},1 +${start},2 @@\n x\n+debugger;\n`;
+      const created = await client.createReview({ diff, repository: 'r' });
+      const done = await client.waitForReview(created.review_id, { timeoutMs: 20_000, pollIntervalMs: 50 });
+      expect(done.status, start).toBe('failed');
+      expect(done.error).toEqual({ code: 'invalid_diff', message: expect.stringContaining('2,147,483,647') });
+    }
+  });
+
   it('follows a job over Server-Sent Events to its terminal state', async () => {
     const client = t.client();
     const created = await client.createReview({ diff: DEBUGGER_DIFF, repository: 'r' });
