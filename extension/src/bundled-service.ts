@@ -40,9 +40,14 @@ export class BundledService {
     return this.starting;
   }
 
-  /** Forgets a service of another window that stopped answering, so the next call starts one here. */
-  reset(): void {
-    if (!this.service) this.starting = undefined;
+  /**
+   * Forgets a service of another window that stopped answering (that window closed), so the next
+   * call starts one here. False when there was none to forget (this window's own, or none yet).
+   */
+  forgetOtherWindow(): boolean {
+    if (this.service || !this.starting) return false;
+    this.starting = undefined;
+    return true;
   }
 
   async dispose(): Promise<void> {

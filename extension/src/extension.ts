@@ -17,6 +17,8 @@ let bundled: BundledService | undefined;
 export interface DiffReviewApi {
   /** The state of the last review, as the status bar item shows it. */
   status(): { state: ReviewState; text: string; tooltip: string; command: string | undefined };
+  /** Where the bundled service keeps its data (shared by every window of this VS Code). */
+  bundledServiceDataDir: string;
 }
 
 export function activate(context: vscode.ExtensionContext): DiffReviewApi {
@@ -40,7 +42,7 @@ export function activate(context: vscode.ExtensionContext): DiffReviewApi {
     reviewOnSave(() => controller.review({ quiet: true })),
   );
   log.info(`Activated in ${(performance.now() - started).toFixed(1)} ms.`);
-  return { status: () => statusBar.snapshot() };
+  return { status: () => statusBar.snapshot(), bundledServiceDataDir: bundled.dataDir };
 }
 
 /** Stops the bundled service (running reviews get its grace period), after the subscriptions are disposed. */

@@ -9,7 +9,7 @@ import { COMMANDS } from './command-ids.ts';
 import { describeFailedJob, describeFailure, type FailureAction, type FailureReport } from './failure-report.ts';
 import type { ReviewDiagnostics } from './review-diagnostics.ts';
 import { formatBytes, runReview, type ReviewOutcome, type ReviewProgress } from './review-runner.ts';
-import { isUnauthorized, MissingTokenError, serviceLabel, type ServiceSession } from './session.ts';
+import { isUnauthorized, isUnreachable, MissingTokenError, serviceLabel, type ServiceSession } from './session.ts';
 import { gitPath, readSettings, SECTION, type Settings } from './settings.ts';
 import type { ReviewStatusBar } from './status-bar.ts';
 
@@ -138,6 +138,7 @@ export class ReviewController implements vscode.Disposable {
         return await runReview({ cwd, client: connection.client, settings: settings.run, signal, log: this.log, onProgress, git: gitPath() });
       } catch (error) {
         if (attempt === 0 && connection.bundled && isUnauthorized(error) && (await this.session.recoverBundledToken())) continue;
+        if (attempt === 0 && connection.bundled && isUnreachable(error) && this.session.takeOverBundledService()) continue;
         throw error;
       }
     }

@@ -2,7 +2,7 @@
 // user set, or the bundled service with a review token the extension created for itself. Tokens
 // live in SecretStorage only, one per service.
 import * as vscode from 'vscode';
-import { ApiError, createClient, type DiffReviewClient } from '../../service/client/index.ts';
+import { ApiError, createClient, NetworkError, type DiffReviewClient } from '../../service/client/index.ts';
 import type { BundledService } from './bundled-service.ts';
 import type { ReviewLog } from './review-runner.ts';
 
@@ -69,6 +69,16 @@ export class ServiceSession {
     return true;
   }
 
+  /**
+   * After the bundled service could not be reached: when it was another window's, that window has
+   * closed; true means the next connect starts this window's own.
+   */
+  takeOverBundledService(): boolean {
+    const forgotten = this.bundled.forgetOtherWindow();
+    if (forgotten) this.log.info("The other window's bundled service stopped answering; starting this window's own.");
+    return forgotten;
+  }
+
   /** Stores a token for the service the settings name. */
   async setToken(serviceUrl: string, token: string): Promise<void> {
     await this.secrets.store(secretKey(serviceUrl || 'bundled'), JSON.stringify({ token, provisioned: false } satisfies StoredToken));
@@ -109,6 +119,9 @@ export class ServiceSession {
 }
 
 const secretKey = (target: string) => `diffReview.token:${target}`;
+
+/** The service could not be reached at all (nothing listens, or the connection broke). */
+export const isUnreachable = (error: unknown): boolean => error instanceof NetworkError;
 
 /** A 401 from the service. */
 export const isUnauthorized = (error: unknown): boolean => error instanceof ApiError && error.status === 401;

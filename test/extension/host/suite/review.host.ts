@@ -3,78 +3,16 @@
 // bundled service, the real diagnostics API.
 import assert from 'node:assert/strict';
 import { existsSync, writeFileSync } from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import * as vscode from 'vscode';
-import type { DiffReviewApi } from '../../../../extension/src/extension.ts';
-import type { ReviewCommandResult } from '../../../../extension/src/review-controller.ts';
 import { startFakeService, type FakeService } from './fake-service.ts';
 import { figures } from './figures.ts';
+import { api, appJs, closedPort, configPy, EXTENSION_ID, lineOf, openApp, ours, review, root, setSetting, shared, sleep, waitFor } from './host-helpers.ts';
 import { APP_JS, CONFIG_PY, DEBUGGER_LINE, SECRET_LINE } from '../fixture.mjs';
 
-const EXTENSION_ID = 'diff-review.diff-review';
-const SOURCE = 'Diff Review';
-
-const root = () => {
-  const folder = vscode.workspace.workspaceFolders?.[0];
-  assert.ok(folder, 'the tests need the fixture repository open as the workspace folder');
-  return folder.uri.fsPath;
-};
-const appJs = () => vscode.Uri.file(path.join(root(), 'src', 'app.js'));
-const configPy = () => vscode.Uri.file(path.join(root(), 'config.py'));
-const ours = (uri: vscode.Uri) => vscode.languages.getDiagnostics(uri).filter((d) => d.source === SOURCE);
-const review = (argument?: unknown) => vscode.commands.executeCommand<ReviewCommandResult>('diffReview.reviewChanges', argument);
-const api = () => vscode.extensions.getExtension<DiffReviewApi>(EXTENSION_ID)!.exports;
-const config = () => vscode.workspace.getConfiguration('diffReview');
-const setSetting = (key: string, value: unknown) => config().update(key, value, vscode.ConfigurationTarget.Global);
-/** The bundled service's URL, from the first review. */
-let bundledUrl: string | undefined;
-
-/** A loopback port nobody listens on. */
-const closedPort = () =>
-  new Promise<number>((resolve) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function waitFor<T>(what: string, probe: () => T | undefined | false, timeoutMs = 5000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = probe();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}.`);
-    await sleep(50);
-  }
-}
-
-const lineOf = (uri: vscode.Uri, code: string) => ours(uri).find((d) => d.code === code)?.range.start.line;
-
-async function openApp(): Promise<vscode.TextEditor> {
-  const document = await vscode.workspace.openTextDocument(appJs());
-  return vscode.window.showTextDocument(document, { preview: false });
-}
-
 suite('Diff Review in a real extension host', () => {
-  test('activates lazily, on its command', async () => {
-    const extension = vscode.extensions.getExtension(EXTENSION_ID);
-    assert.ok(extension, `${EXTENSION_ID} is installed`);
-    assert.equal(extension.isActive, false, 'not activated at startup');
-    const started = performance.now();
-    await extension.activate();
-    figures.activationMs = Math.round(performance.now() - started);
-    assert.deepEqual(api().status().state, { kind: 'idle' });
-    assert.equal(api().status().text, '$(checklist) Diff Review');
-    assert.equal(api().status().command, 'diffReview.reviewChanges', 'a click on the status bar item reviews');
-    console.log(`activation: ${figures.activationMs} ms`);
-  });
-
   test('Review Changes shows the comments as diagnostics: file, line, severity, code, source', async () => {
-    const started = performance.now();
     const result = await review();
-    figures.firstReviewMs = Math.round(performance.now() - started);
     assert.equal(result.outcome, 'completed', JSON.stringify(result));
     assert.deepEqual(result.notShown, ['src/old.js:1 (the file no longer exists)'], `the comment on the deleted src/old.js goes to the log: ${JSON.stringify(result)}`);
 
@@ -96,8 +34,7 @@ suite('Diff Review in a real extension host', () => {
     assert.deepEqual(api().status().state, { kind: 'done', findings: 2, hidden: 0 }, 'the status bar counts the findings shown');
     assert.equal(api().status().text, '$(warning) 2 findings');
     assert.match(result.serviceUrl ?? '', /^http:\/\/127\.0\.0\.1:\d+$/, 'the bundled service, on loopback');
-    bundledUrl = result.serviceUrl;
-    console.log(`first review (bundled service start included): ${figures.firstReviewMs} ms`);
+    assert.equal(result.serviceUrl, shared.bundledUrl, 'the bundled service this window started');
   });
 
   test('a new review replaces the previous diagnostics; a warm review is fast', async () => {
@@ -328,39 +265,6 @@ suite('Diff Review in a real extension host', () => {
       assert.equal(job.error?.code, 'cancelled');
       assert.equal(ours(appJs()).length + ours(configPy()).length, 0, 'no diagnostics applied');
       assert.deepEqual(api().status().state, { kind: 'idle' });
-    });
-  });
-
-  suite('last: the log, clearing, deactivation', () => {
-    test('Open Review Log shows the log: what happened, no token, no diff', async () => {
-      await vscode.commands.executeCommand('diffReview.showLog');
-      const find = () => vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'output' && /Diff Review/.test(decodeURIComponent(d.uri.toString())));
-      const log = await waitFor('the log in the output panel', () => find()?.getText().includes('Submitted review') && find(), 5000).catch((error: Error) => {
-        throw new Error(`${error.message} Documents: ${vscode.workspace.textDocuments.map((d) => d.uri.toString()).join(', ')}`);
-      });
-      const text = log.getText();
-      assert.match(text, /Started the bundled service at http:\/\/127\.0\.0\.1:\d+/);
-      assert.match(text, /Review rev_\w+: \d+ comment\(s\), \d+ shown/);
-      assert.match(text, /Not shown: src\/old\.js:1 \(the file no longer exists\)/, 'comments on deleted files are reported');
-      assert.doesNotMatch(text, /drv_[A-Za-z0-9]{20,}/, 'no token');
-      assert.doesNotMatch(text, /Zq3rT8vK2mN9pX4wL7yB1cF6hJ0dS5gA2eR8tY3u|\+\s*debugger;/, 'no diff');
-    });
-
-    test('Clear Review Comments removes them all', async () => {
-      const result = await review();
-      assert.equal(result.outcome, 'completed');
-      await vscode.commands.executeCommand('diffReview.clearComments');
-      assert.equal(ours(appJs()).length + ours(configPy()).length, 0);
-    });
-
-    test('deactivate() stops the bundled service (its port stops answering)', async () => {
-      assert.ok(bundledUrl, 'the first review gave the bundled service URL');
-      assert.equal((await fetch(`${bundledUrl}/v1/openapi.json`)).status, 200, 'it answers before');
-      // The module VS Code loaded (Node's module cache): the very deactivate() it calls on shutdown.
-      const extension = vscode.extensions.getExtension(EXTENSION_ID)!;
-      const main = require(path.join(extension.extensionPath, extension.packageJSON.main)) as { deactivate(): Promise<void> };
-      await main.deactivate();
-      await assert.rejects(fetch(`${bundledUrl}/v1/openapi.json`), /fetch failed/, 'nothing listens any more');
     });
   });
 });
