@@ -54,12 +54,20 @@ export class ReviewController implements vscode.Disposable {
   private readonly statusBar: ReviewStatusBar;
   private readonly log: vscode.LogOutputChannel;
   private running: AbortController | undefined;
+  private readonly subscriptions: vscode.Disposable[];
 
   constructor(parts: { session: ServiceSession; diagnostics: ReviewDiagnostics; statusBar: ReviewStatusBar; log: vscode.LogOutputChannel }) {
     this.session = parts.session;
     this.diagnostics = parts.diagnostics;
     this.statusBar = parts.statusBar;
     this.log = parts.log;
+    // The count follows what is shown: edits, undo and changes on disk hide and restore findings.
+    this.subscriptions = [
+      this.diagnostics.onDidChange((shown) => {
+        const state = this.statusBar.state;
+        if (state.kind === 'done' && state.findings !== shown) this.statusBar.show({ ...state, findings: shown });
+      }),
+    ];
   }
 
   /** Reviews the changes of the branch in the active editor's folder (or the first folder). */
@@ -118,6 +126,7 @@ export class ReviewController implements vscode.Disposable {
 
   dispose(): void {
     this.running?.abort();
+    for (const subscription of this.subscriptions) subscription.dispose();
   }
 
   private folder(): vscode.WorkspaceFolder | undefined {

@@ -43,6 +43,15 @@ export async function waitFor<T>(what: string, probe: () => T | undefined | fals
 
 export const lineOf = (uri: vscode.Uri, code: string) => ours(uri).find((d) => d.code === code)?.range.start.line;
 
+/** Closes every editor, discarding unsaved edits (closeAllEditors would ask what to do with them). */
+export async function revertAndCloseAll(): Promise<void> {
+  for (const document of vscode.workspace.textDocuments.filter((d) => d.isDirty && d.uri.scheme === 'file')) {
+    await vscode.window.showTextDocument(document);
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+  }
+  await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+}
+
 export async function openApp(): Promise<vscode.TextEditor> {
   const document = await vscode.workspace.openTextDocument(appJs());
   return vscode.window.showTextDocument(document, { preview: false });
