@@ -6,11 +6,12 @@ import { AbortError } from '../../service/client/index.ts';
 import { planDiagnostics, resolveInRepository, splitLines } from './comment-mapping.ts';
 import { currentLineMaps, type CurrentText } from './line-mapping.ts';
 import { COMMANDS } from './command-ids.ts';
-import { describeFailedJob, describeFailure, type FailureAction, type FailureReport } from './failure-report.ts';
+import { describeFailedJob, describeFailure, describeInvalidServiceUrl, SETTING, type FailureAction, type FailureReport } from './failure-report.ts';
 import type { ReviewDiagnostics } from './review-diagnostics.ts';
 import { formatBytes, runReview, type ReviewOutcome, type ReviewProgress } from './review-runner.ts';
 import { isUnauthorized, isUnreachable, MissingTokenError, serviceLabel, type ServiceSession } from './session.ts';
-import { gitPath, readSettings, SECTION, type Settings } from './settings.ts';
+import { serviceUrlProblem } from './service-url.ts';
+import { gitPath, openSetting, readSettings, type Settings } from './settings.ts';
 import type { ReviewStatusBar } from './status-bar.ts';
 
 /** What the Review Changes command answers (to scripts and the integration tests). */
@@ -83,6 +84,9 @@ export class ReviewController implements vscode.Disposable {
       return this.finishWithFailure(failure, options, started);
     }
 
+    const urlProblem = serviceUrlProblem(settings.serviceUrl);
+    if (urlProblem) return this.finishWithFailure(describeInvalidServiceUrl(urlProblem), options, started);
+
     this.statusBar.show({ kind: 'running' });
     let serviceUrl: string | undefined = settings.serviceUrl || undefined;
     const work = (report: (message: string) => void, cancel: vscode.CancellationToken) => {
@@ -108,7 +112,7 @@ export class ReviewController implements vscode.Disposable {
       }
       const failure =
         error instanceof MissingTokenError
-          ? { kind: 'missing_token', message: error.message, actions: ['Set Token', 'Open Settings'] as FailureAction[] }
+          ? { kind: 'missing_token', message: error.message, actions: ['Set Token', 'Open Settings'] as FailureAction[], setting: SETTING.serviceUrl }
           : describeFailure(error, { service: serviceLabel(settings.serviceUrl) });
       this.log.error(`Review failed (${failure.kind}): ${failure.message}${error instanceof Error && error.cause instanceof Error ? ` [${error.cause.message}]` : ''}`);
       return { ...this.finishWithFailure(failure, options, started), serviceUrl };
@@ -199,15 +203,15 @@ export class ReviewController implements vscode.Disposable {
     this.statusBar.show({ kind: 'failed', message: failure.message });
     if (!options.quiet) {
       // Not awaited: the notification stays until the user answers it, the command does not.
-      void vscode.window.showErrorMessage(`Diff Review: ${failure.message}`, ...failure.actions).then((action) => this.onAction(action));
+      void vscode.window.showErrorMessage(`Diff Review: ${failure.message}`, ...failure.actions).then((action) => this.onAction(action, failure));
     }
     return { outcome: 'error', failure, durationMs: Date.now() - started };
   }
 
-  private onAction(action: FailureAction | undefined): void {
+  private onAction(action: FailureAction | undefined, failure: FailureReport): void {
     if (action === 'Show Log') this.log.show(true);
     else if (action === 'Set Token') void vscode.commands.executeCommand(COMMANDS.setToken);
-    else if (action === 'Open Settings') void vscode.commands.executeCommand('workbench.action.openSettings', SECTION);
+    else if (action === 'Open Settings') void openSetting(failure.setting);
   }
 }
 

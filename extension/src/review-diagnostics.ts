@@ -24,6 +24,8 @@ interface TrackedComment {
 
 /** How far from where line tracking puts it a comment's text is looked for after an edit (undo of a deleted line). */
 const NEAR = 1;
+/** How long after an edit a document is looked at again, for whether it is back to its file's text. */
+const CLEAN_RECHECK_MS = 100;
 
 // A function, not a table: nothing of vscode is touched while the bundle loads.
 function severityOf(severity: Severity): vscode.DiagnosticSeverity {
@@ -35,6 +37,7 @@ export class ReviewDiagnostics implements vscode.Disposable {
   private readonly collection = vscode.languages.createDiagnosticCollection('diff-review');
   private readonly tracked = new Map<string, TrackedComment[]>();
   private readonly changed = new vscode.EventEmitter<number>();
+  private readonly rechecks = new Map<string, NodeJS.Timeout>();
   private readonly subscriptions: vscode.Disposable[];
   private editedLineBehavior: () => EditedLineBehavior;
   /** Fires with the number of diagnostics shown, whenever an edit or a change on disk may have changed it. */
@@ -84,6 +87,7 @@ export class ReviewDiagnostics implements vscode.Disposable {
   }
 
   dispose(): void {
+    for (const timer of this.rechecks.values()) clearTimeout(timer);
     for (const subscription of this.subscriptions) subscription.dispose();
     this.tracked.clear();
   }
@@ -93,8 +97,6 @@ export class ReviewDiagnostics implements vscode.Disposable {
     const key = document.uri.toString();
     const entries = this.tracked.get(key);
     if (!entries || event.contentChanges.length === 0) return;
-    // Back to its saved text (reloaded after a change on disk, reverted, undone): look for every line again.
-    if (!document.isDirty) return this.reanchorFile(document.uri, splitLines(document.getText()));
     const changes: TextChange[] = event.contentChanges.map((change) => ({
       startLine: change.range.start.line,
       startCharacter: change.range.start.character,
@@ -112,6 +114,24 @@ export class ReviewDiagnostics implements vscode.Disposable {
       }),
     );
     this.render(document.uri, document);
+    if (this.tracked.get(key)?.some((entry) => entry.edited)) this.recheckWhenClean(document);
+  }
+
+  /**
+   * A document whose text is its file's again (reloaded after a branch switch, reverted, undone to
+   * its saved text) may hold lost lines further away than edits can tell: look for them in the
+   * whole text. Its dirty flag is settled only after the change event, hence the short wait.
+   */
+  private recheckWhenClean(document: vscode.TextDocument): void {
+    const key = document.uri.toString();
+    clearTimeout(this.rechecks.get(key));
+    this.rechecks.set(
+      key,
+      setTimeout(() => {
+        this.rechecks.delete(key);
+        if (!document.isDirty && !document.isClosed) this.reanchorFile(document.uri, splitLines(document.getText()));
+      }, CLEAN_RECHECK_MS),
+    );
   }
 
   private reanchorFile(uri: vscode.Uri, lines: readonly string[]): void {

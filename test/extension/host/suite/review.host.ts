@@ -72,7 +72,10 @@ suite('Diff Review in a real extension host', () => {
   test('closing the file without saving puts it back on its line; reopening keeps it there', async () => {
     await openApp();
     await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
-    await waitFor('the diagnostic back on its saved line', () => lineOf(appJs(), 'no-debugger') === DEBUGGER_LINE);
+    await waitFor('the diagnostic back on its saved line', () => lineOf(appJs(), 'no-debugger') === DEBUGGER_LINE).catch((error: Error) => {
+      const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === appJs().toString());
+      throw new Error(`${error.message} Diagnostics: ${JSON.stringify(ours(appJs()))}; document open: ${open !== undefined}, dirty: ${open?.isDirty}, active: ${vscode.window.activeTextEditor?.document.uri.toString()}`);
+    });
     await openApp();
     await sleep(200);
     assert.equal(lineOf(appJs(), 'no-debugger'), DEBUGGER_LINE);
