@@ -43,6 +43,31 @@ export function splitRuleId(message: string): { code: string | undefined; text: 
   return match ? { code: match[1], text: message.slice(match[0].length) } : { code: undefined, text: message };
 }
 
+/** The engine's notice that it stopped at its limit: a comment, not a finding about a line. */
+export const TRUNCATED_RULE_ID = 'review-truncated';
+
+/** How many findings a capped review left out, and at which limit it stopped. */
+export interface Truncation {
+  notReported: number;
+  limit: number;
+}
+
+/**
+ * Takes the engine's cap notice (`review-truncated: 5997 more findings were not reported (the limit
+ * is 500); …`) out of the comments: it says something about the review, not about its line.
+ */
+export function splitTruncation(comments: readonly ReviewComment[]): { comments: ReviewComment[]; truncated?: Truncation } {
+  const findings: ReviewComment[] = [];
+  let truncated: Truncation | undefined;
+  for (const comment of comments) {
+    const { code, text } = splitRuleId(comment.message);
+    const counts = code === TRUNCATED_RULE_ID ? /^(\d+) more findings? (?:was|were) not reported \(the limit is (\d+)\)/.exec(text) : null;
+    if (counts) truncated = { notReported: Number(counts[1]), limit: Number(counts[2]) };
+    else findings.push(comment);
+  }
+  return truncated ? { comments: findings, truncated } : { comments: findings };
+}
+
 /**
  * The absolute path of a comment's `file_path` inside `root`, or undefined when it would leave the
  * repository (an absolute path or `..`): a service must not make the editor point elsewhere.

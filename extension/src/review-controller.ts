@@ -3,7 +3,7 @@
 import { readFile } from 'node:fs/promises';
 import * as vscode from 'vscode';
 import { AbortError } from '../../service/client/index.ts';
-import { planDiagnostics, resolveInRepository, splitLines } from './comment-mapping.ts';
+import { planDiagnostics, resolveInRepository, splitLines, splitTruncation, type Truncation } from './comment-mapping.ts';
 import { currentLineMaps, type CurrentText } from './line-mapping.ts';
 import { COMMANDS } from './command-ids.ts';
 import { describeFailedJob, describeFailure, describeInvalidServiceUrl, SETTING, type FailureAction, type FailureReport } from './failure-report.ts';
@@ -12,7 +12,7 @@ import { formatBytes, runReview, type ReviewOutcome, type ReviewProgress } from 
 import { isUnauthorized, isUnreachable, MissingTokenError, serviceLabel, type ServiceSession } from './session.ts';
 import { serviceUrlProblem } from './service-url.ts';
 import { gitPath, openSetting, readSettings, type Settings } from './settings.ts';
-import type { ReviewStatusBar } from './status-bar.ts';
+import { count, type ReviewStatusBar } from './status-bar.ts';
 
 /** What the Review Changes command answers (to scripts and the integration tests). */
 export interface ReviewCommandResult {
@@ -26,6 +26,8 @@ export interface ReviewCommandResult {
   unplaced?: number;
   /** Those comments, as `file:line (reason)`. */
   notShown?: string[];
+  /** The service stopped at its limit of findings: how many it left out. */
+  truncated?: Truncation;
   /** The notification shown when the outcome is `failed` or `error`. */
   failure?: FailureReport;
   /** The service the review went to (the bundled one's loopback URL, or the configured URL). */
@@ -174,7 +176,7 @@ export class ReviewController implements vscode.Disposable {
     }
 
     const { job, prepared } = outcome;
-    const comments = job.comments ?? [];
+    const { comments, truncated } = splitTruncation(job.comments ?? []);
     const texts = await readTexts(prepared.root, comments.map((comment) => comment.file_path));
     // The review saw the commit (or the working tree); the files may differ from it now.
     const lineMaps = await currentLineMaps(prepared.root, texts, {
@@ -191,12 +193,24 @@ export class ReviewController implements vscode.Disposable {
       this.log.warn(`Not shown: ${comment.file_path}:${comment.line} (${reason}): ${comment.message}`);
     }
     const shown = this.diagnostics.replace(plan.files);
-    this.statusBar.show({ kind: 'done', findings: shown, hidden: plan.belowMinimum });
+    this.statusBar.show({ kind: 'done', findings: shown, hidden: plan.belowMinimum, ...(truncated ? { truncated } : {}) });
     this.log.info(
-      `Review ${job.review_id}: ${comments.length} comment(s), ${shown} shown, ${plan.belowMinimum} below the minimum severity, ${plan.unplaced.length} not placed (${durationMs()} ms from the command).`,
+      `Review ${job.review_id}: ${comments.length} comment(s), ${shown} shown, ${plan.belowMinimum} below the minimum severity, ${plan.unplaced.length} not placed${truncated ? `, ${truncated.notReported} not reported (the service stops at ${truncated.limit})` : ''} (${durationMs()} ms from the command).`,
     );
+    if (truncated && !options.quiet) {
+      void vscode.window.showWarningMessage(`Diff Review: the review stopped at ${truncated.limit} findings; ${count(truncated.notReported)} more were not reported. Fix these and review again.`);
+    }
     const notShown = plan.unplaced.map(({ comment, reason }) => `${comment.file_path}:${comment.line} (${reason})`);
-    return { outcome: 'completed', reviewId: job.review_id, comments: comments.length, shown, unplaced: notShown.length, notShown, durationMs: durationMs() };
+    return {
+      outcome: 'completed',
+      reviewId: job.review_id,
+      comments: comments.length,
+      shown,
+      unplaced: notShown.length,
+      notShown,
+      ...(truncated ? { truncated } : {}),
+      durationMs: durationMs(),
+    };
   }
 
   private finishWithFailure(failure: FailureReport, options: ReviewOptions, started: number): ReviewCommandResult {

@@ -1,11 +1,12 @@
 // The status bar item: the state of the last review; a click runs a review.
 import * as vscode from 'vscode';
 import { COMMANDS } from './command-ids.ts';
+import type { Truncation } from './comment-mapping.ts';
 
 export type ReviewState =
   | { kind: 'idle' }
   | { kind: 'running'; detail?: string }
-  | { kind: 'done'; findings: number; hidden: number }
+  | { kind: 'done'; findings: number; hidden: number; truncated?: Truncation }
   | { kind: 'nothing' }
   | { kind: 'failed'; message: string };
 
@@ -33,10 +34,14 @@ export class ReviewStatusBar implements vscode.Disposable {
         item.text = '$(sync~spin) Reviewing…';
         item.tooltip = state.detail ?? 'A review is running';
         break;
-      case 'done':
-        item.text = `${state.findings === 0 ? '$(pass)' : '$(warning)'} ${state.findings} ${state.findings === 1 ? 'finding' : 'findings'}`;
-        item.tooltip = `The last review found ${state.findings} ${state.findings === 1 ? 'problem' : 'problems'}${state.hidden > 0 ? ` (${state.hidden} more below the minimum severity)` : ''}. Click to review again.`;
+      case 'done': {
+        const notReported = state.truncated?.notReported ?? 0;
+        item.text = `${state.findings === 0 && notReported === 0 ? '$(pass)' : '$(warning)'} ${state.findings} ${state.findings === 1 ? 'finding' : 'findings'}${notReported > 0 ? `, ${count(notReported)} not reported` : ''}`;
+        item.tooltip =
+          `The last review found ${state.findings} ${state.findings === 1 ? 'problem' : 'problems'}${state.hidden > 0 ? ` (${state.hidden} more below the minimum severity)` : ''}.` +
+          `${notReported > 0 ? ` The review stopped at ${count(state.truncated?.limit ?? 0)} findings: ${count(notReported)} more were not reported. Fix these and review again.` : ''} Click to review again.`;
         break;
+      }
       case 'nothing':
         item.text = '$(pass) No changes';
         item.tooltip = 'The branch has no changes against its base. Click to review again.';
@@ -59,3 +64,6 @@ export class ReviewStatusBar implements vscode.Disposable {
     this.item.dispose();
   }
 }
+
+/** 5997 → "5,997". */
+export const count = (value: number): string => value.toLocaleString('en-US');

@@ -5,7 +5,6 @@ import assert from 'node:assert/strict';
 import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import * as vscode from 'vscode';
-import { startFakeService, type FakeService } from './fake-service.ts';
 import { figures } from './figures.ts';
 import { api, appJs, closedPort, configPy, EXTENSION_ID, lineOf, openApp, ours, review, root, setSetting, shared, sleep, waitFor } from './host-helpers.ts';
 import { APP_JS, CONFIG_PY, DEBUGGER_LINE, SECRET_LINE } from '../fixture.mjs';
@@ -203,71 +202,5 @@ suite('Diff Review in a real extension host', () => {
       await vscode.commands.executeCommand('diffReview.signOut');
       await setSetting('serviceUrl', undefined);
     }
-  });
-
-  suite('against a configured service', () => {
-    let fake: FakeService;
-    suiteSetup(async () => {
-      fake = await startFakeService();
-      await setSetting('serviceUrl', fake.url);
-      await vscode.commands.executeCommand('diffReview.setToken', `drv_${'f'.repeat(38)}`);
-    });
-    suiteTeardown(async () => {
-      await vscode.commands.executeCommand('diffReview.signOut');
-      await setSetting('serviceUrl', undefined);
-      await fake?.close();
-    });
-
-    test('429 with Retry-After: 1 waits a second, then the review goes through', async () => {
-      fake.mode = 'complete';
-      fake.comments = [{ file_path: 'src/app.js', line: DEBUGGER_LINE + 1, severity: 'info', message: 'fake-rule: From the configured service.' }];
-      fake.rateLimits.push('1');
-      fake.creates.length = 0;
-      const result = await review();
-      assert.equal(result.outcome, 'completed', JSON.stringify(result));
-      assert.equal(result.serviceUrl, fake.url);
-      assert.equal(fake.creates.length, 2, 'refused once, then created');
-      const waited = fake.creates[1]! - fake.creates[0]!;
-      assert.ok(waited >= 950, `waited ${waited} ms`);
-      const diagnostic = ours(appJs()).find((d) => d.code === 'fake-rule');
-      assert.equal(diagnostic?.range.start.line, DEBUGGER_LINE);
-      assert.equal(diagnostic?.severity, vscode.DiagnosticSeverity.Information);
-    });
-
-    test('429 with a long Retry-After fails at once, saying how long to wait', async () => {
-      fake.rateLimits.push('120');
-      const started = performance.now();
-      const result = await review();
-      assert.equal(result.outcome, 'error', JSON.stringify(result));
-      assert.equal(result.failure?.kind, 'rate_limited');
-      assert.match(result.failure?.message ?? '', /is busy \(429 rate_limited\)\. Try again in 120 s/);
-      assert.ok(performance.now() - started < 5000, 'did not wait the 120 s');
-    });
-
-    test('a failed job shows its error message, with Show Log', async () => {
-      fake.mode = 'fail';
-      const result = await review();
-      assert.equal(result.outcome, 'failed', JSON.stringify(result));
-      assert.deepEqual(result.failure, { kind: 'job_invalid_diff', message: 'The review failed (invalid_diff): The diff could not be read.', actions: ['Show Log'] });
-      assert.equal(api().status().state.kind, 'failed');
-    });
-
-    test('cancelling a running review cancels the job on the service and applies nothing', async () => {
-      await vscode.commands.executeCommand('diffReview.clearComments');
-      fake.mode = 'hang';
-      const cancellation = new vscode.CancellationTokenSource();
-      const pending = review({ cancellation: cancellation.token });
-      await fake.polled;
-      assert.equal(api().status().state.kind, 'running');
-      assert.equal(api().status().text, '$(sync~spin) Reviewing…');
-      cancellation.cancel();
-      const result = await pending;
-      assert.equal(result.outcome, 'cancelled', JSON.stringify(result));
-      const job = [...fake.jobs.values()].at(-1)!;
-      assert.equal(job.status, 'failed');
-      assert.equal(job.error?.code, 'cancelled');
-      assert.equal(ours(appJs()).length + ours(configPy()).length, 0, 'no diagnostics applied');
-      assert.deepEqual(api().status().state, { kind: 'idle' });
-    });
   });
 });
