@@ -5,7 +5,7 @@ import { AbortError, ApiError, NetworkError, TimeoutError } from '../../service/
 import { GitError, NoBaseBranchError } from '../../service/git/index.ts';
 import { DiffTooLargeError, formatBytes } from './review-runner.ts';
 
-export type FailureAction = 'Show Log' | 'Set Token' | 'Open Settings';
+export type FailureAction = 'Show Log' | 'Set Token' | 'Open Settings' | 'Open Folder' | 'Choose Base Branch';
 
 export interface FailureReport {
   /** A short identifier for logs and tests: `unauthorized`, `diff_too_large`, `network`, … */
@@ -19,6 +19,8 @@ export interface FailureReport {
 export interface FailureContext {
   /** "the bundled service" or the configured URL. */
   service: string;
+  /** The base branch setting; empty: found by the extension. */
+  baseBranch?: string;
 }
 
 /** The settings a failure may lead to. */
@@ -67,7 +69,11 @@ export function describeFailure(error: unknown, context: FailureContext): Failur
       setting: SETTING.requestTimeout,
     };
   }
-  if (error instanceof NoBaseBranchError) return { kind: 'no_base_branch', message: error.message, actions: ['Open Settings', 'Show Log'], setting: SETTING.baseBranch };
+  if (error instanceof NoBaseBranchError) {
+    // Found by the extension: none of the usual names exists (no origin, no main). A picker helps more than git advice.
+    const message = context.baseBranch ? error.message : `No base branch to compare with: none of ${error.tried.join(', ')} exists. Choose the branch your work is compared against.`;
+    return { kind: 'no_base_branch', message, actions: ['Choose Base Branch', 'Show Log'], setting: SETTING.baseBranch };
+  }
   if (error instanceof GitError) return { kind: 'git', message: error.message, actions: ['Show Log'] };
   const message = error instanceof Error ? error.message : String(error);
   return { kind: 'unexpected', message: `Diff Review failed: ${message}`, actions: ['Show Log'] };

@@ -3,6 +3,8 @@
 import { readFile } from 'node:fs/promises';
 import * as vscode from 'vscode';
 import { AbortError } from '../../service/client/index.ts';
+import { NotAGitRepositoryError } from '../../service/git/index.ts';
+import { chooseBaseBranch } from './base-branch-picker.ts';
 import { planDiagnostics, resolveInRepository, splitLines, splitTruncation, type Truncation } from './comment-mapping.ts';
 import { currentLineMaps, type CurrentText } from './line-mapping.ts';
 import { COMMANDS } from './command-ids.ts';
@@ -16,7 +18,7 @@ import { count, type ReviewStatusBar } from './status-bar.ts';
 
 /** What the Review Changes command answers (to scripts and the integration tests). */
 export interface ReviewCommandResult {
-  outcome: 'completed' | 'failed' | 'nothing-to-review' | 'cancelled' | 'error';
+  outcome: 'completed' | 'failed' | 'nothing-to-review' | 'cancelled' | 'error' | 'not-a-repository' | 'no-folder';
   reviewId?: string;
   /** Comments the review made. */
   comments?: number;
@@ -40,15 +42,21 @@ export interface ReviewOptions {
   quiet?: boolean;
   /** Cancels the review like the notification's Cancel button (for scripts and tests). */
   cancellation?: vscode.CancellationToken;
+  /** The folder to review (absolute path); default: the active editor's workspace folder, or the first. */
+  folder?: string;
 }
 
 /**
- * The Review Changes command's argument: from a menu it is the menu's context (a SourceControl in
- * the SCM title bar), ignored; a script may pass `{ cancellation: CancellationToken }`.
+ * The Review Changes command's argument: from the SCM title bar, the SourceControl whose button
+ * was clicked (its `rootUri` is the repository to review); a script may pass
+ * `{ cancellation: CancellationToken }`.
  */
 export function reviewOptionsOf(argument: unknown): ReviewOptions {
-  const cancellation = (argument as { cancellation?: Partial<vscode.CancellationToken> } | undefined)?.cancellation;
-  return cancellation && typeof cancellation.onCancellationRequested === 'function' ? { cancellation: cancellation as vscode.CancellationToken } : {};
+  const given = argument as { cancellation?: Partial<vscode.CancellationToken>; rootUri?: Partial<vscode.Uri> } | undefined;
+  const options: ReviewOptions = {};
+  if (typeof given?.cancellation?.onCancellationRequested === 'function') options.cancellation = given.cancellation as vscode.CancellationToken;
+  if (given?.rootUri?.scheme === 'file' && typeof given.rootUri.fsPath === 'string') options.folder = given.rootUri.fsPath;
+  return options;
 }
 
 export class ReviewController implements vscode.Disposable {
@@ -79,12 +87,9 @@ export class ReviewController implements vscode.Disposable {
     this.running?.abort(); // a new review supersedes the one in flight
     const controller = new AbortController();
     this.running = controller;
-    const settings = readSettings();
-    const folder = this.folder();
-    if (!folder) {
-      const failure: FailureReport = { kind: 'no_folder', message: 'Open a folder that is part of a git repository, then review its changes.', actions: [] };
-      return this.finishWithFailure(failure, options, started);
-    }
+    const cwd = options.folder ?? this.folder()?.uri.fsPath;
+    if (!cwd) return this.finishOutside('no-folder', 'Open a folder that is part of a git repository, then review its changes.', options, started);
+    const settings = readSettings(vscode.Uri.file(cwd));
 
     const urlProblem = serviceUrlProblem(settings.serviceUrl);
     if (urlProblem) return this.finishWithFailure(describeInvalidServiceUrl(urlProblem), options, started);
@@ -94,7 +99,7 @@ export class ReviewController implements vscode.Disposable {
     const work = (report: (message: string) => void, cancel: vscode.CancellationToken) => {
       const listeners = [cancel, options.cancellation].map((token) => token?.onCancellationRequested(() => controller.abort()));
       if (options.cancellation?.isCancellationRequested) controller.abort();
-      return this.reviewIn(folder.uri.fsPath, settings, controller.signal, report, (url) => (serviceUrl = url)).finally(() => listeners.forEach((listener) => listener?.dispose()));
+      return this.reviewIn(cwd, settings, controller.signal, report, (url) => (serviceUrl = url)).finally(() => listeners.forEach((listener) => listener?.dispose()));
     };
     try {
       const outcome = await vscode.window.withProgress(
@@ -112,15 +117,26 @@ export class ReviewController implements vscode.Disposable {
         this.log.info('Review cancelled.');
         return { outcome: 'cancelled', serviceUrl, durationMs: Date.now() - started };
       }
+      if (error instanceof NotAGitRepositoryError) return this.finishOutside('not-a-repository', `${cwd} is not in a git repository: there is nothing to review.`, options, started);
       const failure =
         error instanceof MissingTokenError
           ? { kind: 'missing_token', message: error.message, actions: ['Set Token', 'Open Settings'] as FailureAction[], setting: SETTING.serviceUrl }
-          : describeFailure(error, { service: serviceLabel(settings.serviceUrl) });
+          : describeFailure(error, { service: serviceLabel(settings.serviceUrl), baseBranch: settings.run.baseBranch });
       this.log.error(`Review failed (${failure.kind}): ${failure.message}${error instanceof Error && error.cause instanceof Error ? ` [${error.cause.message}]` : ''}`);
-      return { ...this.finishWithFailure(failure, options, started), serviceUrl };
+      return { ...this.finishWithFailure(failure, options, started, cwd), serviceUrl };
     } finally {
       if (this.running === controller) this.running = undefined;
     }
+  }
+
+  /** Asks for the base branch of the repository at `folder` (default: the current one), then reviews it. */
+  async chooseBaseBranch(folder?: vscode.Uri): Promise<{ baseBranch?: string; review?: ReviewCommandResult }> {
+    const uri = folder ?? this.folder()?.uri;
+    if (!uri) return {};
+    const baseBranch = await chooseBaseBranch(uri);
+    if (baseBranch === undefined) return {};
+    this.log.info(`Base branch of ${uri.fsPath}: ${baseBranch}.`);
+    return { baseBranch, review: await this.review({ folder: uri.fsPath }) };
   }
 
   clear(): void {
@@ -213,19 +229,33 @@ export class ReviewController implements vscode.Disposable {
     };
   }
 
-  private finishWithFailure(failure: FailureReport, options: ReviewOptions, started: number): ReviewCommandResult {
+  private finishWithFailure(failure: FailureReport, options: ReviewOptions, started: number, cwd?: string): ReviewCommandResult {
     this.statusBar.show({ kind: 'failed', message: failure.message });
     if (!options.quiet) {
       // Not awaited: the notification stays until the user answers it, the command does not.
-      void vscode.window.showErrorMessage(`Diff Review: ${failure.message}`, ...failure.actions).then((action) => this.onAction(action, failure));
+      void vscode.window.showErrorMessage(`Diff Review: ${failure.message}`, ...failure.actions).then((action) => this.onAction(action, failure, cwd));
     }
     return { outcome: 'error', failure, durationMs: Date.now() - started };
   }
 
-  private onAction(action: FailureAction | undefined, failure: FailureReport): void {
+  /** No folder, or a folder outside git: nothing to review, which is no failure. The status bar item hides. */
+  private finishOutside(outcome: 'no-folder' | 'not-a-repository', message: string, options: ReviewOptions, started: number): ReviewCommandResult {
+    this.diagnostics.clear();
+    this.statusBar.show({ kind: 'outside' });
+    this.log.info(message);
+    if (!options.quiet) {
+      const actions: FailureAction[] = outcome === 'no-folder' ? ['Open Folder'] : [];
+      void vscode.window.showInformationMessage(`Diff Review: ${message}`, ...actions).then((action) => this.onAction(action));
+    }
+    return { outcome, durationMs: Date.now() - started };
+  }
+
+  private onAction(action: FailureAction | undefined, failure?: FailureReport, cwd?: string): void {
     if (action === 'Show Log') this.log.show(true);
     else if (action === 'Set Token') void vscode.commands.executeCommand(COMMANDS.setToken);
-    else if (action === 'Open Settings') void openSetting(failure.setting);
+    else if (action === 'Open Settings') void openSetting(failure?.setting);
+    else if (action === 'Open Folder') void vscode.commands.executeCommand('workbench.action.files.openFolder');
+    else if (action === 'Choose Base Branch') void vscode.commands.executeCommand(COMMANDS.chooseBaseBranch, cwd ? vscode.Uri.file(cwd) : undefined);
   }
 }
 

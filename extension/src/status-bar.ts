@@ -8,23 +8,38 @@ export type ReviewState =
   | { kind: 'running'; detail?: string }
   | { kind: 'done'; findings: number; hidden: number; truncated?: Truncation }
   | { kind: 'nothing' }
-  | { kind: 'failed'; message: string };
+  | { kind: 'failed'; message: string }
+  /** No folder, or not a git repository: the item is hidden. */
+  | { kind: 'outside' };
+
+/** What the status bar item shows now. */
+export interface StatusSnapshot {
+  state: ReviewState;
+  text: string;
+  tooltip: string;
+  command: string | undefined;
+  visible: boolean;
+}
 
 export class ReviewStatusBar implements vscode.Disposable {
   private readonly item = vscode.window.createStatusBarItem('diffReview.status', vscode.StatusBarAlignment.Left, 50);
   state: ReviewState = { kind: 'idle' };
+  private visible = false;
 
-  constructor() {
+  /** `inRepository`: the workspace has a git repository; else the item starts hidden. */
+  constructor(inRepository: boolean) {
     this.item.name = 'Diff Review';
     this.item.command = COMMANDS.review;
-    this.show({ kind: 'idle' });
-    this.item.show();
+    this.show(inRepository ? { kind: 'idle' } : { kind: 'outside' });
   }
 
   show(state: ReviewState): void {
     this.state = state;
     const item = this.item;
     item.backgroundColor = undefined;
+    this.visible = state.kind !== 'outside';
+    if (this.visible) item.show();
+    else item.hide();
     switch (state.kind) {
       case 'idle':
         item.text = '$(checklist) Diff Review';
@@ -51,13 +66,21 @@ export class ReviewStatusBar implements vscode.Disposable {
         item.tooltip = `${state.message} Click to review again.`;
         item.backgroundColor = new vscode.ThemeColor('statusBarItem.errorBackground');
         break;
+      case 'outside':
+        break;
     }
   }
 
   /** What the item shows now. */
-  snapshot(): { state: ReviewState; text: string; tooltip: string; command: string | undefined } {
+  snapshot(): StatusSnapshot {
     const command = typeof this.item.command === 'string' ? this.item.command : this.item.command?.command;
-    return { state: this.state, text: this.item.text, tooltip: typeof this.item.tooltip === 'string' ? this.item.tooltip : (this.item.tooltip?.value ?? ''), command };
+    return {
+      state: this.state,
+      text: this.item.text,
+      tooltip: typeof this.item.tooltip === 'string' ? this.item.tooltip : (this.item.tooltip?.value ?? ''),
+      command,
+      visible: this.visible,
+    };
   }
 
   dispose(): void {
