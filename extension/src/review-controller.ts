@@ -97,8 +97,13 @@ export class ReviewController implements vscode.Disposable {
     this.statusBar.show({ kind: 'running' });
     let serviceUrl: string | undefined = settings.serviceUrl || undefined;
     const work = (report: (message: string) => void, cancel: vscode.CancellationToken) => {
-      const listeners = [cancel, options.cancellation].map((token) => token?.onCancellationRequested(() => controller.abort()));
-      if (options.cancellation?.isCancellationRequested) controller.abort();
+      const stop = () => {
+        controller.abort();
+        // The notification closes at once; so does the status bar's "Reviewing…".
+        if (this.running === controller) this.statusBar.show({ kind: 'idle' });
+      };
+      const listeners = [cancel, options.cancellation].map((token) => token?.onCancellationRequested(stop));
+      if (options.cancellation?.isCancellationRequested) stop();
       return this.reviewIn(cwd, settings, controller.signal, report, (url) => (serviceUrl = url)).finally(() => listeners.forEach((listener) => listener?.dispose()));
     };
     try {

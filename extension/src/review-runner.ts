@@ -125,8 +125,9 @@ export async function runReview(options: ReviewRunOptions): Promise<ReviewOutcom
     log.info(`Review ${job.review_id} ${job.status} in ${Date.now() - started} ms.`);
     return job.status === 'completed' ? { kind: 'completed', prepared, job } : { kind: 'failed', prepared, job };
   } catch (error) {
-    // Cancelled or timed out: the job would still run on the service. Stop it there too, briefly.
-    await client.cancelReview(created.review_id, { signal: AbortSignal.timeout(3000) }).then(
+    // Cancelled or timed out: the job would still run on the service. Stop it there too, without
+    // making the user wait for the service's answer (at most 3 s, in the background).
+    void client.cancelReview(created.review_id, { signal: AbortSignal.timeout(3000) }).then(
       () => log.info(`Cancelled review ${created.review_id} on the service.`),
       () => {},
     );

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { startFakeService, type FakeService } from './fake-service.ts';
-import { api, appJs, configPy, ours, review, setSetting } from './host-helpers.ts';
+import { api, appJs, configPy, ours, review, setSetting, waitFor } from './host-helpers.ts';
 import { DEBUGGER_LINE } from '../fixture.mjs';
 
 suite('against a configured service', () => {
@@ -88,9 +88,28 @@ suite('against a configured service', () => {
     const result = await pending;
     assert.equal(result.outcome, 'cancelled', JSON.stringify(result));
     const job = [...fake.jobs.values()].at(-1)!;
-    assert.equal(job.status, 'failed');
+    await waitFor('the job cancelled on the service (sent after the command returned)', () => job.status === 'failed');
     assert.equal(job.error?.code, 'cancelled');
     assert.equal(ours(appJs()).length + ours(configPy()).length, 0, 'no diagnostics applied');
     assert.deepEqual(api().status().state, { kind: 'idle' });
+  });
+
+  test('cancel: the status bar is idle at once, not after the service has answered the cancel', async () => {
+    fake.mode = 'hang';
+    fake.holdCancels = true;
+    fake.heldCancels = 0;
+    const cancellation = new vscode.CancellationTokenSource();
+    try {
+      const pending = review({ cancellation: cancellation.token });
+      await waitFor('the review under way', () => api().status().state.kind === 'running' && fake.jobs.size > 0 && [...fake.jobs.values()].at(-1)!.status === 'running');
+      cancellation.cancel();
+      // The service holds the cancel request for now; the user asked to stop, and it has.
+      await waitFor('the status bar idle while the service still holds the cancel', () => api().status().state.kind === 'idle' && fake.heldCancels === 1, 2000);
+      const result = await pending;
+      assert.equal(result.outcome, 'cancelled', JSON.stringify(result));
+      assert.ok(result.durationMs < 2500, `the command returned without waiting for the cancel request: ${result.durationMs} ms`);
+    } finally {
+      fake.holdCancels = false;
+    }
   });
 });
