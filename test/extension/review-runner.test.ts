@@ -81,7 +81,7 @@ describe('a review as the extension runs it', () => {
       expect((await run(project.work)).kind).toBe('nothing-to-review');
       await expect(run(project.work, { baseBranch: 'no-such-branch' })).rejects.toBeInstanceOf(NoBaseBranchError);
       const failure = describeFailure(await run(project.work, { baseBranch: 'no-such-branch' }).catch((e: unknown) => e), { service: 'the bundled service' });
-      expect(failure).toMatchObject({ kind: 'no_base_branch', actions: ['Open Settings', 'Show Log'] });
+      expect(failure).toMatchObject({ kind: 'no_base_branch', actions: ['Choose Base Branch', 'Show Log'] });
     } finally {
       clean.remove();
     }
