@@ -1,12 +1,12 @@
 // The review as the user sees it: progress, cancel, diagnostics, status bar, notifications.
 // The work itself is review-runner.ts; this module shows it.
-import { readFile } from 'node:fs/promises';
 import * as vscode from 'vscode';
 import { AbortError } from '../../service/client/index.ts';
-import { NotAGitRepositoryError } from '../../service/git/index.ts';
+import { NotAGitRepositoryError, runGit } from '../../service/git/index.ts';
 import { chooseBaseBranch } from './base-branch-picker.ts';
-import { planDiagnostics, resolveInRepository, splitLines, splitTruncation, type Truncation } from './comment-mapping.ts';
-import { currentLineMaps, type CurrentText } from './line-mapping.ts';
+import { planDiagnostics, splitTruncation, type Truncation } from './comment-mapping.ts';
+import { readTexts } from './current-texts.ts';
+import { currentLineMaps } from './line-mapping.ts';
 import { COMMANDS } from './command-ids.ts';
 import { describeFailedJob, describeFailure, describeInvalidServiceUrl, SETTING, type FailureAction, type FailureReport } from './failure-report.ts';
 import type { ReviewDiagnostics } from './review-diagnostics.ts';
@@ -28,6 +28,8 @@ export interface ReviewCommandResult {
   unplaced?: number;
   /** Those comments, as `file:line (reason)`. */
   notShown?: string[];
+  /** What the notification offers when there is nothing to review (e.g. to review uncommitted changes). */
+  actions?: string[];
   /** The service stopped at its limit of findings: how many it left out. */
   truncated?: Truncation;
   /** The notification shown when the outcome is `failed` or `error`. */
@@ -40,6 +42,8 @@ export interface ReviewCommandResult {
 export interface ReviewOptions {
   /** Review on save: progress in the status bar only, failures without a notification. */
   quiet?: boolean;
+  /** This review only: include (or not) the working tree, whatever the setting says. */
+  includeUncommitted?: boolean;
   /** Cancels the review like the notification's Cancel button (for scripts and tests). */
   cancellation?: vscode.CancellationToken;
   /** The folder to review (absolute path); default: the active editor's workspace folder, or the first. */
@@ -49,13 +53,14 @@ export interface ReviewOptions {
 /**
  * The Review Changes command's argument: from the SCM title bar, the SourceControl whose button
  * was clicked (its `rootUri` is the repository to review); a script may pass
- * `{ cancellation: CancellationToken }`.
+ * `{ cancellation: CancellationToken, includeUncommitted: boolean }`.
  */
 export function reviewOptionsOf(argument: unknown): ReviewOptions {
-  const given = argument as { cancellation?: Partial<vscode.CancellationToken>; rootUri?: Partial<vscode.Uri> } | undefined;
+  const given = argument as { cancellation?: Partial<vscode.CancellationToken>; rootUri?: Partial<vscode.Uri>; includeUncommitted?: unknown } | undefined;
   const options: ReviewOptions = {};
   if (typeof given?.cancellation?.onCancellationRequested === 'function') options.cancellation = given.cancellation as vscode.CancellationToken;
   if (given?.rootUri?.scheme === 'file' && typeof given.rootUri.fsPath === 'string') options.folder = given.rootUri.fsPath;
+  if (typeof given?.includeUncommitted === 'boolean') options.includeUncommitted = given.includeUncommitted;
   return options;
 }
 
@@ -89,7 +94,8 @@ export class ReviewController implements vscode.Disposable {
     this.running = controller;
     const cwd = options.folder ?? this.folder()?.uri.fsPath;
     if (!cwd) return this.finishOutside('no-folder', 'Open a folder that is part of a git repository, then review its changes.', options, started);
-    const settings = readSettings(vscode.Uri.file(cwd));
+    const configured = readSettings(vscode.Uri.file(cwd));
+    const settings = options.includeUncommitted === undefined ? configured : { ...configured, run: { ...configured.run, includeUncommitted: options.includeUncommitted } };
 
     const urlProblem = serviceUrlProblem(settings.serviceUrl);
     if (urlProblem) return this.finishWithFailure(describeInvalidServiceUrl(urlProblem), options, started);
@@ -185,10 +191,17 @@ export class ReviewController implements vscode.Disposable {
     if (outcome.kind === 'nothing-to-review') {
       this.diagnostics.clear();
       this.statusBar.show({ kind: 'nothing' });
-      const message = `Nothing to review: HEAD has no changes against ${outcome.prepared.baseRef}${outcome.prepared.includesUncommitted ? '' : ' (uncommitted changes are not included; see the "Include Uncommitted Changes" setting)'}.`;
+      const { prepared } = outcome;
+      const uncommitted = !prepared.includesUncommitted && (await hasUncommittedChanges(prepared.root));
+      const message = `Nothing to review: HEAD has no changes against ${prepared.baseRef}${uncommitted ? ', but there are uncommitted changes' : ''}.`;
+      const actions = uncommitted ? [REVIEW_UNCOMMITTED] : [];
       this.log.info(message);
-      if (!options.quiet) void vscode.window.showInformationMessage(`Diff Review: ${message}`);
-      return { outcome: 'nothing-to-review', durationMs: durationMs() };
+      if (!options.quiet) {
+        void vscode.window.showInformationMessage(`Diff Review: ${message}`, ...actions).then((action) => {
+          if (action === REVIEW_UNCOMMITTED) void this.review({ ...options, folder: prepared.root, includeUncommitted: true });
+        });
+      }
+      return { outcome: 'nothing-to-review', actions, durationMs: durationMs() };
     }
     if (outcome.kind === 'failed') {
       const failure = describeFailedJob(outcome.job);
@@ -264,6 +277,18 @@ export class ReviewController implements vscode.Disposable {
   }
 }
 
+const REVIEW_UNCOMMITTED = 'Review Including Uncommitted Changes';
+
+/** Staged or unstaged changes to tracked files (the review leaves untracked files out). */
+async function hasUncommittedChanges(root: string): Promise<boolean> {
+  try {
+    const status = await runGit(root, ['status', '--porcelain', '--untracked-files=no'], { git: gitPath(), signal: AbortSignal.timeout(10_000) });
+    return status.stdout.trim() !== '';
+  } catch {
+    return false; // only an offer: without it, the message stays true
+  }
+}
+
 function progressMessage(progress: ReviewProgress): string {
   switch (progress.step) {
     case 'git':
@@ -275,28 +300,4 @@ function progressMessage(progress: ReviewProgress): string {
     case 'job':
       return progress.job.status === 'queued' ? 'Queued…' : progress.job.status === 'running' ? 'Reviewing…' : 'Done.';
   }
-}
-
-/**
- * The current text of each commented file: the editor's when it is open (with the disk's beside it
- * when they differ), else the disk's; undefined when gone.
- */
-async function readTexts(root: string, filePaths: readonly string[]): Promise<Map<string, CurrentText | undefined>> {
-  const texts = new Map<string, CurrentText | undefined>();
-  const files = new Set(filePaths.map((filePath) => resolveInRepository(root, filePath)).filter((file) => file !== undefined));
-  await Promise.all(
-    [...files].map(async (file) => {
-      const open = vscode.workspace.textDocuments.find((document) => document.uri.scheme === 'file' && document.uri.fsPath === file);
-      const disk = await readFile(file, 'utf8').catch(() => undefined);
-      if (!open) {
-        texts.set(file, disk === undefined ? undefined : { lines: splitLines(disk) });
-        return;
-      }
-      // An open file is tracked in its editor's coordinates. Its text differs from the disk's with
-      // unsaved edits, or for a moment after the file changed on disk: comments go through that too.
-      const text = open.getText();
-      texts.set(file, disk !== undefined && disk !== text ? { lines: splitLines(text), diskLines: splitLines(disk) } : { lines: splitLines(text) });
-    }),
-  );
-  return texts;
 }

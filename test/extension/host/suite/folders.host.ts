@@ -6,7 +6,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import * as vscode from 'vscode';
-import { api, review, setSetting, sleep } from './host-helpers.ts';
+import { api, appJs, config, ours, review, setSetting, sleep } from './host-helpers.ts';
+import { APP_JS } from '../fixture.mjs';
 
 /** A temp folder: plain, or a git repository on `trunk` (no origin) with a branch `feature` that adds a file. */
 function makeFolder(kind: 'plain' | 'repository-without-origin'): { dir: string; remove(): void } {
@@ -64,6 +65,29 @@ suite('Folders and repositories', () => {
     } finally {
       await setSetting('baseBranch', undefined);
       repository.remove();
+    }
+  });
+
+  test('nothing committed to review, but uncommitted changes: offers to review them', async () => {
+    await setSetting('baseBranch', 'feature'); // HEAD itself: no committed change
+    // Not committed: a debugger statement added at the end of src/app.js.
+    writeFileSync(appJs().fsPath, `${APP_JS}debugger;\n`);
+    const addedLine = APP_JS.split('\n').length - 1;
+    try {
+      const result = await review();
+      assert.equal(result.outcome, 'nothing-to-review', JSON.stringify(result));
+      assert.deepEqual(result.actions, ['Review Including Uncommitted Changes'], JSON.stringify(result));
+      // The action: the same review, once, with the working tree.
+      const again = await review({ includeUncommitted: true });
+      assert.equal(again.outcome, 'completed', JSON.stringify(again));
+      assert.ok(
+        ours(appJs()).some((d) => d.code === 'no-debugger' && d.range.start.line === addedLine),
+        JSON.stringify(ours(appJs())),
+      );
+      assert.equal(config().get('includeUncommittedChanges'), false, 'the setting is left as it is');
+    } finally {
+      await setSetting('baseBranch', undefined);
+      writeFileSync(appJs().fsPath, APP_JS);
     }
   });
 });
