@@ -1,4 +1,5 @@
-// Entry point: wires the parts together and nothing else. Activated by its commands only.
+// Entry point: wires the parts together and nothing else. Activated in a git workspace (cheap: the
+// bundled service starts with the first review) or by its commands.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import * as vscode from 'vscode';
@@ -6,6 +7,7 @@ import { BundledService } from './bundled-service.ts';
 import { COMMANDS } from './command-ids.ts';
 import { ReviewController, reviewOptionsOf } from './review-controller.ts';
 import { ReviewDiagnostics } from './review-diagnostics.ts';
+import { keepLastReview, ReviewMemory } from './review-memory.ts';
 import { reviewOnSave } from './review-on-save.ts';
 import { ServiceSession } from './session.ts';
 import { readSettings } from './settings.ts';
@@ -20,6 +22,8 @@ export interface DiffReviewApi {
   status(): StatusSnapshot;
   /** Where the bundled service keeps its data (shared by every window of this VS Code). */
   bundledServiceDataDir: string;
+  /** How long activate() took (ms). */
+  activationMs: number;
 }
 
 export function activate(context: vscode.ExtensionContext): DiffReviewApi {
@@ -42,9 +46,11 @@ export function activate(context: vscode.ExtensionContext): DiffReviewApi {
     ...registerTokenCommands(session),
     vscode.commands.registerCommand(COMMANDS.showLog, () => log.show()),
     reviewOnSave(() => controller.review({ quiet: true })),
+    keepLastReview(new ReviewMemory(context.workspaceState), diagnostics, statusBar),
   );
-  log.info(`Activated in ${(performance.now() - started).toFixed(1)} ms.`);
-  return { status: () => statusBar.snapshot(), bundledServiceDataDir: bundled.dataDir };
+  const activationMs = performance.now() - started;
+  log.info(`Activated in ${activationMs.toFixed(1)} ms.`);
+  return { status: () => statusBar.snapshot(), bundledServiceDataDir: bundled.dataDir, activationMs };
 }
 
 /** Whether `folder` is inside a git working tree: it or a parent holds `.git` (cheap: no git process at activation). */

@@ -74,9 +74,29 @@ export class ReviewDiagnostics implements vscode.Disposable {
     return this.size;
   }
 
+  /** The findings as they are placed now: what a reload restores. */
+  saved(): Map<string, PlannedDiagnostic[]> {
+    const files = new Map<string, PlannedDiagnostic[]>();
+    for (const [key, entries] of this.tracked) {
+      const kept = entries.filter((entry) => !entry.edited).map((entry) => ({ ...entry.planned, line: entry.line }));
+      if (kept.length > 0) files.set(vscode.Uri.parse(key).fsPath, kept);
+    }
+    return files;
+  }
+
+  /** Shows saved findings again, each looked for in its file's current text (it may have changed since). */
+  restore(files: ReadonlyMap<string, readonly PlannedDiagnostic[]>): void {
+    this.replace(files);
+    for (const file of files.keys()) {
+      const uri = vscode.Uri.file(file);
+      if (!openDocument(uri)) void this.reanchorFromDisk(uri);
+    }
+  }
+
   clear(): void {
     this.tracked.clear();
     this.collection.clear();
+    this.changed.fire(0);
   }
 
   /** How many diagnostics are shown. */

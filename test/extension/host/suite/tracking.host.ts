@@ -3,11 +3,13 @@
 // (a branch switch) in files that are not open. The status bar counts what is shown.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { rmSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import * as vscode from 'vscode';
 import { api, appJs, configPy, lineOf, openApp, ours, review, revertAndCloseAll, root, waitFor } from './host-helpers.ts';
-import { DEBUGGER_LINE, SECRET_LINE } from '../fixture.mjs';
+import { ReviewDiagnostics } from '../../../../extension/src/review-diagnostics.ts';
+import { ReviewMemory } from '../../../../extension/src/review-memory.ts';
+import { APP_JS, DEBUGGER_LINE, SECRET_LINE } from '../fixture.mjs';
 
 const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=Test', '-c', 'user.email=test@example.com', ...args], { cwd: root(), stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' });
 const findings = () => {
@@ -60,4 +62,45 @@ suite('Findings follow their code', () => {
     assert.equal(findings(), 2);
     rmSync(path.join(root(), 'src', 'old.js'), { force: true });
   });
+
+  test("after a reload, the last review's findings come back, placed on the text as it is now", async () => {
+    // A reload is two lives of the extension sharing its workspace state: played here by two
+    // ReviewDiagnostics over one Memento (the extension's own are cleared first).
+    await vscode.commands.executeCommand('diffReview.clearComments');
+    const memento = new MapMemento();
+    const before = new ReviewDiagnostics(() => 'drop');
+    const lineText = APP_JS.split('\n')[DEBUGGER_LINE]!;
+    const planned = { line: DEBUGGER_LINE, startCharacter: 2, endCharacter: 11, severity: 'warning' as const, code: 'no-debugger', message: 'Remove it.', lineText };
+    before.replace(new Map([[appJs().fsPath, [planned]]]));
+    await new ReviewMemory(memento).save(before.saved(), { kind: 'done', findings: 1, hidden: 0 });
+    before.dispose();
+    assert.equal(lineOf(appJs(), 'no-debugger'), undefined);
+
+    writeFileSync(appJs().fsPath, `// 1\n// 2\n${APP_JS}`); // changed while the window was away
+    const after = new ReviewDiagnostics(() => 'drop');
+    try {
+      const saved = new ReviewMemory(memento).load();
+      assert.deepEqual(saved?.state, { kind: 'done', findings: 1, hidden: 0 });
+      after.restore(new Map(saved!.files));
+      await waitFor('the finding on its moved line', () => lineOf(appJs(), 'no-debugger') === DEBUGGER_LINE + 2);
+    } finally {
+      after.dispose();
+      writeFileSync(appJs().fsPath, APP_JS);
+    }
+  });
 });
+
+/** A Memento in memory: the extension's workspace state across a pretend reload. */
+class MapMemento implements vscode.Memento {
+  private readonly values = new Map<string, unknown>();
+  keys(): readonly string[] {
+    return [...this.values.keys()];
+  }
+  get<T>(key: string, defaultValue?: T): T | undefined {
+    return (this.values.has(key) ? this.values.get(key) : defaultValue) as T | undefined;
+  }
+  async update(key: string, value: unknown): Promise<void> {
+    if (value === undefined) this.values.delete(key);
+    else this.values.set(key, structuredClone(value));
+  }
+}
