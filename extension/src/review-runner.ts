@@ -143,7 +143,8 @@ async function createWithRateLimitRetries(options: ReviewRunOptions, prepared: P
     try {
       return await client.createReview(
         { diff: prepared.diff, repository: prepared.repository, base_commit: prepared.baseCommit },
-        { signal, idempotencyKey },
+        // The client leaves 429 to this loop: one policy, and the progress says that it waits.
+        { signal, idempotencyKey, retryRateLimited: false },
       );
     } catch (error) {
       if (error instanceof ApiError && error.status === 413) throw new DiffTooLargeError(prepared.diffBytes, LIMITS.diffBytes, { cause: error });

@@ -36,6 +36,27 @@ suite('against a configured service', () => {
     assert.equal(diagnostic?.severity, vscode.DiagnosticSeverity.Information);
   });
 
+  test('one 429 policy: a service that stays busy gets 3 creates, not 9, and the progress says it waits', async () => {
+    fake.mode = 'complete';
+    fake.rateLimits.push(...Array.from({ length: 9 }, () => '1'));
+    fake.creates.length = 0;
+    let sawWaiting = '';
+    const watch = setInterval(() => {
+      const { tooltip } = api().status();
+      if (/busy/.test(tooltip)) sawWaiting = tooltip;
+    }, 50);
+    try {
+      const result = await review();
+      assert.equal(result.outcome, 'error', JSON.stringify(result));
+      assert.equal(result.failure?.kind, 'rate_limited');
+      assert.equal(fake.creates.length, 3, `one try and the runner's 2 retries; got ${fake.creates.length}`);
+      assert.match(sawWaiting, /The service is busy; trying again in 1 s/);
+    } finally {
+      clearInterval(watch);
+      fake.rateLimits.length = 0;
+    }
+  });
+
   test('429 with a long Retry-After fails at once, saying how long to wait', async () => {
     fake.rateLimits.push('120');
     const started = performance.now();
