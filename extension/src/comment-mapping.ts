@@ -3,12 +3,13 @@
 import path from 'node:path';
 import type { ReviewComment, Severity } from '../../service/api/schemas.ts';
 import type { LineMap, MappedLine } from './line-mapping.ts';
+import type { ColumnSpan, ColumnsOf } from './sarif-columns.ts';
 
 /** One diagnostic to show, in the 0-based coordinates of the editor. */
 export interface PlannedDiagnostic {
   /** 0-based line. */
   line: number;
-  /** First and past-the-last character of the line's text (leading whitespace left out). */
+  /** First and past-the-last character of the finding (from the engine), else of the line's text without its indentation. */
   startCharacter: number;
   endCharacter: number;
   severity: Severity;
@@ -88,6 +89,12 @@ export function textSpan(lineText: string): { startCharacter: number; endCharact
 
 export const splitLines = (text: string): string[] => text.split(/\r?\n/);
 
+/** 1-based SARIF columns → 0-based characters on the line, when they fit on it. */
+function columnSpan(columns: ColumnSpan | undefined, lineText: string): { startCharacter: number; endCharacter: number } | undefined {
+  if (!columns || columns.end - 1 > lineText.length) return undefined;
+  return { startCharacter: columns.start - 1, endCharacter: columns.end - 1 };
+}
+
 export interface PlanOptions {
   /**
    * Per absolute path: the reviewed text's lines → the current text's, when they differ (a review
@@ -96,6 +103,8 @@ export interface PlanOptions {
   lineMapOf?: (absolutePath: string) => LineMap | undefined;
   /** A comment whose line was changed since the reviewed text: left out (`drop`) or shown marked (`stale`). */
   changedLine?: 'drop' | 'stale';
+  /** Where on its line a comment's finding is (from the review's SARIF); none: the line's text. */
+  columnsOf?: ColumnsOf;
 }
 
 /**
@@ -140,7 +149,9 @@ export function planDiagnostics(
     }
     const { code, text } = splitRuleId(comment.message);
     const list = plan.files.get(file) ?? [];
-    list.push({ line, ...textSpan(lineText), severity: comment.severity, code, message: text, lineText, ...(stale ? { stale } : {}) });
+    // Columns hold on the reviewed text only: a changed line gets its whole text.
+    const span = (stale ? undefined : columnSpan(options.columnsOf?.(comment), lineText)) ?? textSpan(lineText);
+    list.push({ line, ...span, severity: comment.severity, code, message: text, lineText, ...(stale ? { stale } : {}) });
     plan.files.set(file, list);
   }
   for (const list of plan.files.values()) list.sort((a, b) => a.line - b.line);

@@ -222,6 +222,7 @@ export class ReviewController implements vscode.Disposable {
     const plan = planDiagnostics(prepared.root, comments, settings.minimumSeverity, (file) => texts.get(file)?.lines, {
       lineMapOf: (file) => lineMaps.get(file),
       changedLine: settings.editedLineBehavior,
+      columnsOf: outcome.columnsOf,
     });
     for (const { comment, reason } of plan.unplaced) {
       this.log.warn(`Not shown: ${comment.file_path}:${comment.line} (${reason}): ${comment.message}`);

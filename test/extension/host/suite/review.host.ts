@@ -6,7 +6,7 @@ import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import * as vscode from 'vscode';
 import { figures } from './figures.ts';
-import { api, appJs, closedPort, configPy, EXTENSION_ID, lineOf, openApp, ours, review, root, setSetting, shared, sleep, waitFor } from './host-helpers.ts';
+import { api, appJs, closedPort, configPy, EXTENSION_ID, lineOf, openApp, ours, revertAndCloseAll, review, root, setSetting, shared, sleep, waitFor } from './host-helpers.ts';
 import { APP_JS, CONFIG_PY, DEBUGGER_LINE, SECRET_LINE } from '../fixture.mjs';
 
 suite('Diff Review in a real extension host', () => {
@@ -20,7 +20,7 @@ suite('Diff Review in a real extension host', () => {
     assert.equal(debuggerDiagnostic.severity, vscode.DiagnosticSeverity.Warning);
     assert.equal(debuggerDiagnostic.range.start.line, DEBUGGER_LINE);
     assert.equal(debuggerDiagnostic.range.end.line, DEBUGGER_LINE);
-    assert.deepEqual([debuggerDiagnostic.range.start.character, debuggerDiagnostic.range.end.character], [2, 11], 'covers `debugger;`');
+    assert.deepEqual([debuggerDiagnostic.range.start.character, debuggerDiagnostic.range.end.character], [2, 10], 'covers `debugger`');
     assert.match(debuggerDiagnostic.message, /^Remove the debugger statement/);
 
     const secretDiagnostic = ours(configPy()).find((d) => d.code === 'secret');
@@ -34,6 +34,16 @@ suite('Diff Review in a real extension host', () => {
     assert.equal(api().status().text, '$(warning) 2 findings');
     assert.match(result.serviceUrl ?? '', /^http:\/\/127\.0\.0\.1:\d+$/, 'the bundled service, on loopback');
     assert.equal(result.serviceUrl, shared.bundledUrl, 'the bundled service this window started');
+  });
+
+  test('underlines the flagged code, not the whole line (the columns the engine reports, from its SARIF)', async () => {
+    const result = await review();
+    assert.equal(result.outcome, 'completed', JSON.stringify(result));
+    const found = ours(appJs()).find((d) => d.code === 'no-debugger');
+    assert.ok(found, JSON.stringify(ours(appJs())));
+    const line = APP_JS.split('\n')[DEBUGGER_LINE]!;
+    // The line's text would be `debugger;`; the rule flags the keyword.
+    assert.equal(line.slice(found.range.start.character, found.range.end.character), 'debugger');
   });
 
   test('a new review replaces the previous diagnostics; a warm review is fast', async () => {
@@ -160,7 +170,7 @@ suite('Diff Review in a real extension host', () => {
       assert.match(secret?.message ?? '', /has changed since the reviewed version/);
     } finally {
       await setSetting('editedLineBehavior', undefined);
-      await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+      await revertAndCloseAll(); // the active editor may not be src/app.js by now
       writeFileSync(appFile, APP_JS);
       writeFileSync(configFile, CONFIG_PY);
     }
@@ -181,7 +191,7 @@ suite('Diff Review in a real extension host', () => {
     } finally {
       await setSetting('reviewOnSave', undefined);
       writeFileSync(appJs().fsPath, APP_JS);
-      await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+      await revertAndCloseAll();
     }
   });
 
