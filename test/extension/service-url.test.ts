@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { BUNDLED_PORTS } from '../../extension/src/bundled-service.ts';
 import { SERVICE_URL_PATTERN, serviceUrlProblem } from '../../extension/src/service-url.ts';
 
 const manifest = JSON.parse(readFileSync(path.join(import.meta.dirname, '..', '..', 'extension', 'package.json'), 'utf8'));
@@ -15,5 +16,12 @@ describe('the service URL setting', () => {
     for (const bad of ['127.0.0.1:7411', 'localhost', 'ftp://host', 'http://', 'http://host:99999']) {
       expect(serviceUrlProblem(bad)).toBe(`"Diff Review: Service URL" is not a URL: ${bad}. Write it with its scheme, such as http://127.0.0.1:7411.`);
     }
+  });
+});
+
+describe("the bundled service's ports", () => {
+  it('are the range package.json keeps from being auto-forwarded', () => {
+    const attributes = manifest.contributes.configurationDefaults['remote.portsAttributes'];
+    expect(attributes[`${BUNDLED_PORTS.first}-${BUNDLED_PORTS.last}`]).toEqual({ label: 'Diff Review (bundled service)', onAutoForward: 'ignore' });
   });
 });

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as vscode from 'vscode';
-import { config, EXTENSION_ID, review, setSetting } from './host-helpers.ts';
+import { config, EXTENSION_ID, review, setSetting, shared } from './host-helpers.ts';
 
 const TOKEN = `drv_${'u'.repeat(38)}`;
 
@@ -64,5 +64,17 @@ suite('The service URL setting', () => {
     assert.match(result.failure?.message ?? '', /"Diff Review: Service URL" is not a URL: 127\.0\.0\.1:7411\. Write it with its scheme, such as http:\/\/127\.0\.0\.1:7411\./);
     assert.deepEqual(result.failure?.actions, ['Open Settings']);
     assert.equal(result.failure?.setting, 'diffReview.serviceUrl');
+  });
+
+  test("the bundled service's port is not auto-forwarded in remote windows", () => {
+    assert.ok(shared.bundledUrl, 'an earlier review started the bundled service');
+    const port = Number(new URL(shared.bundledUrl).port);
+    const attributes = vscode.workspace.getConfiguration('remote').get<Record<string, { onAutoForward?: string }>>('portsAttributes') ?? {};
+    const covering = Object.entries(attributes).filter(([key]) => {
+      const range = /^(\d+)(?:-(\d+))?$/.exec(key);
+      return range !== null && Number(range[1]) <= port && port <= Number(range[2] ?? range[1]);
+    });
+    assert.deepEqual(covering.map(([, value]) => value.onAutoForward), ['ignore'], `port ${port}; remote.portsAttributes: ${JSON.stringify(attributes)}`);
+    assert.ok(attributes['443'], "VS Code's own defaults are kept beside ours");
   });
 });
