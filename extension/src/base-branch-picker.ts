@@ -5,7 +5,7 @@ import { runGit } from '../../service/git/index.ts';
 import { gitPath, SECTION } from './settings.ts';
 
 /** The repository's branches, local ones first, without the one checked out. */
-export async function branchesOf(cwd: string): Promise<string[]> {
+async function branchesOf(cwd: string): Promise<string[]> {
   const options = { git: gitPath(), signal: AbortSignal.timeout(10_000) };
   const [listed, head] = await Promise.all([
     runGit(cwd, ['for-each-ref', '--format=%(refname:short)', 'refs/heads', 'refs/remotes'], options),

@@ -45,7 +45,7 @@ export function splitRuleId(message: string): { code: string | undefined; text: 
 }
 
 /** The engine's notice that it stopped at its limit: a comment, not a finding about a line. */
-export const TRUNCATED_RULE_ID = 'review-truncated';
+const TRUNCATED_RULE_ID = 'review-truncated';
 
 /** How many findings a capped review left out, and at which limit it stopped. */
 export interface Truncation {

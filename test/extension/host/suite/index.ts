@@ -7,7 +7,7 @@ import Mocha from 'mocha';
 import { figures } from './figures.ts';
 
 /** The test files (./<name>.host.ts), in the order they run. */
-export const HOST_TEST_FILES = ['start.host', 'review.host', 'configured-service.host', 'settings.host', 'folders.host', 'tracking.host', 'tokens.host', 'last.host'];
+const HOST_TEST_FILES = ['start.host', 'review.host', 'configured-service.host', 'settings.host', 'folders.host', 'tracking.host', 'tokens.host', 'last.host'];
 
 export interface HostTestResults {
   passed: number;
