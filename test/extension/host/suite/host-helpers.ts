@@ -63,3 +63,9 @@ export async function openApp(): Promise<vscode.TextEditor> {
  */
 const global = globalThis as { diffReviewShared?: { bundledUrl?: string } };
 export const shared: { bundledUrl?: string } = (global.diffReviewShared ??= {});
+
+/** What the extension sees of src/app.js, for failure messages: its diagnostics and its document. */
+export function appJsState(): string {
+  const document = vscode.workspace.textDocuments.find((d) => d.uri.toString() === appJs().toString());
+  return `diagnostics on lines ${JSON.stringify(ours(appJs()).map((d) => [d.code, d.range.start.line]))}; document ${document ? `open (dirty: ${document.isDirty}, ${document.lineCount} lines, line 0: ${JSON.stringify(document.lineAt(0).text)})` : 'not open'}`;
+}

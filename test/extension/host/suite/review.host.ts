@@ -6,7 +6,7 @@ import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import * as vscode from 'vscode';
 import { figures } from './figures.ts';
-import { api, appJs, closedPort, configPy, EXTENSION_ID, lineOf, openApp, ours, revertAndCloseAll, review, root, setSetting, shared, sleep, waitFor } from './host-helpers.ts';
+import { api, appJs, appJsState, closedPort, configPy, EXTENSION_ID, lineOf, openApp, ours, revertAndCloseAll, review, root, setSetting, shared, sleep, waitFor } from './host-helpers.ts';
 import { APP_JS, CONFIG_PY, DEBUGGER_LINE, SECRET_LINE } from '../fixture.mjs';
 
 suite('Diff Review in a real extension host', () => {
@@ -176,7 +176,9 @@ suite('Diff Review in a real extension host', () => {
     }
     const clean = await review();
     assert.equal(clean.outcome, 'completed');
-    await waitFor('the diagnostic back on its committed line', () => lineOf(appJs(), 'no-debugger') === DEBUGGER_LINE, 3000);
+    await waitFor('the diagnostic back on its committed line', () => lineOf(appJs(), 'no-debugger') === DEBUGGER_LINE, 3000).catch((error: Error) => {
+      throw new Error(`${error.message} ${appJsState()}; review: ${JSON.stringify(clean)}`);
+    });
   });
 
   test('review on save (when enabled) reviews again after a save', async () => {
@@ -186,7 +188,9 @@ suite('Diff Review in a real extension host', () => {
       const editor = await openApp();
       assert.ok(await editor.edit((edit) => edit.insert(new vscode.Position(0, 0), ' ')));
       assert.ok(await editor.document.save());
-      await waitFor('a review after the save', () => lineOf(appJs(), 'no-debugger') === DEBUGGER_LINE, 6000);
+      await waitFor('a review after the save', () => lineOf(appJs(), 'no-debugger') === DEBUGGER_LINE, 6000).catch((error: Error) => {
+        throw new Error(`${error.message} ${appJsState()}; status: ${JSON.stringify(api().status())}`);
+      });
       assert.equal(api().status().state.kind, 'done');
     } finally {
       await setSetting('reviewOnSave', undefined);
