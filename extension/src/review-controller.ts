@@ -10,7 +10,7 @@ import { currentLineMaps } from './line-mapping.ts';
 import { COMMANDS } from './command-ids.ts';
 import { describeFailedJob, describeFailure, describeInvalidServiceUrl, SETTING, type FailureAction, type FailureReport } from './failure-report.ts';
 import type { ReviewDiagnostics } from './review-diagnostics.ts';
-import { formatBytes, runReview, type ReviewOutcome, type ReviewProgress } from './review-runner.ts';
+import { progressMessage, runReview, type ReviewOutcome, type ReviewProgress } from './review-runner.ts';
 import { isUnauthorized, isUnreachable, MissingTokenError, serviceLabel, type ServiceSession } from './session.ts';
 import { serviceUrlProblem } from './service-url.ts';
 import { gitPath, openSetting, readSettings, type Settings } from './settings.ts';
@@ -290,15 +290,3 @@ async function hasUncommittedChanges(root: string): Promise<boolean> {
   }
 }
 
-function progressMessage(progress: ReviewProgress): string {
-  switch (progress.step) {
-    case 'git':
-      return 'Finding the base commit and making the diff…';
-    case 'submitting':
-      return `Submitting ${progress.files} file(s), ${formatBytes(progress.diffBytes)}…`;
-    case 'rate-limited':
-      return `The service is busy; trying again in ${progress.retryAfterSeconds} s…`;
-    case 'job':
-      return progress.job.status === 'queued' ? 'Queued…' : progress.job.status === 'running' ? 'Reviewing…' : 'Done.';
-  }
-}

@@ -46,6 +46,20 @@ export type ReviewProgress =
   | { step: 'rate-limited'; retryAfterSeconds: number }
   | { step: 'job'; job: ReviewJob };
 
+/** The progress as the notification and the status bar say it. */
+export function progressMessage(progress: ReviewProgress): string {
+  switch (progress.step) {
+    case 'git':
+      return 'Finding the base commit and making the diff…';
+    case 'submitting':
+      return `Submitting ${progress.files} file(s), ${formatBytes(progress.diffBytes)}…`;
+    case 'rate-limited':
+      return `The service is busy; trying again in ${progress.retryAfterSeconds} s…`;
+    case 'job':
+      return progress.job.status === 'queued' ? 'Queued…' : progress.job.status === 'running' ? 'Reviewing…' : 'Done.';
+  }
+}
+
 export interface ReviewRunOptions {
   /** Any folder inside the working tree. */
   cwd: string;
