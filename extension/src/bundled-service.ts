@@ -7,6 +7,13 @@ import { createService, dashboardTokenFile, type Service } from '../../service/i
 import { readLock } from '../../service/store/data-dir-lock.ts';
 import type { ReviewLog } from './review-runner.ts';
 
+/**
+ * The loopback ports the bundled service listens on, tried from a random one: a known range, so
+ * that package.json's `remote.portsAttributes` default keeps remote windows (SSH, WSL, Codespaces)
+ * from auto-forwarding it. All busy: any free port (which may then be forwarded).
+ */
+export const BUNDLED_PORTS = { first: 47110, last: 47139 } as const;
+
 export interface BundledServiceEndpoint {
   url: string;
   /** Reads the dashboard token's secret (to create the extension's own review token). */
@@ -40,9 +47,14 @@ export class BundledService {
     return this.starting;
   }
 
-  /** Forgets a service of another window that stopped answering, so the next call starts one here. */
-  reset(): void {
-    if (!this.service) this.starting = undefined;
+  /**
+   * Forgets a service of another window that stopped answering (that window closed), so the next
+   * call starts one here. False when there was none to forget (this window's own, or none yet).
+   */
+  forgetOtherWindow(): boolean {
+    if (this.service || !this.starting) return false;
+    this.starting = undefined;
+    return true;
   }
 
   async dispose(): Promise<void> {
@@ -61,7 +73,7 @@ export class BundledService {
   private async start(): Promise<BundledServiceEndpoint> {
     const started = Date.now();
     try {
-      const service = await createService({ dataDir: this.dataDir, port: 0, host: '127.0.0.1', logLevel: 'warn', logStream: this.serviceLog() });
+      const service = await this.listen();
       this.service = service;
       this.log.info(`Started the bundled service at ${service.url} (data in ${this.dataDir}, ${Date.now() - started} ms).`);
       const file = service.dashboardTokenFile;
@@ -74,6 +86,21 @@ export class BundledService {
       }
       throw error;
     }
+  }
+
+  /** Starts the service on the first free port of BUNDLED_PORTS, from a random one, else on any. */
+  private async listen(): Promise<Service> {
+    const count = BUNDLED_PORTS.last - BUNDLED_PORTS.first + 1;
+    const offset = Math.floor(Math.random() * count);
+    const ports = [...Array.from({ length: count }, (_, index) => BUNDLED_PORTS.first + ((offset + index) % count)), 0];
+    for (const port of ports) {
+      try {
+        return await createService({ dataDir: this.dataDir, port, host: '127.0.0.1', logLevel: 'warn', logStream: this.serviceLog() });
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE' || port === 0) throw error;
+      }
+    }
+    throw new Error('unreachable: port 0 either listens or throws');
   }
 
   /** The service's JSON log lines (warnings and errors only; it never logs a token or a diff). */

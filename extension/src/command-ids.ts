@@ -5,4 +5,5 @@ export const COMMANDS = {
   setToken: 'diffReview.setToken',
   signOut: 'diffReview.signOut',
   showLog: 'diffReview.showLog',
+  chooseBaseBranch: 'diffReview.chooseBaseBranch',
 } as const;

@@ -3,12 +3,13 @@
 import path from 'node:path';
 import type { ReviewComment, Severity } from '../../service/api/schemas.ts';
 import type { LineMap, MappedLine } from './line-mapping.ts';
+import type { ColumnSpan, ColumnsOf } from './sarif-columns.ts';
 
 /** One diagnostic to show, in the 0-based coordinates of the editor. */
 export interface PlannedDiagnostic {
   /** 0-based line. */
   line: number;
-  /** First and past-the-last character of the line's text (leading whitespace left out). */
+  /** First and past-the-last character of the finding (from the engine), else of the line's text without its indentation. */
   startCharacter: number;
   endCharacter: number;
   severity: Severity;
@@ -43,6 +44,31 @@ export function splitRuleId(message: string): { code: string | undefined; text: 
   return match ? { code: match[1], text: message.slice(match[0].length) } : { code: undefined, text: message };
 }
 
+/** The engine's notice that it stopped at its limit: a comment, not a finding about a line. */
+const TRUNCATED_RULE_ID = 'review-truncated';
+
+/** How many findings a capped review left out, and at which limit it stopped. */
+export interface Truncation {
+  notReported: number;
+  limit: number;
+}
+
+/**
+ * Takes the engine's cap notice (`review-truncated: 5997 more findings were not reported (the limit
+ * is 500); …`) out of the comments: it says something about the review, not about its line.
+ */
+export function splitTruncation(comments: readonly ReviewComment[]): { comments: ReviewComment[]; truncated?: Truncation } {
+  const findings: ReviewComment[] = [];
+  let truncated: Truncation | undefined;
+  for (const comment of comments) {
+    const { code, text } = splitRuleId(comment.message);
+    const counts = code === TRUNCATED_RULE_ID ? /^(\d+) more findings? (?:was|were) not reported \(the limit is (\d+)\)/.exec(text) : null;
+    if (counts) truncated = { notReported: Number(counts[1]), limit: Number(counts[2]) };
+    else findings.push(comment);
+  }
+  return truncated ? { comments: findings, truncated } : { comments: findings };
+}
+
 /**
  * The absolute path of a comment's `file_path` inside `root`, or undefined when it would leave the
  * repository (an absolute path or `..`): a service must not make the editor point elsewhere.
@@ -63,6 +89,12 @@ export function textSpan(lineText: string): { startCharacter: number; endCharact
 
 export const splitLines = (text: string): string[] => text.split(/\r?\n/);
 
+/** 1-based SARIF columns → 0-based characters on the line, when they fit on it. */
+function columnSpan(columns: ColumnSpan | undefined, lineText: string): { startCharacter: number; endCharacter: number } | undefined {
+  if (!columns || columns.end - 1 > lineText.length) return undefined;
+  return { startCharacter: columns.start - 1, endCharacter: columns.end - 1 };
+}
+
 export interface PlanOptions {
   /**
    * Per absolute path: the reviewed text's lines → the current text's, when they differ (a review
@@ -71,6 +103,8 @@ export interface PlanOptions {
   lineMapOf?: (absolutePath: string) => LineMap | undefined;
   /** A comment whose line was changed since the reviewed text: left out (`drop`) or shown marked (`stale`). */
   changedLine?: 'drop' | 'stale';
+  /** Where on its line a comment's finding is (from the review's SARIF); none: the line's text. */
+  columnsOf?: ColumnsOf;
 }
 
 /**
@@ -115,7 +149,9 @@ export function planDiagnostics(
     }
     const { code, text } = splitRuleId(comment.message);
     const list = plan.files.get(file) ?? [];
-    list.push({ line, ...textSpan(lineText), severity: comment.severity, code, message: text, lineText, ...(stale ? { stale } : {}) });
+    // Columns hold on the reviewed text only: a changed line gets its whole text.
+    const span = (stale ? undefined : columnSpan(options.columnsOf?.(comment), lineText)) ?? textSpan(lineText);
+    list.push({ line, ...span, severity: comment.severity, code, message: text, lineText, ...(stale ? { stale } : {}) });
     plan.files.set(file, list);
   }
   for (const list of plan.files.values()) list.sort((a, b) => a.line - b.line);

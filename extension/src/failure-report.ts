@@ -5,18 +5,34 @@ import { AbortError, ApiError, NetworkError, TimeoutError } from '../../service/
 import { GitError, NoBaseBranchError } from '../../service/git/index.ts';
 import { DiffTooLargeError, formatBytes } from './review-runner.ts';
 
-export type FailureAction = 'Show Log' | 'Set Token' | 'Open Settings';
+export type FailureAction = 'Show Log' | 'Set Token' | 'Open Settings' | 'Open Folder' | 'Choose Base Branch';
 
 export interface FailureReport {
   /** A short identifier for logs and tests: `unauthorized`, `diff_too_large`, `network`, … */
   kind: string;
   message: string;
   actions: FailureAction[];
+  /** The setting "Open Settings" leads to, e.g. `diffReview.serviceUrl`; none: all of the extension's. */
+  setting?: string;
 }
 
 export interface FailureContext {
   /** "the bundled service" or the configured URL. */
   service: string;
+  /** The base branch setting; empty: found by the extension. */
+  baseBranch?: string;
+}
+
+/** The settings a failure may lead to. */
+export const SETTING = {
+  serviceUrl: 'diffReview.serviceUrl',
+  baseBranch: 'diffReview.baseBranch',
+  requestTimeout: 'diffReview.requestTimeoutSeconds',
+} as const;
+
+/** The configured service URL is not one (see service-url.ts). */
+export function describeInvalidServiceUrl(problem: string): FailureReport {
+  return { kind: 'invalid_service_url', message: problem, actions: ['Open Settings'], setting: SETTING.serviceUrl };
 }
 
 export function describeFailedJob(job: ReviewJob): FailureReport {
@@ -32,6 +48,7 @@ export function describeFailure(error: unknown, context: FailureContext): Failur
       kind: 'diff_too_large',
       message: `The diff is too large to review: ${formatBytes(error.diffBytes)}, and the service accepts at most ${formatBytes(error.limitBytes)}. Review a smaller branch, or set a closer base branch ("Diff Review: Base Branch").`,
       actions: ['Open Settings', 'Show Log'],
+      setting: SETTING.baseBranch,
     };
   }
   if (error instanceof ApiError) return describeApiError(error, context);
@@ -39,8 +56,9 @@ export function describeFailure(error: unknown, context: FailureContext): Failur
     return {
       kind: 'network',
       // The configured URL as the user wrote it; the bundled service's own address.
-      message: `Could not reach ${/^https?:/.test(context.service) ? `the Diff Review service at ${context.service}` : `${context.service} at ${origin(error.url)}`}${error.code ? ` (${error.code})` : ''}. Check that it is running and that "Diff Review: Service URL" is right.`,
+      message: `Could not reach ${isUrl(context.service) ? `the Diff Review service at ${context.service}` : `${context.service} at ${origin(error.url)}`}${error.code ? ` (${error.code})` : ''}. Check that it is running and that "Diff Review: Service URL" is right.`,
       actions: ['Open Settings', 'Show Log'],
+      setting: SETTING.serviceUrl,
     };
   }
   if (error instanceof TimeoutError) {
@@ -48,15 +66,29 @@ export function describeFailure(error: unknown, context: FailureContext): Failur
       kind: 'timeout',
       message: `${error.message} Try again, or raise "Diff Review: Request Timeout" if ${context.service} is slow.`,
       actions: ['Open Settings', 'Show Log'],
+      setting: SETTING.requestTimeout,
     };
   }
-  if (error instanceof NoBaseBranchError) return { kind: 'no_base_branch', message: error.message, actions: ['Open Settings', 'Show Log'] };
+  if (error instanceof NoBaseBranchError) {
+    // Found by the extension: none of the usual names exists (no origin, no main). A picker helps more than git advice.
+    const message = context.baseBranch ? error.message : `No base branch to compare with: none of ${error.tried.join(', ')} exists. Choose the branch your work is compared against.`;
+    return { kind: 'no_base_branch', message, actions: ['Choose Base Branch', 'Show Log'], setting: SETTING.baseBranch };
+  }
   if (error instanceof GitError) return { kind: 'git', message: error.message, actions: ['Show Log'] };
   const message = error instanceof Error ? error.message : String(error);
   return { kind: 'unexpected', message: `Diff Review failed: ${message}`, actions: ['Show Log'] };
 }
 
 function describeApiError(error: ApiError, context: FailureContext): FailureReport {
+  // Every answer of the API carries {"error": …}; a web server that is something else does not.
+  if (isUrl(context.service) && !hasErrorBody(error) && error.status !== 429 && error.status < 500) {
+    return {
+      kind: 'not_diff_review',
+      message: `${context.service} does not answer like a Diff Review service (${error.status} to ${error.method} ${pathOf(error.url)}). Check "Diff Review: Service URL".`,
+      actions: ['Open Settings', 'Show Log'],
+      setting: SETTING.serviceUrl,
+    };
+  }
   const said = error.message ? ` ${ensureStop(error.message)}` : '';
   switch (error.status) {
     case 401:
@@ -75,7 +107,7 @@ function describeApiError(error: ApiError, context: FailureContext): FailureRepo
         actions: ['Set Token', 'Show Log'],
       };
     case 413:
-      return { kind: 'diff_too_large', message: `The diff is too large to review (413).${said}`, actions: ['Open Settings', 'Show Log'] };
+      return { kind: 'diff_too_large', message: `The diff is too large to review (413).${said}`, actions: ['Open Settings', 'Show Log'], setting: SETTING.baseBranch };
     case 429: {
       const when = error.retryAfterSeconds === undefined ? 'in a moment' : `in ${error.retryAfterSeconds} s`;
       return { kind: 'rate_limited', message: `${capitalize(context.service)} is busy (429 ${error.error}). Try again ${when}.`, actions: ['Show Log'] };
@@ -88,8 +120,19 @@ function describeApiError(error: ApiError, context: FailureContext): FailureRepo
   }
 }
 
-const capitalize = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+/** "the bundled service" → "The bundled service"; a URL is left as it is written. */
+const capitalize = (text: string) => (isUrl(text) ? text : text.charAt(0).toUpperCase() + text.slice(1));
+const isUrl = (text: string) => /^https?:/.test(text);
+const hasErrorBody = (error: ApiError) => typeof error.body === 'object' && error.body !== null && typeof (error.body as { error?: unknown }).error === 'string';
 const ensureStop = (text: string) => (/[.!?]$/.test(text) ? text : `${text}.`);
+
+function pathOf(url: string): string {
+  try {
+    return new URL(url).pathname;
+  } catch {
+    return url;
+  }
+}
 
 function origin(url: string): string {
   try {

@@ -13,10 +13,19 @@ export const DIAGNOSTIC_SOURCE = 'Diff Review';
 /** A comment being tracked: where its line is now, and the text it is anchored on. */
 interface TrackedComment {
   planned: PlannedDiagnostic;
+  /** 0-based line where its text is, or was last seen; -1 while its file is deleted. */
   line: number;
-  /** Its line was edited since the review (shown only when editedLineBehavior is `stale`). */
-  stale: boolean;
+  /**
+   * Its line no longer holds the text it was anchored on (edited, deleted, changed on disk): hidden,
+   * or shown marked when editedLineBehavior is `stale`. Kept, so that undo or a switch back restores it.
+   */
+  edited: boolean;
 }
+
+/** How far from where line tracking puts it a comment's text is looked for after an edit (undo of a deleted line). */
+const NEAR = 1;
+/** How long after an edit a document is looked at again, for whether it is back to its file's text. */
+const CLEAN_RECHECK_MS = 100;
 
 // A function, not a table: nothing of vscode is touched while the bundle loads.
 function severityOf(severity: Severity): vscode.DiagnosticSeverity {
@@ -27,13 +36,24 @@ function severityOf(severity: Severity): vscode.DiagnosticSeverity {
 export class ReviewDiagnostics implements vscode.Disposable {
   private readonly collection = vscode.languages.createDiagnosticCollection('diff-review');
   private readonly tracked = new Map<string, TrackedComment[]>();
+  private readonly changed = new vscode.EventEmitter<number>();
+  private readonly rechecks = new Map<string, NodeJS.Timeout>();
   private readonly subscriptions: vscode.Disposable[];
   private editedLineBehavior: () => EditedLineBehavior;
+  /** Fires with the number of diagnostics shown, whenever an edit or a change on disk may have changed it. */
+  readonly onDidChange = this.changed.event;
 
   constructor(editedLineBehavior: () => EditedLineBehavior) {
     this.editedLineBehavior = editedLineBehavior;
+    // Files without an editor change on disk too (a branch switch, a stash): their comments follow.
+    const watcher = vscode.workspace.createFileSystemWatcher('**/*');
     this.subscriptions = [
       this.collection,
+      this.changed,
+      watcher,
+      watcher.onDidChange((uri) => void this.onDiskChange(uri)),
+      watcher.onDidCreate((uri) => void this.onDiskChange(uri)),
+      watcher.onDidDelete((uri) => void this.onDiskChange(uri)),
       vscode.workspace.onDidChangeTextDocument((event) => this.onEdit(event)),
       vscode.workspace.onDidOpenTextDocument((document) => this.reanchorFile(document.uri, splitLines(document.getText()))),
       // A closed file goes back to its text on disk (its unsaved edits may have been discarded).
@@ -41,24 +61,42 @@ export class ReviewDiagnostics implements vscode.Disposable {
     ];
   }
 
-  /** Replaces every diagnostic of the previous review with these. */
+  /** Replaces every diagnostic of the previous review with these. Returns how many are shown. */
   replace(files: ReadonlyMap<string, readonly PlannedDiagnostic[]>): number {
     this.clear();
-    let count = 0;
     for (const [file, planned] of files) {
       const uri = vscode.Uri.file(file);
-      this.tracked.set(uri.toString(), planned.map((entry) => ({ planned: entry, line: entry.line, stale: entry.stale === true })));
-      count += planned.length;
-      const open = vscode.workspace.textDocuments.find((document) => document.uri.toString() === uri.toString());
+      this.tracked.set(uri.toString(), planned.map((entry) => ({ planned: entry, line: entry.line, edited: false })));
+      const open = openDocument(uri);
       if (open) this.reanchorFile(uri, splitLines(open.getText()));
       else this.render(uri);
     }
-    return count;
+    return this.size;
+  }
+
+  /** The findings as they are placed now: what a reload restores. */
+  saved(): Map<string, PlannedDiagnostic[]> {
+    const files = new Map<string, PlannedDiagnostic[]>();
+    for (const [key, entries] of this.tracked) {
+      const kept = entries.filter((entry) => !entry.edited).map((entry) => ({ ...entry.planned, line: entry.line }));
+      if (kept.length > 0) files.set(vscode.Uri.parse(key).fsPath, kept);
+    }
+    return files;
+  }
+
+  /** Shows saved findings again, each looked for in its file's current text (it may have changed since). */
+  restore(files: ReadonlyMap<string, readonly PlannedDiagnostic[]>): void {
+    this.replace(files);
+    for (const file of files.keys()) {
+      const uri = vscode.Uri.file(file);
+      if (!openDocument(uri)) void this.reanchorFromDisk(uri);
+    }
   }
 
   clear(): void {
     this.tracked.clear();
     this.collection.clear();
+    this.changed.fire(0);
   }
 
   /** How many diagnostics are shown. */
@@ -69,12 +107,14 @@ export class ReviewDiagnostics implements vscode.Disposable {
   }
 
   dispose(): void {
+    for (const timer of this.rechecks.values()) clearTimeout(timer);
     for (const subscription of this.subscriptions) subscription.dispose();
     this.tracked.clear();
   }
 
   private onEdit(event: vscode.TextDocumentChangeEvent): void {
-    const key = event.document.uri.toString();
+    const { document } = event;
+    const key = document.uri.toString();
     const entries = this.tracked.get(key);
     if (!entries || event.contentChanges.length === 0) return;
     const changes: TextChange[] = event.contentChanges.map((change) => ({
@@ -84,53 +124,102 @@ export class ReviewDiagnostics implements vscode.Disposable {
       endCharacter: change.range.end.character,
       text: change.text,
     }));
-    const kept: TrackedComment[] = [];
-    for (const entry of entries) {
-      // The line's length before this edit is its anchored text's, as long as it is not stale.
-      const fate = lineAfterChanges(entry.line, entry.planned.lineText.length, changes);
-      if (fate.kind === 'moved') kept.push({ ...entry, line: fate.line });
-      else if (this.editedLineBehavior() === 'stale') kept.push({ ...entry, line: fate.line, stale: true });
-    }
-    this.tracked.set(key, kept);
-    this.render(event.document.uri, event.document);
+    this.tracked.set(
+      key,
+      entries.map((entry) => {
+        if (entry.line < 0) return entry;
+        const guess = lineAfterChanges(entry.line, entry.planned.lineText.length, changes).line;
+        const line = anchoredNear(document, entry.planned.lineText, guess);
+        return line === undefined ? { ...entry, line: guess, edited: true } : { ...entry, line, edited: false };
+      }),
+    );
+    this.render(document.uri, document);
+    if (this.tracked.get(key)?.some((entry) => entry.edited)) this.recheckWhenClean(document);
+  }
+
+  /**
+   * A document whose text is its file's again (reloaded after a branch switch, reverted, undone to
+   * its saved text) may hold lost lines further away than edits can tell: look for them in the
+   * whole text. Its dirty flag is settled only after the change event, hence the short wait.
+   */
+  private recheckWhenClean(document: vscode.TextDocument): void {
+    const key = document.uri.toString();
+    clearTimeout(this.rechecks.get(key));
+    this.rechecks.set(
+      key,
+      setTimeout(() => {
+        this.rechecks.delete(key);
+        if (!document.isDirty && !document.isClosed) this.reanchorFile(document.uri, splitLines(document.getText()));
+      }, CLEAN_RECHECK_MS),
+    );
   }
 
   private reanchorFile(uri: vscode.Uri, lines: readonly string[]): void {
     const entries = this.tracked.get(uri.toString());
     if (!entries) return;
-    const kept: TrackedComment[] = [];
-    for (const entry of entries) {
-      const line = entry.stale ? undefined : reanchor(lines, entry.planned.lineText, entry.line);
-      if (line !== undefined) kept.push({ ...entry, line });
-      else if (this.editedLineBehavior() === 'stale') kept.push({ ...entry, line: Math.min(entry.line, Math.max(0, lines.length - 1)), stale: true });
-    }
-    this.tracked.set(uri.toString(), kept);
+    // A text ending in a line break has no line after it to show a comment on.
+    const lastLine = Math.max(0, lines.at(-1) === '' ? lines.length - 2 : lines.length - 1);
+    this.tracked.set(
+      uri.toString(),
+      entries.map((entry) => {
+        const guess = entry.line < 0 ? entry.planned.line : entry.line;
+        const line = reanchor(lines, entry.planned.lineText, guess);
+        return line === undefined ? { ...entry, line: Math.min(guess, lastLine), edited: true } : { ...entry, line, edited: false };
+      }),
+    );
     this.render(uri);
+  }
+
+  private async onDiskChange(uri: vscode.Uri): Promise<void> {
+    // An open file follows its editor, which reloads it from disk.
+    if (!this.tracked.has(uri.toString()) || openDocument(uri)) return;
+    await this.reanchorFromDisk(uri);
   }
 
   private async reanchorFromDisk(uri: vscode.Uri): Promise<void> {
     if (!this.tracked.has(uri.toString()) || uri.scheme !== 'file') return;
+    let text: string;
     try {
-      this.reanchorFile(uri, splitLines(await readFile(uri.fsPath, 'utf8')));
+      text = await readFile(uri.fsPath, 'utf8');
     } catch {
-      // Deleted: its diagnostics stay where they were until the next review.
+      // Deleted (or unreadable): nothing to show them on until it is back.
+      const entries = this.tracked.get(uri.toString());
+      if (entries) this.tracked.set(uri.toString(), entries.map((entry) => ({ ...entry, line: -1, edited: true })));
+      return this.render(uri);
     }
+    this.reanchorFile(uri, splitLines(text));
   }
 
   private render(uri: vscode.Uri, document?: vscode.TextDocument): void {
-    const entries = this.tracked.get(uri.toString()) ?? [];
+    const keepEdited = this.editedLineBehavior() === 'stale';
+    const entries = (this.tracked.get(uri.toString()) ?? []).filter((entry) => entry.line >= 0 && (!entry.edited || keepEdited));
     const diagnostics = entries.map((entry) => toDiagnostic(entry, document));
     if (diagnostics.length === 0) this.collection.delete(uri);
     else this.collection.set(uri, diagnostics);
+    this.changed.fire(this.size);
   }
+}
+
+const openDocument = (uri: vscode.Uri): vscode.TextDocument | undefined => vscode.workspace.textDocuments.find((document) => document.uri.toString() === uri.toString());
+
+/** The line at or next to `guess` whose text is `expected`: `guess` first. */
+function anchoredNear(document: vscode.TextDocument, expected: string, guess: number): number | undefined {
+  for (const line of [guess, guess - NEAR, guess + NEAR]) {
+    if (line >= 0 && line < document.lineCount && document.lineAt(line).text === expected) return line;
+  }
+  return undefined;
 }
 
 function toDiagnostic(entry: TrackedComment, document: vscode.TextDocument | undefined): vscode.Diagnostic {
   const { planned } = entry;
-  const lineText = document && entry.line < document.lineCount ? document.lineAt(entry.line).text : !entry.stale || entry.line === planned.line ? planned.lineText : undefined;
-  const span = lineText === undefined ? { startCharacter: 0, endCharacter: 0 } : textSpan(lineText);
+  const span = entry.edited
+    ? document && entry.line < document.lineCount
+      ? textSpan(document.lineAt(entry.line).text)
+      : { startCharacter: 0, endCharacter: 0 }
+    : { startCharacter: planned.startCharacter, endCharacter: planned.endCharacter };
   const range = new vscode.Range(entry.line, span.startCharacter, entry.line, span.endCharacter);
-  const message = entry.stale ? `${planned.message} (this line has changed since the reviewed version)` : planned.message;
+  const stale = entry.edited || planned.stale === true;
+  const message = stale ? `${planned.message} (this line has changed since the reviewed version)` : planned.message;
   const diagnostic = new vscode.Diagnostic(range, message, severityOf(planned.severity));
   diagnostic.source = DIAGNOSTIC_SOURCE;
   if (planned.code !== undefined) diagnostic.code = planned.code;

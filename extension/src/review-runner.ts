@@ -5,6 +5,7 @@ import { LIMITS } from '../../service/api/limits.ts';
 import type { ReviewJob } from '../../service/api/schemas.ts';
 import { AbortError, ApiError, type DiffReviewClient } from '../../service/client/index.ts';
 import { prepareReview, type PreparedReview } from '../../service/git/index.ts';
+import { columnsFromSarif, type ColumnsOf } from './sarif-columns.ts';
 
 /** The log the runner writes to: a vscode LogOutputChannel fits. Never given a token or a diff. */
 export interface ReviewLog {
@@ -45,6 +46,20 @@ export type ReviewProgress =
   | { step: 'rate-limited'; retryAfterSeconds: number }
   | { step: 'job'; job: ReviewJob };
 
+/** The progress as the notification and the status bar say it. */
+export function progressMessage(progress: ReviewProgress): string {
+  switch (progress.step) {
+    case 'git':
+      return 'Finding the base commit and making the diff…';
+    case 'submitting':
+      return `Submitting ${progress.files} file(s), ${formatBytes(progress.diffBytes)}…`;
+    case 'rate-limited':
+      return `The service is busy; trying again in ${progress.retryAfterSeconds} s…`;
+    case 'job':
+      return progress.job.status === 'queued' ? 'Queued…' : progress.job.status === 'running' ? 'Reviewing…' : 'Done.';
+  }
+}
+
 export interface ReviewRunOptions {
   /** Any folder inside the working tree. */
   cwd: string;
@@ -58,7 +73,7 @@ export interface ReviewRunOptions {
 }
 
 export type ReviewOutcome =
-  | { kind: 'completed'; prepared: PreparedReview; job: ReviewJob }
+  | { kind: 'completed'; prepared: PreparedReview; job: ReviewJob; columnsOf: ColumnsOf }
   | { kind: 'failed'; prepared: PreparedReview; job: ReviewJob }
   | { kind: 'nothing-to-review'; prepared: PreparedReview };
 
@@ -123,14 +138,31 @@ export async function runReview(options: ReviewRunOptions): Promise<ReviewOutcom
       onUpdate: (update) => options.onProgress?.({ step: 'job', job: update }),
     });
     log.info(`Review ${job.review_id} ${job.status} in ${Date.now() - started} ms.`);
-    return job.status === 'completed' ? { kind: 'completed', prepared, job } : { kind: 'failed', prepared, job };
+    if (job.status !== 'completed') return { kind: 'failed', prepared, job };
+    return { kind: 'completed', prepared, job, columnsOf: await columnsOfReview(client, job, signal, log) };
   } catch (error) {
-    // Cancelled or timed out: the job would still run on the service. Stop it there too, briefly.
-    await client.cancelReview(created.review_id, { signal: AbortSignal.timeout(3000) }).then(
+    // Cancelled or timed out: the job would still run on the service. Stop it there too, without
+    // making the user wait for the service's answer (at most 3 s, in the background).
+    void client.cancelReview(created.review_id, { signal: AbortSignal.timeout(3000) }).then(
       () => log.info(`Cancelled review ${created.review_id} on the service.`),
       () => {},
     );
     throw error;
+  }
+}
+
+/**
+ * The columns of the review's findings, from its SARIF. Without them (an older service, a failed
+ * request) the comments still show, on their lines' text.
+ */
+async function columnsOfReview(client: DiffReviewClient, job: ReviewJob, signal: AbortSignal, log: ReviewLog): Promise<ColumnsOf> {
+  if ((job.comments ?? []).length === 0) return () => undefined;
+  try {
+    return columnsFromSarif(await client.getSarif(job.review_id, { signal }));
+  } catch (error) {
+    if (signal.aborted) throw error;
+    log.warn(`No columns for review ${job.review_id} (its SARIF: ${error instanceof Error ? error.message : String(error)}); its comments cover their lines.`);
+    return () => undefined;
   }
 }
 
@@ -142,7 +174,8 @@ async function createWithRateLimitRetries(options: ReviewRunOptions, prepared: P
     try {
       return await client.createReview(
         { diff: prepared.diff, repository: prepared.repository, base_commit: prepared.baseCommit },
-        { signal, idempotencyKey },
+        // The client leaves 429 to this loop: one policy, and the progress says that it waits.
+        { signal, idempotencyKey, retryRateLimited: false },
       );
     } catch (error) {
       if (error instanceof ApiError && error.status === 413) throw new DiffTooLargeError(prepared.diffBytes, LIMITS.diffBytes, { cause: error });

@@ -2,7 +2,7 @@
 // user set, or the bundled service with a review token the extension created for itself. Tokens
 // live in SecretStorage only, one per service.
 import * as vscode from 'vscode';
-import { ApiError, createClient, type DiffReviewClient } from '../../service/client/index.ts';
+import { ApiError, createClient, NetworkError, type DiffReviewClient } from '../../service/client/index.ts';
 import type { BundledService } from './bundled-service.ts';
 import type { ReviewLog } from './review-runner.ts';
 
@@ -10,7 +10,15 @@ import type { ReviewLog } from './review-runner.ts';
 interface StoredToken {
   token: string;
   provisioned: boolean;
+  /** A provisioned token's id (to revoke it) and expiry (to renew it). */
+  id?: string;
+  expiresAt?: string | null;
 }
+
+/** The extension's own token on the bundled service lasts this long, and is renewed a week before it ends. */
+const BUNDLED_TOKEN_DAYS = 30;
+const RENEW_BEFORE_MS = 7 * 86_400_000;
+const TOKEN_NAME = 'VS Code extension';
 
 export interface Connection {
   client: DiffReviewClient;
@@ -53,7 +61,11 @@ export class ServiceSession {
     }
     const endpoint = await this.bundled.endpoint();
     let stored = await this.stored('bundled');
-    if (!stored) stored = await this.provision(endpoint.url, await endpoint.dashboardToken(), requestTimeoutMs, signal);
+    if (!stored || (stored.provisioned && expiresSoon(stored))) {
+      const replaced = stored;
+      stored = await this.provision(endpoint.url, await endpoint.dashboardToken(), requestTimeoutMs, signal);
+      if (replaced) await this.revoke(replaced);
+    }
     return { client: this.client(endpoint.url, stored.token, requestTimeoutMs), label: serviceLabel(''), url: endpoint.url, bundled: true };
   }
 
@@ -69,15 +81,29 @@ export class ServiceSession {
     return true;
   }
 
-  /** Stores a token for the service the settings name. */
+  /**
+   * After the bundled service could not be reached: when it was another window's, that window has
+   * closed; true means the next connect starts this window's own.
+   */
+  takeOverBundledService(): boolean {
+    const forgotten = this.bundled.forgetOtherWindow();
+    if (forgotten) this.log.info("The other window's bundled service stopped answering; starting this window's own.");
+    return forgotten;
+  }
+
+  /** Stores a token for the service the settings name (a token the extension made for itself is revoked). */
   async setToken(serviceUrl: string, token: string): Promise<void> {
+    const replaced = serviceUrl === '' ? await this.stored('bundled') : undefined;
+    if (replaced) await this.revoke(replaced);
     await this.secrets.store(secretKey(serviceUrl || 'bundled'), JSON.stringify({ token, provisioned: false } satisfies StoredToken));
     this.log.info(`Stored an API token for ${serviceLabel(serviceUrl)}.`);
   }
 
-  /** Forgets the token of the service the settings name. */
+  /** Forgets the token of the service the settings name; the bundled service's own is revoked there too. */
   async signOut(serviceUrl: string): Promise<boolean> {
-    const had = (await this.stored(serviceUrl || 'bundled')) !== undefined;
+    const stored = await this.stored(serviceUrl || 'bundled');
+    const had = stored !== undefined;
+    if (stored && serviceUrl === '') await this.revoke(stored);
     await this.secrets.delete(secretKey(serviceUrl || 'bundled'));
     this.log.info(`Signed out of ${serviceLabel(serviceUrl)}.`);
     return had;
@@ -88,11 +114,29 @@ export class ServiceSession {
   }
 
   private async provision(url: string, dashboardToken: string, timeoutMs: number, signal: AbortSignal): Promise<StoredToken> {
-    const created = await this.client(url, dashboardToken, timeoutMs).createToken({ name: 'VS Code extension', expires_in_days: null }, { signal });
-    const stored: StoredToken = { token: created.token, provisioned: true };
+    const created = await this.client(url, dashboardToken, timeoutMs).createToken({ name: TOKEN_NAME, expires_in_days: BUNDLED_TOKEN_DAYS }, { signal });
+    const stored: StoredToken = { token: created.token, provisioned: true, id: created.id, expiresAt: created.expires_at };
     await this.secrets.store(secretKey('bundled'), JSON.stringify(stored));
-    this.log.info(`Created the extension's review token ${created.id} on the bundled service.`);
+    this.log.info(`Created the extension's review token ${created.id} on the bundled service (expires ${created.expires_at ?? 'never'}).`);
     return stored;
+  }
+
+  /**
+   * Revokes a token the extension made on the bundled service, so that none is left behind when it
+   * is replaced. Best effort: a failure is logged, and the token still expires.
+   */
+  private async revoke(stored: StoredToken): Promise<void> {
+    if (!stored.provisioned) return;
+    try {
+      const endpoint = await this.bundled.endpoint();
+      const dashboard = this.client(endpoint.url, await endpoint.dashboardToken(), 10_000);
+      // Stored by an older version without its id: found by its prefix.
+      const id = stored.id ?? (await dashboard.listTokens()).tokens.find((token) => token.name === TOKEN_NAME && stored.token.startsWith(token.prefix))?.id;
+      if (id) await dashboard.deleteToken(id).catch((error: unknown) => (error instanceof ApiError && error.status === 404 ? undefined : Promise.reject(error)));
+      this.log.info(`Revoked the extension's review token ${id ?? '(already gone)'} on the bundled service.`);
+    } catch (error) {
+      this.log.warn(`Could not revoke the extension's old token on the bundled service: ${error instanceof Error ? error.message : String(error)}`);
+    }
   }
 
   private async stored(target: string): Promise<StoredToken | undefined> {
@@ -100,7 +144,9 @@ export class ServiceSession {
     if (raw === undefined || raw === '') return undefined;
     try {
       const parsed = JSON.parse(raw) as Partial<StoredToken>;
-      if (typeof parsed.token === 'string' && parsed.token !== '') return { token: parsed.token, provisioned: parsed.provisioned === true };
+      if (typeof parsed.token === 'string' && parsed.token !== '') {
+        return { token: parsed.token, provisioned: parsed.provisioned === true, id: parsed.id, expiresAt: parsed.expiresAt };
+      }
     } catch {
       // Not JSON: a bare token (an older version, or set by hand).
     }
@@ -109,6 +155,13 @@ export class ServiceSession {
 }
 
 const secretKey = (target: string) => `diffReview.token:${target}`;
+
+/** Due for renewal: ends within a week, or made by an older version without an expiry (no `expiresAt` at all). */
+const expiresSoon = (stored: StoredToken): boolean =>
+  stored.expiresAt === undefined || (typeof stored.expiresAt === 'string' && Date.parse(stored.expiresAt) - Date.now() < RENEW_BEFORE_MS);
+
+/** The service could not be reached at all (nothing listens, or the connection broke). */
+export const isUnreachable = (error: unknown): boolean => error instanceof NetworkError;
 
 /** A 401 from the service. */
 export const isUnauthorized = (error: unknown): boolean => error instanceof ApiError && error.status === 401;

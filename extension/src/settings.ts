@@ -47,3 +47,8 @@ export function gitPath(): string | undefined {
   const first = Array.isArray(value) ? value[0] : value;
   return typeof first === 'string' && first.trim() !== '' ? first : undefined;
 }
+
+/** Opens the Settings editor on one setting (`diffReview.serviceUrl`), or on all of the extension's. */
+export function openSetting(id?: string): Thenable<unknown> {
+  return vscode.commands.executeCommand('workbench.action.openSettings', id ? `@id:${id}` : `@ext:diff-review.diff-review`);
+}

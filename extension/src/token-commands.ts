@@ -2,7 +2,9 @@
 import * as vscode from 'vscode';
 import { COMMANDS } from './command-ids.ts';
 import { serviceLabel, type ServiceSession } from './session.ts';
-import { readSettings } from './settings.ts';
+import { SETTING } from './failure-report.ts';
+import { serviceUrlProblem } from './service-url.ts';
+import { openSetting, readSettings } from './settings.ts';
 
 export function registerTokenCommands(session: ServiceSession): vscode.Disposable[] {
   return [
@@ -14,6 +16,12 @@ export function registerTokenCommands(session: ServiceSession): vscode.Disposabl
 /** Stores a token: the argument (from scripts and tests, stored quietly), else one the user pastes. */
 async function setToken(session: ServiceSession, token?: unknown): Promise<boolean> {
   const { serviceUrl } = readSettings();
+  // A token kept under a URL that is not one would never be used.
+  const problem = serviceUrlProblem(serviceUrl);
+  if (problem) {
+    void vscode.window.showErrorMessage(`Diff Review: ${problem} No token was stored.`, 'Open Settings').then((action) => action && openSetting(SETTING.serviceUrl));
+    return false;
+  }
   const target = serviceLabel(serviceUrl);
   const value =
     typeof token === 'string'

@@ -67,6 +67,7 @@ export function createClient(options: ClientOptions): DiffReviewClient {
         json: body,
         headers: { 'idempotency-key': o.idempotencyKey ?? newIdempotencyKey() },
         retryable: true,
+        noRateLimitRetry: o.retryRateLimited === false,
         signal: o.signal,
       }),
     getReview: (id, o = {}) => transport.json({ method: 'GET', path: review(id), signal: o.signal }),

@@ -53,6 +53,12 @@ export interface CreateReviewOptions extends CallOptions {
    * own retries of this call never create duplicates).
    */
   idempotencyKey?: string;
+  /**
+   * Whether a 429 is tried again by the client (after its Retry-After, within `retry` and
+   * `maxRetryAfterMs`). Default true; false fails at once with `ApiError.retryAfterSeconds`, for a
+   * caller with its own rate-limit policy (one place decides, and can say that it waits).
+   */
+  retryRateLimited?: boolean;
 }
 
 export type EventsOptions = CallOptions;

@@ -17,6 +17,8 @@ export interface TransportRequest {
   signal?: AbortSignal | undefined;
   /** Retry this POST like a GET (only when it carries an Idempotency-Key). */
   retryable?: boolean;
+  /** Leave a 429 to the caller (no retry here). */
+  noRateLimitRetry?: boolean;
   /** Send no Authorization header (health, OpenAPI document). */
   anonymous?: boolean;
 }
@@ -63,8 +65,8 @@ export function createTransport(options: ClientOptions): Transport {
   const retryFor = (request: TransportRequest): RetryOptions => ({
     limit: retryLimit,
     methods: request.retryable ? ['get', 'delete', 'post'] : ['get', 'delete'],
-    statusCodes: RETRY_STATUS_CODES,
-    afterStatusCodes: RETRY_AFTER_STATUS_CODES,
+    statusCodes: request.noRateLimitRetry ? RETRY_STATUS_CODES.filter((status) => status !== 429) : RETRY_STATUS_CODES,
+    afterStatusCodes: request.noRateLimitRetry ? RETRY_AFTER_STATUS_CODES.filter((status) => status !== 429) : RETRY_AFTER_STATUS_CODES,
     maxRetryAfter: maxRetryAfterMs,
     backoffLimit: 5_000,
     jitter: (delay) => delay * (0.5 + Math.random() * 0.5),

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ReviewComment } from '../../service/api/schemas.ts';
-import { meetsMinimum, planDiagnostics, resolveInRepository, splitRuleId, textSpan } from '../../extension/src/comment-mapping.ts';
+import { meetsMinimum, planDiagnostics, resolveInRepository, splitRuleId, splitTruncation, textSpan } from '../../extension/src/comment-mapping.ts';
 
 const root = path.resolve('/repo');
 const files: Record<string, string[]> = {
@@ -71,5 +71,24 @@ describe('comment → diagnostic mapping', () => {
     expect(resolveInRepository(root, 'a/../../b.js')).toBeUndefined();
     expect(resolveInRepository(root, '')).toBeUndefined();
     expect(resolveInRepository(root, 'C:/x.js')).toBeUndefined();
+  });
+});
+
+describe('the cap notice', () => {
+  const finding = { file_path: 'a.js', line: 1, severity: 'warning' as const, message: 'no-debugger: Remove it.' };
+  const notice = (text: string) => ({ file_path: 'b.js', line: 9, severity: 'info' as const, message: `review-truncated: ${text}` });
+
+  it('is taken out of the findings, with its counts', () => {
+    expect(splitTruncation([finding, notice('5997 more findings were not reported (the limit is 500); fix the findings above and review again.')])).toEqual({
+      comments: [finding],
+      truncated: { notReported: 5997, limit: 500 },
+    });
+    expect(splitTruncation([notice('1 more finding was not reported (the limit is 0); fix …')]).truncated).toEqual({ notReported: 1, limit: 0 });
+  });
+
+  it('leaves everything else alone, a notice it cannot read included', () => {
+    expect(splitTruncation([finding])).toEqual({ comments: [finding] });
+    const odd = notice('something else');
+    expect(splitTruncation([finding, odd])).toEqual({ comments: [finding, odd] });
   });
 });

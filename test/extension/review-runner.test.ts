@@ -81,7 +81,7 @@ describe('a review as the extension runs it', () => {
       expect((await run(project.work)).kind).toBe('nothing-to-review');
       await expect(run(project.work, { baseBranch: 'no-such-branch' })).rejects.toBeInstanceOf(NoBaseBranchError);
       const failure = describeFailure(await run(project.work, { baseBranch: 'no-such-branch' }).catch((e: unknown) => e), { service: 'the bundled service' });
-      expect(failure).toMatchObject({ kind: 'no_base_branch', actions: ['Open Settings', 'Show Log'] });
+      expect(failure).toMatchObject({ kind: 'no_base_branch', actions: ['Choose Base Branch', 'Show Log'] });
     } finally {
       clean.remove();
     }
@@ -125,7 +125,7 @@ describe('a review as the extension runs it', () => {
 
 describe('failure reports', () => {
   const api = (status: number, error: string, retryAfterSeconds?: number) =>
-    new ApiError({ status, error, message: 'said the service', retryAfterSeconds, body: undefined, method: 'POST', url: 'http://127.0.0.1:1/v1/reviews' });
+    new ApiError({ status, error, message: 'said the service', retryAfterSeconds, body: { error, message: 'said the service' }, method: 'POST', url: 'http://127.0.0.1:1/v1/reviews' });
 
   it('names what to do for each status', () => {
     const ctx = { service: 'http://review.example' };
@@ -134,6 +134,17 @@ describe('failure reports', () => {
     expect(describeFailure(api(429, 'rate_limited', 42), ctx).message).toMatch(/busy \(429 rate_limited\)\. Try again in 42 s/);
     expect(describeFailure(api(500, 'internal_error'), ctx)).toMatchObject({ kind: 'server_error' });
     expect(describeFailure(api(400, 'invalid_request'), ctx).message).toMatch(/refused the review \(400 invalid_request\)\. said the service\./);
+  });
+
+  it('tells a server that is not Diff Review (no error body) from one that refused, and keeps URLs as written', () => {
+    const html = new ApiError({ status: 405, error: 'method_not_allowed', message: 'x', retryAfterSeconds: undefined, body: '<html>', method: 'POST', url: 'http://127.0.0.1:8765/v1/reviews' });
+    expect(describeFailure(html, { service: 'http://127.0.0.1:8765' })).toEqual({
+      kind: 'not_diff_review',
+      message: 'http://127.0.0.1:8765 does not answer like a Diff Review service (405 to POST /v1/reviews). Check "Diff Review: Service URL".',
+      actions: ['Open Settings', 'Show Log'],
+      setting: 'diffReview.serviceUrl',
+    });
+    expect(describeFailure(api(400, 'invalid_request'), { service: 'http://127.0.0.1:8765' }).message).toMatch(/^http:\/\/127\.0\.0\.1:8765 refused the review/);
   });
 
   it('shows a failed job with its error message', () => {

@@ -10,7 +10,7 @@
 // Builds the extension and the tests, makes the fixture repository, and exits with the tests' code.
 // Results: test-output/extension/host-results.json; screenshot: test-output/extension/problems-panel.png.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
@@ -36,7 +36,10 @@ async function main() {
 
   await buildExtension();
   await build({
-    entryPoints: { index: path.join(here, 'suite', 'index.ts'), 'review.host': path.join(here, 'suite', 'review.host.ts') },
+    // The runner, every *.host.ts test file, and the script that plays another window.
+    entryPoints: readdirSync(path.join(here, 'suite'))
+      .filter((file) => file === 'index.ts' || file === 'other-window.ts' || file.endsWith('.host.ts'))
+      .map((file) => path.join(here, 'suite', file)),
     outdir: suiteDir,
     bundle: true,
     platform: 'node',

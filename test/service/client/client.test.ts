@@ -280,6 +280,17 @@ describe('retries', () => {
     expect(Date.now() - started).toBeLessThan(1000);
   });
 
+  it('leaves a 429 to the caller with retryRateLimited: false (one retry policy, the caller\'s)', async () => {
+    const s = await start({
+      'POST /v1/reviews': (_q, res) => sendError(res, 429, 'rate_limited', 'Too many reviews.', { 'retry-after': '1' }),
+    });
+    const error = await createClient({ baseUrl: s.url })
+      .createReview({ diff: 'd', repository: 'r' }, { retryRateLimited: false })
+      .catch((e: unknown) => e);
+    expect(error).toMatchObject({ status: 429, retryAfterSeconds: 1 });
+    expect(s.requests).toHaveLength(1);
+  });
+
   it('reads Retry-After given as an HTTP date', async () => {
     const at = new Date(Date.now() + 90_000).toUTCString();
     const s = await start({ 'GET /v1/reviews': (_q, res) => sendError(res, 503, 'unavailable', 'Later.', { 'retry-after': at }) });

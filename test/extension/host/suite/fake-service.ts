@@ -16,6 +16,10 @@ export interface FakeService {
   jobs: Map<string, ReviewJob>;
   /** Resolves when a job has been polled while running (the review is under way). */
   polled: Promise<void>;
+  /** Cancel requests are left unanswered (a service slow to cancel) until the fake closes. */
+  holdCancels: boolean;
+  /** Cancel requests received and not answered. */
+  heldCancels: number;
   close(): Promise<void>;
 }
 
@@ -30,6 +34,8 @@ export async function startFakeService(): Promise<FakeService> {
     creates: [],
     jobs: new Map(),
     polled: new Promise((resolve) => (markPolled = resolve)),
+    holdCancels: false,
+    heldCancels: 0,
     close: async () => {},
   };
   const now = () => new Date().toISOString();
@@ -55,6 +61,10 @@ export async function startFakeService(): Promise<FakeService> {
       const job = match ? fake.jobs.get(match[1]!) : undefined;
       if (!job) return send(response, 404, { error: 'not_found' });
       if (match![2] === '/events') return send(response, 404, { error: 'not_found', message: 'No event stream here.' });
+      if (match![2] === '/cancel' && request.method === 'POST' && fake.holdCancels) {
+        fake.heldCancels++;
+        return; // answered by closeAllConnections
+      }
       if (match![2] === '/cancel' && request.method === 'POST') {
         if (job.status === 'queued' || job.status === 'running') Object.assign(job, { status: 'failed', error: { code: 'cancelled', message: 'Cancelled.' }, updated_at: now() } satisfies Partial<ReviewJob>);
         return send(response, 200, job);

@@ -6,6 +6,9 @@ import path from 'node:path';
 import Mocha from 'mocha';
 import { figures } from './figures.ts';
 
+/** The test files (./<name>.host.ts), in the order they run. */
+const HOST_TEST_FILES = ['start.host', 'review.host', 'configured-service.host', 'settings.host', 'folders.host', 'tracking.host', 'tokens.host', 'last.host'];
+
 export interface HostTestResults {
   passed: number;
   failed: number;
@@ -15,7 +18,8 @@ export interface HostTestResults {
 
 export function run(): Promise<void> {
   const mocha = new Mocha({ ui: 'tdd', timeout: 30_000, color: false, reporter: 'spec' });
-  mocha.addFile(path.join(__dirname, 'review.host.js'));
+  // In this order: start.host needs a window without a service yet; last.host deactivates.
+  for (const file of HOST_TEST_FILES) mocha.addFile(path.join(__dirname, `${file}.js`));
   const results: HostTestResults = { passed: 0, failed: 0, tests: [], figures };
   const save = () => {
     const file = process.env.DIFF_REVIEW_HOST_RESULTS;

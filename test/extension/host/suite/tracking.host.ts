@@ -1,0 +1,106 @@
+/// <reference types="mocha" />
+// Findings follow the code they are about: through edits and undo, and through changes on disk
+// (a branch switch) in files that are not open. The status bar counts what is shown.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import * as vscode from 'vscode';
+import { api, appJs, configPy, lineOf, openApp, ours, review, revertAndCloseAll, root, waitFor } from './host-helpers.ts';
+import { ReviewDiagnostics } from '../../../../extension/src/review-diagnostics.ts';
+import { ReviewMemory } from '../../../../extension/src/review-memory.ts';
+import { APP_JS, DEBUGGER_LINE, SECRET_LINE } from '../fixture.mjs';
+
+const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=Test', '-c', 'user.email=test@example.com', ...args], { cwd: root(), stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' });
+const findings = () => {
+  const state = api().status().state;
+  return state.kind === 'done' ? state.findings : undefined;
+};
+
+suite('Findings follow their code', () => {
+  teardown(revertAndCloseAll);
+
+  test('an edit that drops a finding lowers the count; undo brings both back', async () => {
+    const result = await review();
+    assert.equal(result.outcome, 'completed', JSON.stringify(result));
+    assert.equal(findings(), 2);
+    const editor = await openApp();
+    assert.ok(await editor.edit((edit) => edit.insert(new vscode.Position(DEBUGGER_LINE, 2), '// ')));
+    await waitFor('the diagnostic to go', () => lineOf(appJs(), 'no-debugger') === undefined);
+    assert.equal(findings(), 1, `the status bar counts what is shown: ${api().status().text}`);
+    assert.equal(api().status().text, '$(warning) 1 finding');
+
+    await vscode.commands.executeCommand('undo');
+    await waitFor('the diagnostic back after undo', () => lineOf(appJs(), 'no-debugger') === DEBUGGER_LINE);
+    assert.equal(findings(), 2);
+
+    // A deleted line, and undo.
+    assert.ok(await editor.edit((edit) => edit.delete(new vscode.Range(DEBUGGER_LINE, 0, DEBUGGER_LINE + 1, 0))));
+    await waitFor('the diagnostic to go with its line', () => lineOf(appJs(), 'no-debugger') === undefined);
+    await vscode.commands.executeCommand('undo');
+    await waitFor('the diagnostic back with its line', () => lineOf(appJs(), 'no-debugger') === DEBUGGER_LINE);
+    assert.ok(!editor.document.isDirty);
+  });
+
+  test('a branch switch clears the findings its files no longer have; switching back brings them back', async () => {
+    const result = await review();
+    assert.equal(result.outcome, 'completed', JSON.stringify(result));
+    assert.equal(findings(), 2);
+    git('stash', '--include-untracked'); // the fixture's deleted src/old.js
+    git('checkout', '-q', 'main');
+    try {
+      // On main, src/app.js has no debugger statement and config.py does not exist.
+      await waitFor('no finding left on main', () => ours(appJs()).length + ours(configPy()).length === 0, 8000).catch((error: Error) => {
+        throw new Error(`${error.message} app.js: ${JSON.stringify(ours(appJs()))}, config.py: ${JSON.stringify(ours(configPy()))}`);
+      });
+      assert.equal(findings(), 0, api().status().text);
+    } finally {
+      git('checkout', '-q', 'feature');
+      git('stash', 'pop', '-q');
+    }
+    await waitFor('the findings back on feature', () => lineOf(appJs(), 'no-debugger') === DEBUGGER_LINE && lineOf(configPy(), 'secret') === SECRET_LINE, 8000);
+    assert.equal(findings(), 2);
+    rmSync(path.join(root(), 'src', 'old.js'), { force: true });
+  });
+
+  test("after a reload, the last review's findings come back, placed on the text as it is now", async () => {
+    // A reload is two lives of the extension sharing its workspace state: played here by two
+    // ReviewDiagnostics over one Memento (the extension's own are cleared first).
+    await vscode.commands.executeCommand('diffReview.clearComments');
+    const memento = new MapMemento();
+    const before = new ReviewDiagnostics(() => 'drop');
+    const lineText = APP_JS.split('\n')[DEBUGGER_LINE]!;
+    const planned = { line: DEBUGGER_LINE, startCharacter: 2, endCharacter: 11, severity: 'warning' as const, code: 'no-debugger', message: 'Remove it.', lineText };
+    before.replace(new Map([[appJs().fsPath, [planned]]]));
+    await new ReviewMemory(memento).save(before.saved(), { kind: 'done', findings: 1, hidden: 0 });
+    before.dispose();
+    assert.equal(lineOf(appJs(), 'no-debugger'), undefined);
+
+    writeFileSync(appJs().fsPath, `// 1\n// 2\n${APP_JS}`); // changed while the window was away
+    const after = new ReviewDiagnostics(() => 'drop');
+    try {
+      const saved = new ReviewMemory(memento).load();
+      assert.deepEqual(saved?.state, { kind: 'done', findings: 1, hidden: 0 });
+      after.restore(new Map(saved!.files));
+      await waitFor('the finding on its moved line', () => lineOf(appJs(), 'no-debugger') === DEBUGGER_LINE + 2);
+    } finally {
+      after.dispose();
+      writeFileSync(appJs().fsPath, APP_JS);
+    }
+  });
+});
+
+/** A Memento in memory: the extension's workspace state across a pretend reload. */
+class MapMemento implements vscode.Memento {
+  private readonly values = new Map<string, unknown>();
+  keys(): readonly string[] {
+    return [...this.values.keys()];
+  }
+  get<T>(key: string, defaultValue?: T): T | undefined {
+    return (this.values.has(key) ? this.values.get(key) : defaultValue) as T | undefined;
+  }
+  async update(key: string, value: unknown): Promise<void> {
+    if (value === undefined) this.values.delete(key);
+    else this.values.set(key, structuredClone(value));
+  }
+}
