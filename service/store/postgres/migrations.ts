@@ -31,13 +31,14 @@ export const MIGRATIONS: readonly Migration[] = [
         attempts      integer NOT NULL DEFAULT 0
       );
       -- The bulky parts apart from the record: a create writes the diff before the record exists.
+      -- bytea, not text: a diff may hold any character, NUL included, which text cannot.
       CREATE TABLE review_diffs (
         review_id text PRIMARY KEY,
-        diff      text NOT NULL
+        diff      bytea NOT NULL
       );
       CREATE TABLE review_findings (
         review_id text PRIMARY KEY,
-        findings  jsonb NOT NULL
+        findings  json NOT NULL  -- json, not jsonb: kept as written (key order), and no parse on write
       );
       CREATE TABLE tokens (
         id           text PRIMARY KEY,
