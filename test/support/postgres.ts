@@ -78,16 +78,7 @@ export async function startPostgres(): Promise<PostgresCluster> {
     port,
     host,
     adminUrl,
-    async createDatabase(name = `t${process.pid}_${++databases}`) {
-      const client = new pg.Client({ connectionString: adminUrl });
-      await client.connect();
-      try {
-        await client.query(`CREATE DATABASE ${pg.escapeIdentifier(name)}`);
-      } finally {
-        await client.end();
-      }
-      return `postgres://postgres@${host}:${port}/${name}`;
-    },
+    createDatabase: (name) => createDatabase(adminUrl, name),
     async stop() {
       await stop();
       running = false;
@@ -102,6 +93,20 @@ export async function startPostgres(): Promise<PostgresCluster> {
       await rm(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** Creates an empty database on the cluster of the admin URL and answers its URL. */
+export async function createDatabase(adminUrl: string, name = `t${process.pid}_${++databases}`): Promise<string> {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    await client.query(`CREATE DATABASE ${pg.escapeIdentifier(name)}`);
+  } finally {
+    await client.end();
+  }
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
 }
 
 async function postgresIds(): Promise<[number, number]> {
