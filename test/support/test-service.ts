@@ -2,7 +2,7 @@
 // folder (or, in the api-on-postgres test project, a fresh database of a throwaway PostgreSQL
 // cluster), real worker threads. Every response seen through `api()` or a client is checked
 // against the OpenAPI document.
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
@@ -18,8 +18,6 @@ import { createDatabase } from './postgres.ts';
 
 /** Where the test services keep their data: set by the test project (vitest.config.ts). */
 export const TEST_STORAGE: 'lowdb' | 'postgres' = process.env.DIFF_REVIEW_TEST_STORE === 'postgres' ? 'postgres' : 'lowdb';
-/** For the cases about lowdb's own files (store.json, the dashboard-token file). */
-export const onLowdbOnly = TEST_STORAGE !== 'lowdb';
 
 /** One contract per test file, shared by its services (the document is the same). */
 let contract: OpenApiContract | undefined;
@@ -138,6 +136,39 @@ export async function editStoredReview(t: TestService, id: string, patch: Pick<S
   const doc = JSON.parse(await readFile(file, 'utf8')) as { reviews: StoredReview[] };
   Object.assign(doc.reviews.find((r) => r.review_id === id)!, patch);
   await writeFile(file, JSON.stringify(doc));
+}
+
+/** Where the service keeps its data, as text: each file of the data dir, or each table's rows in PostgreSQL mode. */
+export async function storedTexts(t: TestService): Promise<{ where: string; text: string }[]> {
+  if (t.databaseUrl !== undefined) {
+    const client = new pg.Client({ connectionString: t.databaseUrl });
+    await client.connect();
+    try {
+      const { rows: tables } = await client.query<{ tablename: string }>("SELECT tablename FROM pg_tables WHERE schemaname = 'public'");
+      return await Promise.all(
+        tables.map(async ({ tablename }) => ({
+          where: tablename,
+          text: JSON.stringify((await client.query(`SELECT * FROM ${pg.escapeIdentifier(tablename)}`)).rows),
+        })),
+      );
+    } finally {
+      await client.end();
+    }
+  }
+  const texts: { where: string; text: string }[] = [];
+  for (const entry of await readdir(t.dataDir, { withFileTypes: true, recursive: true })) {
+    const file = path.join(entry.parentPath, entry.name);
+    if (entry.isFile()) texts.push({ where: file, text: await readFile(file, 'utf8') });
+  }
+  return texts;
+}
+
+/** The tokens as stored (with their hashes), from store.json or the database. */
+export async function storedTokens(t: TestService): Promise<{ id: string; type: string; hash: string }[]> {
+  const texts = await storedTexts(t);
+  const stored = texts.find((x) => x.where === 'tokens' || path.basename(x.where) === 'store.json')!;
+  const parsed = JSON.parse(stored.text) as { tokens: { id: string; type: string; hash: string }[] } | { id: string; type: string; hash: string }[];
+  return Array.isArray(parsed) ? parsed : parsed.tokens;
 }
 
 /** A small real-looking git diff that adds a debugger statement on new-file line 3. */
