@@ -32,7 +32,10 @@ export function postgresBin(): string | undefined {
  */
 export function postgresAvailable(): boolean {
   if (postgresBin() !== undefined) return true;
-  if (process.env.CI === 'true') throw new Error('CI=true but no PostgreSQL server binaries (initdb) were found: .ci/run installs Debian\'s postgresql');
+  if (process.env.CI === 'true')
+    throw new Error(
+      "CI=true but no PostgreSQL server binaries (initdb) were found: .ci/run installs Debian's postgresql",
+    );
   return false;
 }
 

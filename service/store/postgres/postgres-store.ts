@@ -63,7 +63,10 @@ export class PostgresStore implements Store {
     // An idle connection that breaks (the server restarted) is dropped by the pool; without a
     // listener the error would end the process. The next query opens a new one.
     pool.on('error', (error: Error & { code?: string }) => {
-      options.log?.warn({ database: describeDatabase(url), code: error.code }, 'an idle database connection broke; it is replaced on the next query');
+      options.log?.warn(
+        { database: describeDatabase(url), code: error.code },
+        'an idle database connection broke; it is replaced on the next query',
+      );
     });
     try {
       await migrate(pool);
@@ -112,7 +115,10 @@ export class PostgresStore implements Store {
   async updateReview(id: string, patch: Partial<StoredReview>) {
     const columns = reviewPatchColumns(patch);
     const sets = columns.map(([column], i) => `${column} = $${i + 2}`);
-    const sql = sets.length === 0 ? 'SELECT * FROM reviews WHERE review_id = $1' : `UPDATE reviews SET ${sets.join(', ')} WHERE review_id = $1 RETURNING *`;
+    const sql =
+      sets.length === 0
+        ? 'SELECT * FROM reviews WHERE review_id = $1'
+        : `UPDATE reviews SET ${sets.join(', ')} WHERE review_id = $1 RETURNING *`;
     const { rows } = await this.#write<ReviewRow>(sql, [id, ...columns.map(([, value]) => value)]);
     if (!rows[0]) throw new Error(`no review ${id}`);
     return toStoredReview(rows[0]);
@@ -129,7 +135,9 @@ export class PostgresStore implements Store {
   }
 
   async unfinishedReviews() {
-    const { rows } = await this.pool.query<ReviewRow>("SELECT * FROM reviews WHERE status IN ('queued', 'running') ORDER BY review_id");
+    const { rows } = await this.pool.query<ReviewRow>(
+      "SELECT * FROM reviews WHERE status IN ('queued', 'running') ORDER BY review_id",
+    );
     return rows.map(toStoredReview);
   }
 
@@ -150,14 +158,16 @@ export class PostgresStore implements Store {
   }
 
   async writeDiff(id: string, diff: string) {
-    await this.#write('INSERT INTO review_diffs (review_id, diff) VALUES ($1, $2) ON CONFLICT (review_id) DO UPDATE SET diff = EXCLUDED.diff', [
-      id,
-      Buffer.from(diff, 'utf8'),
-    ]);
+    await this.#write(
+      'INSERT INTO review_diffs (review_id, diff) VALUES ($1, $2) ON CONFLICT (review_id) DO UPDATE SET diff = EXCLUDED.diff',
+      [id, Buffer.from(diff, 'utf8')],
+    );
   }
 
   async readDiff(id: string) {
-    const { rows } = await this.pool.query<{ diff: Buffer }>('SELECT diff FROM review_diffs WHERE review_id = $1', [id]);
+    const { rows } = await this.pool.query<{ diff: Buffer }>('SELECT diff FROM review_diffs WHERE review_id = $1', [
+      id,
+    ]);
     if (!rows[0]) throw new Error(`no diff is stored for review ${id}`);
     return rows[0].diff.toString('utf8');
   }
@@ -174,14 +184,20 @@ export class PostgresStore implements Store {
   }
 
   async readFindings(id: string) {
-    const { rows } = await this.pool.query<{ findings: Finding[] }>('SELECT findings FROM review_findings WHERE review_id = $1', [id]);
+    const { rows } = await this.pool.query<{ findings: Finding[] }>(
+      'SELECT findings FROM review_findings WHERE review_id = $1',
+      [id],
+    );
     if (!rows[0]) throw new Error(`no findings are stored for review ${id}`);
     return rows[0].findings;
   }
 
   async insertToken(token: StoredToken) {
     const values = TOKEN_COLUMNS.map((column) => token[column] ?? null);
-    await this.#write(`INSERT INTO tokens (${TOKEN_COLUMNS.join(', ')}) VALUES (${values.map((_, i) => `$${i + 1}`).join(', ')})`, values);
+    await this.#write(
+      `INSERT INTO tokens (${TOKEN_COLUMNS.join(', ')}) VALUES (${values.map((_, i) => `$${i + 1}`).join(', ')})`,
+      values,
+    );
   }
 
   async getTokenByHash(hash: string) {
@@ -195,10 +211,10 @@ export class PostgresStore implements Store {
   }
 
   async listTokens(owner: string, type: TokenType) {
-    const { rows } = await this.pool.query<TokenRow>('SELECT * FROM tokens WHERE owner = $1 AND type = $2 AND revoked_at IS NULL ORDER BY id DESC', [
-      owner,
-      type,
-    ]);
+    const { rows } = await this.pool.query<TokenRow>(
+      'SELECT * FROM tokens WHERE owner = $1 AND type = $2 AND revoked_at IS NULL ORDER BY id DESC',
+      [owner, type],
+    );
     return rows.map((row) => this.#withTouch(toStoredToken(row)));
   }
 
@@ -206,7 +222,10 @@ export class PostgresStore implements Store {
     const columns = TOKEN_COLUMNS.filter((column) => column !== 'id' && column in patch);
     if (columns.length === 0) return;
     const sets = columns.map((column, i) => `${column} = $${i + 2}`);
-    const { rowCount } = await this.#write(`UPDATE tokens SET ${sets.join(', ')} WHERE id = $1`, [id, ...columns.map((column) => patch[column] ?? null)]);
+    const { rowCount } = await this.#write(`UPDATE tokens SET ${sets.join(', ')} WHERE id = $1`, [
+      id,
+      ...columns.map((column) => patch[column] ?? null),
+    ]);
     if (rowCount === 0) throw new Error(`no token ${id}`);
   }
 
@@ -236,7 +255,10 @@ export class PostgresStore implements Store {
   }
 
   async getIdempotency(owner: string, key: string) {
-    const { rows } = await this.pool.query<IdempotencyRow>('SELECT * FROM idempotency_keys WHERE owner = $1 AND key = $2', [owner, key]);
+    const { rows } = await this.pool.query<IdempotencyRow>(
+      'SELECT * FROM idempotency_keys WHERE owner = $1 AND key = $2',
+      [owner, key],
+    );
     return rows[0] && toIdempotencyRecord(rows[0]);
   }
 

@@ -123,5 +123,11 @@ export const TOKEN_COLUMNS: readonly (keyof StoredToken)[] = [
 ];
 
 export function toIdempotencyRecord(row: IdempotencyRow): IdempotencyRecord {
-  return { owner: row.owner, key: row.key, request_hash: row.request_hash, review_id: row.review_id, created_at: iso(row.created_at) };
+  return {
+    owner: row.owner,
+    key: row.key,
+    request_hash: row.request_hash,
+    review_id: row.review_id,
+    created_at: iso(row.created_at),
+  };
 }

@@ -29,7 +29,9 @@ describe.skipIf(!postgresAvailable())('PostgreSQL schema migrations', () => {
     expect(await migrate(pool)).toEqual(all);
     expect(await schemaVersions(pool)).toEqual(all);
     expect(await migrate(pool)).toEqual([]);
-    const { rows } = await pool.query("SELECT indexname FROM pg_indexes WHERE tablename = 'reviews' ORDER BY indexname");
+    const { rows } = await pool.query(
+      "SELECT indexname FROM pg_indexes WHERE tablename = 'reviews' ORDER BY indexname",
+    );
     expect(rows.map((r) => r.indexname)).toContain('reviews_owner_id');
   });
 
@@ -66,10 +68,15 @@ describe.skipIf(!postgresAvailable())('PostgreSQL schema migrations', () => {
 
   it('a migration that fails leaves the schema as it was', async () => {
     const pool = poolFor(await cluster.createDatabase());
-    const broken = [...MIGRATIONS, { version: 99, name: 'broken', sql: 'CREATE TABLE oops (x int); SELECT no_such_function()' }];
+    const broken = [
+      ...MIGRATIONS,
+      { version: 99, name: 'broken', sql: 'CREATE TABLE oops (x int); SELECT no_such_function()' },
+    ];
     await expect(migrate(pool, broken)).rejects.toThrow(/no_such_function/);
     // one transaction: not even the earlier migrations of that run stay
-    const { rows } = await pool.query("SELECT to_regclass('reviews') AS t, to_regclass('oops') AS o, to_regclass('schema_migrations') AS m");
+    const { rows } = await pool.query(
+      "SELECT to_regclass('reviews') AS t, to_regclass('oops') AS o, to_regclass('schema_migrations') AS m",
+    );
     expect(rows[0]).toEqual({ t: null, o: null, m: null });
     expect(await migrate(pool)).toEqual(all);
   });

@@ -14,7 +14,9 @@ const log = {
 
 describe('database URLs in messages', () => {
   it('name host, port and database, never the user or password', () => {
-    expect(describeDatabase('postgres://review:s3cr3t-pw@db.internal:6543/reviews?sslmode=require')).toBe('db.internal:6543/reviews');
+    expect(describeDatabase('postgres://review:s3cr3t-pw@db.internal:6543/reviews?sslmode=require')).toBe(
+      'db.internal:6543/reviews',
+    );
     expect(describeDatabase('postgresql://u:p@localhost/x')).toBe('localhost:5432/x');
     expect(describeDatabase('not a url s3cr3t')).not.toContain('s3cr3t');
   });
@@ -39,14 +41,22 @@ describe.skipIf(!postgresAvailable())('PostgreSQL store', () => {
     const url = `postgres://postgres:s3cr3t-pw@127.0.0.1:${cluster.port}/no_such_db`;
     const error = await PostgresStore.open(url, { log }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(DatabaseUnreachableError);
-    expect((error as Error).message).toMatch(new RegExp(`^cannot connect to PostgreSQL at 127.0.0.1:${cluster.port}/no_such_db: `));
+    expect((error as Error).message).toMatch(
+      new RegExp(`^cannot connect to PostgreSQL at 127.0.0.1:${cluster.port}/no_such_db: `),
+    );
     expect((error as Error).message).not.toContain('s3cr3t');
   });
 
   it('outlives a restart of the server: idle connections that broke are replaced', async () => {
     const store = await PostgresStore.open(await cluster.createDatabase(), { poolSize: 2, log });
     try {
-      await store.putIdempotency({ owner: 'o', key: 'k', request_hash: 'h', review_id: 'rev_x', created_at: '2026-01-01T00:00:00.000Z' });
+      await store.putIdempotency({
+        owner: 'o',
+        key: 'k',
+        request_hash: 'h',
+        review_id: 'rev_x',
+        created_at: '2026-01-01T00:00:00.000Z',
+      });
       await cluster.stop();
       await cluster.start();
       await new Promise((resolve) => setTimeout(resolve, 100)); // the pool hears of the broken connections

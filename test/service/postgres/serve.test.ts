@@ -18,10 +18,14 @@ const dirs: string[] = [];
 
 /** `serve` on a free port in PostgreSQL mode; resolves with its URL once it answers. */
 async function serveOn(databaseUrl: string, dataDir: string, env: Record<string, string> = {}) {
-  const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', '--data-dir', dataDir, '--database-url', databaseUrl], {
-    env: { ...process.env, DIFF_REVIEW_LOG_LEVEL: 'info', DIFF_REVIEW_DASHBOARD_TOKEN: DASHBOARD, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [CLI, 'serve', '--port', '0', '--data-dir', dataDir, '--database-url', databaseUrl],
+    {
+      env: { ...process.env, DIFF_REVIEW_LOG_LEVEL: 'info', DIFF_REVIEW_DASHBOARD_TOKEN: DASHBOARD, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   children.push(child);
   let output = '';
   child.stdout!.on('data', (d) => (output += d));
@@ -57,7 +61,9 @@ describe.skipIf(!postgresAvailable())('serve --database-url', () => {
     const dirB = await emptyDir();
     // one data dir for both would be refused by lowdb's lock: PostgreSQL mode takes none
     const [a, b] = await Promise.all([serveOn(url, dirA), serveOn(url, dirB)]);
-    const reviewToken = (await createClient({ baseUrl: a.url, token: DASHBOARD, retry: 0 }).createToken({ name: 'shared' })).token;
+    const reviewToken = (
+      await createClient({ baseUrl: a.url, token: DASHBOARD, retry: 0 }).createToken({ name: 'shared' })
+    ).token;
     const onA = createClient({ baseUrl: a.url, token: reviewToken, retry: 0 });
     const onB = createClient({ baseUrl: b.url, token: reviewToken, retry: 0 });
     const created = await onA.createReview({ diff: DEBUGGER_DIFF, repository: 'github.com/acme/app' });
@@ -68,7 +74,9 @@ describe.skipIf(!postgresAvailable())('serve --database-url', () => {
       done = await onB.getReview(created.review_id);
     }
     expect(done.status).toBe('completed');
-    expect(done.comments).toEqual([expect.objectContaining({ file_path: 'src/app.js', line: 3, message: expect.stringMatching(/^no-debugger: /) })]);
+    expect(done.comments).toEqual([
+      expect.objectContaining({ file_path: 'src/app.js', line: 3, message: expect.stringMatching(/^no-debugger: /) }),
+    ]);
     expect((await onB.listReviews()).reviews.map((r) => r.review_id)).toContain(created.review_id);
     for (const s of [a, b]) {
       s.child.kill('SIGTERM');
@@ -92,9 +100,13 @@ describe.skipIf(!postgresAvailable())('serve --database-url', () => {
 
   it('without DIFF_REVIEW_DASHBOARD_TOKEN on a new database: refused with what to set, exit code 1', async () => {
     const url = await cluster.createDatabase();
-    const error = await run(process.execPath, [CLI, 'serve', '--port', '0', '--data-dir', await emptyDir(), '--database-url', url], {
-      env: { ...process.env, DIFF_REVIEW_DASHBOARD_TOKEN: '' },
-    }).catch((e: { code: number; stderr: string }) => e);
+    const error = await run(
+      process.execPath,
+      [CLI, 'serve', '--port', '0', '--data-dir', await emptyDir(), '--database-url', url],
+      {
+        env: { ...process.env, DIFF_REVIEW_DASHBOARD_TOKEN: '' },
+      },
+    ).catch((e: { code: number; stderr: string }) => e);
     expect('code' in error && error.code).toBe(1);
     expect(error.stderr).toMatch(/^diff-review: In PostgreSQL mode .*DIFF_REVIEW_DASHBOARD_TOKEN/);
   });

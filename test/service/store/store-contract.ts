@@ -111,16 +111,29 @@ export function storeContract(name: string, place: () => Promise<StorePlace>): v
       const { store, reopen } = await fresh();
       const r = review(1);
       await store.insertReview(r);
-      const running = await store.updateReview(r.review_id, { status: 'running', started_at: at(2), updated_at: at(2), attempts: 1 });
+      const running = await store.updateReview(r.review_id, {
+        status: 'running',
+        started_at: at(2),
+        updated_at: at(2),
+        attempts: 1,
+      });
       expect(running).toStrictEqual({ ...r, status: 'running', started_at: at(2), updated_at: at(2), attempts: 1 });
-      const requeued = await store.updateReview(r.review_id, { status: 'queued', started_at: undefined, updated_at: at(3) });
+      const requeued = await store.updateReview(r.review_id, {
+        status: 'queued',
+        started_at: undefined,
+        updated_at: at(3),
+      });
       expect(requeued).toStrictEqual({ ...r, status: 'queued', updated_at: at(3), attempts: 1 });
-      const done = await store.updateReview(r.review_id, { status: 'completed', completed_at: at(4), updated_at: at(4) });
+      const done = await store.updateReview(r.review_id, {
+        status: 'completed',
+        completed_at: at(4),
+        updated_at: at(4),
+      });
       expect(await (await reopen()).getReview(r.review_id)).toStrictEqual(done);
       await expect((await reopen()).updateReview(reviewId(50), { status: 'running' })).rejects.toThrow();
     });
 
-    it('lists an owner\'s reviews newest first, filtered, and paged by id', async () => {
+    it("lists an owner's reviews newest first, filtered, and paged by id", async () => {
       const { store } = await fresh();
       const all: StoredReview[] = [];
       for (let i = 0; i < 30; i++) {
@@ -137,10 +150,12 @@ export function storeContract(name: string, place: () => Promise<StorePlace>): v
       const mine = all.filter((r) => r.owner === 'tok_owner_a').reverse();
       expect(await store.listReviews({ owner: 'tok_owner_a', limit: 100 })).toStrictEqual(mine);
       expect(await store.listReviews({ owner: 'tok_owner_a', limit: 5 })).toStrictEqual(mine.slice(0, 5));
-      expect(await store.listReviews({ owner: 'tok_owner_a', limit: 5, before: mine[4]!.review_id })).toStrictEqual(mine.slice(5, 10));
-      expect(await store.listReviews({ owner: 'tok_owner_a', status: 'completed', repository: 'repo-odd', limit: 100 })).toStrictEqual(
-        mine.filter((r) => r.status === 'completed' && r.repository === 'repo-odd'),
+      expect(await store.listReviews({ owner: 'tok_owner_a', limit: 5, before: mine[4]!.review_id })).toStrictEqual(
+        mine.slice(5, 10),
       );
+      expect(
+        await store.listReviews({ owner: 'tok_owner_a', status: 'completed', repository: 'repo-odd', limit: 100 }),
+      ).toStrictEqual(mine.filter((r) => r.status === 'completed' && r.repository === 'repo-odd'));
       expect(await store.listReviews({ owner: 'nobody', limit: 100 })).toEqual([]);
     });
 
@@ -181,7 +196,11 @@ export function storeContract(name: string, place: () => Promise<StorePlace>): v
     it('retention deletes finished reviews last changed before the date, with their diffs and findings', async () => {
       const { store, reopen } = await fresh();
       const old = review(1, { status: 'completed', completed_at: at(10), updated_at: at(10) });
-      const oldFailed = review(2, { status: 'failed', error: { code: 'invalid_diff', message: 'x' }, updated_at: at(10) });
+      const oldFailed = review(2, {
+        status: 'failed',
+        error: { code: 'invalid_diff', message: 'x' },
+        updated_at: at(10),
+      });
       const recent = review(3, { status: 'completed', completed_at: at(100), updated_at: at(100) });
       const waiting = review(4, { updated_at: at(10) });
       for (const r of [old, oldFailed, recent, waiting]) {
@@ -198,7 +217,10 @@ export function storeContract(name: string, place: () => Promise<StorePlace>): v
       await expect(again.readDiff(old.review_id)).rejects.toThrow();
       expect(await again.readFindings(recent.review_id)).toStrictEqual([finding(2)]);
       expect(await again.readDiff(waiting.review_id)).toBe(`diff of ${waiting.review_id}`);
-      expect((await again.listReviews({ owner: 'tok_owner_a', limit: 10 })).map((r) => r.review_id)).toEqual([waiting.review_id, recent.review_id]);
+      expect((await again.listReviews({ owner: 'tok_owner_a', limit: 10 })).map((r) => r.review_id)).toEqual([
+        waiting.review_id,
+        recent.review_id,
+      ]);
       expect(await again.deleteFinishedBefore(at(50))).toBe(0);
     });
 
@@ -212,7 +234,10 @@ export function storeContract(name: string, place: () => Promise<StorePlace>): v
       await store.writeDiff(id, diff);
       expect(await store.readDiff(id)).toBe(diff);
       await store.writeDiff(id, diff + '\n+more');
-      const findings = [finding(3), { rule_id: 'todo', severity: 'info', file_path: 'a "quoted" path', line: 1, message: 'todo: x' } as Finding];
+      const findings = [
+        finding(3),
+        { rule_id: 'todo', severity: 'info', file_path: 'a "quoted" path', line: 1, message: 'todo: x' } as Finding,
+      ];
       await store.writeFindings(id, findings);
       await store.writeFindings(reviewId(2), []);
       const again = await reopen();
@@ -244,11 +269,16 @@ export function storeContract(name: string, place: () => Promise<StorePlace>): v
       const newHash = 'e'.repeat(64);
       await again.updateToken(dashboard.id, { hash: newHash, prefix: 'drv_new1', created_at: at(20) });
       expect(await again.getTokenByHash(dashboard.hash)).toBeUndefined();
-      expect(await again.getTokenByHash(newHash)).toStrictEqual({ ...dashboard, hash: newHash, prefix: 'drv_new1', created_at: at(20) });
+      expect(await again.getTokenByHash(newHash)).toStrictEqual({
+        ...dashboard,
+        hash: newHash,
+        prefix: 'drv_new1',
+        created_at: at(20),
+      });
       await expect(again.updateToken('tok_missing', { name: 'x' })).rejects.toThrow();
     });
 
-    it('records a token\'s last use without a write per request, and keeps it across a restart', async () => {
+    it("records a token's last use without a write per request, and keeps it across a restart", async () => {
       const { store, reopen } = await fresh();
       const t = token(1);
       await store.insertToken(t);
