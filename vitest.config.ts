@@ -1,11 +1,30 @@
 import { defineConfig } from 'vitest/config';
+import { postgresAvailable } from './test/support/postgres.ts';
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     // Real servers, worker threads and git: generous, but a hang still fails.
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    projects: [
+      { extends: true, test: { name: 'default', include: ['test/**/*.test.ts'] } },
+      // The whole API suite again, in PostgreSQL mode (test/support/test-service.ts reads the
+      // variable). Where the server binaries are missing it is left out, except in CI, where
+      // postgresAvailable() fails the run instead.
+      ...(postgresAvailable()
+        ? [
+            {
+              extends: true as const,
+              test: {
+                name: 'api-on-postgres',
+                include: ['test/service/http/**/*.test.ts'],
+                env: { DIFF_REVIEW_TEST_STORE: 'postgres' },
+                globalSetup: ['test/support/postgres-global-setup.ts'],
+              },
+            },
+          ]
+        : []),
+    ],
   },
 });

@@ -49,6 +49,8 @@ export function buildCli(): Command {
     .addOption(new Option('--host <host>', 'address to listen on').env('DIFF_REVIEW_HOST').default(DEFAULTS.host))
     .addOption(new Option('--port <port>', 'port to listen on (0: any free port)').env('DIFF_REVIEW_PORT').default(DEFAULTS.cliPort).argParser(integer(0, 65535)))
     .addOption(dataDirOption())
+    .addOption(new Option('--database-url <url>', 'keep everything in this PostgreSQL database (postgres://…) instead of the data dir; any number of instances may share it').env('DIFF_REVIEW_DATABASE_URL'))
+    .addOption(new Option('--database-pool-size <n>', 'connections to the database this instance opens at most').env('DIFF_REVIEW_DATABASE_POOL_SIZE').default(10).argParser(integer(1, 1000)))
     .addOption(new Option('--concurrency <n>', 'reviews run at once (default: the number of cores)').env('DIFF_REVIEW_CONCURRENCY').argParser(integer(1, 256)))
     .addOption(new Option('--job-timeout <seconds>', 'a review running longer fails with "timeout"').env('DIFF_REVIEW_JOB_TIMEOUT').default(DEFAULTS.jobTimeoutMs / 1000).argParser(integer(1, 86_400)))
     .addOption(new Option('--retention-days <days>', 'finished reviews are deleted after this many days').env('DIFF_REVIEW_RETENTION_DAYS').default(DEFAULTS.retentionDays).argParser(integer(1, 36_500)))
@@ -86,6 +88,8 @@ interface ServeFlags {
   host: string;
   port: number;
   dataDir: string;
+  databaseUrl?: string;
+  databasePoolSize: number;
   concurrency?: number;
   jobTimeout: number;
   retentionDays: number;
@@ -104,6 +108,8 @@ async function serve(flags: ServeFlags) {
     host: flags.host,
     port: flags.port,
     dataDir: flags.dataDir,
+    databaseUrl: flags.databaseUrl || undefined,
+    databasePoolSize: flags.databasePoolSize,
     concurrency: flags.concurrency,
     jobTimeoutMs: flags.jobTimeout * 1000,
     retentionDays: flags.retentionDays,

@@ -5,7 +5,7 @@ import envPaths from 'env-paths';
 import type { AddressInfo } from 'node:net';
 import { pino, type DestinationStream } from 'pino';
 import type { FastifyInstance } from 'fastify';
-import { ensureDashboardToken } from './auth/dashboard-token.ts';
+import { ensureDashboardToken, ensureSharedDashboardToken, type DashboardTokenState } from './auth/dashboard-token.ts';
 import { TokenService } from './auth/tokens.ts';
 import { systemClock, type Clock } from './clock.ts';
 import type { EventStreamLimits } from './http/event-stream-slots.ts';
@@ -17,8 +17,12 @@ import { defaultWorkerFile } from './jobs/worker-file.ts';
 import type { EngineConfig } from './engine/types.ts';
 import { ReviewService } from './reviews/review-service.ts';
 import { acquireDataDirLock } from './store/data-dir-lock.ts';
+import type { InMemoryLookups } from './store/in-memory-lookups.ts';
 import { LowdbStore } from './store/lowdb-store.ts';
 import { redactSecrets } from './log-redaction.ts';
+import { describeDatabase } from './store/postgres/database-url.ts';
+import { PostgresStore } from './store/postgres/postgres-store.ts';
+import type { Store } from './store/types.ts';
 import { VERSION } from './version.ts';
 
 export interface ServiceOptions {
@@ -28,8 +32,15 @@ export interface ServiceOptions {
    * set). `*`: any name.
    */
   allowedHosts?: string[];
-  /** Where the store, diffs and the dashboard-token file live. Default: the OS's data folder (XDG on Linux). */
+  /** Where the store, diffs and the dashboard-token file live. Default: the OS's data folder (XDG on Linux). Unused with databaseUrl. */
   dataDir?: string;
+  /**
+   * A postgres:// URL: everything is kept in that database instead of the data dir, and any number
+   * of instances may serve it (DIFF_REVIEW_DATABASE_URL). Unset: lowdb in the data dir.
+   */
+  databaseUrl?: string;
+  /** Connections to the database this instance opens at most. Default 10. */
+  databasePoolSize?: number;
   /** Default 127.0.0.1: the service is reachable from this machine only unless told otherwise. */
   host?: string;
   /** Default 0: a free port (the CLI defaults to 7411). */
@@ -65,6 +76,8 @@ export interface Service {
   readonly host: string;
   readonly port: number;
   readonly dataDir: string;
+  /** Where the data is kept: lowdb in the data dir, or a PostgreSQL database. */
+  readonly storage: 'lowdb' | 'postgres';
   /** The file with the dashboard token's secret; absent when it was set explicitly. */
   readonly dashboardTokenFile?: string;
   readonly app: FastifyInstance;
@@ -101,13 +114,25 @@ export async function createService(options: ServiceOptions = {}): Promise<Servi
     },
     options.logStream,
   );
-  const lock = acquireDataDirLock(dataDir);
-  const undo: (() => unknown)[] = [() => lock.release()];
+  const { databaseUrl } = options;
+  // One process per data dir for lowdb; a database is shared by any number of instances.
+  const lock = databaseUrl === undefined ? acquireDataDirLock(dataDir) : undefined;
+  const undo: (() => unknown)[] = [() => lock?.release()];
   try {
-    const store = await LowdbStore.open(dataDir, { log });
-    undo.push(() => store.close());
-    const dashboard = await ensureDashboardToken(store, dataDir, clock, options.dashboardToken);
-    if (dashboard.file) log.info({ file: dashboard.file, created: dashboard.created }, 'dashboard token file');
+    let store: Store;
+    let atHand: InMemoryLookups | undefined; // lowdb holds reviews and tokens in memory: the hot paths need no promise
+    let dashboard: DashboardTokenState;
+    if (databaseUrl === undefined) {
+      const lowdb = await LowdbStore.open(dataDir, { log });
+      store = atHand = lowdb;
+      undo.push(() => store.close());
+      dashboard = await ensureDashboardToken(store, dataDir, clock, options.dashboardToken);
+      if (dashboard.file) log.info({ file: dashboard.file, created: dashboard.created }, 'dashboard token file');
+    } else {
+      store = await PostgresStore.open(databaseUrl, { poolSize: options.databasePoolSize, log });
+      undo.push(() => store.close());
+      dashboard = await ensureSharedDashboardToken(store, clock, options.dashboardToken);
+    }
 
     const events = new ReviewEvents();
     const concurrency = Math.max(1, options.concurrency ?? os.availableParallelism());
@@ -124,7 +149,7 @@ export async function createService(options: ServiceOptions = {}): Promise<Servi
     undo.push(() => runner.close(0));
     const reviews = new ReviewService({
       store,
-      atHand: store, // lowdb holds reviews and tokens in memory: the hot paths need no promise
+      atHand,
       runner,
       events,
       clock,
@@ -134,7 +159,7 @@ export async function createService(options: ServiceOptions = {}): Promise<Servi
       log,
     });
     const app = await buildServer({
-      tokens: new TokenService(store, clock, store),
+      tokens: new TokenService(store, clock, atHand),
       reviews,
       events,
       version: VERSION,
@@ -149,7 +174,7 @@ export async function createService(options: ServiceOptions = {}): Promise<Servi
     const address = app.server.address() as AddressInfo;
     const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
     const url = `http://${host}:${address.port}`;
-    lock.update({ url });
+    lock?.update({ url });
 
     const resumed = await runner.recover();
     if (resumed > 0) log.info({ jobs: resumed }, 'resuming unfinished reviews');
@@ -160,7 +185,8 @@ export async function createService(options: ServiceOptions = {}): Promise<Servi
       );
     void sweep();
     const sweeper = setInterval(sweep, SWEEP_EVERY_MS).unref();
-    log.info({ url, dataDir, concurrency }, 'diff review service listening');
+    const where = databaseUrl === undefined ? { dataDir } : { database: describeDatabase(databaseUrl) };
+    log.info({ url, ...where, concurrency }, 'diff review service listening');
 
     let closing: Promise<void> | undefined;
     return {
@@ -168,6 +194,7 @@ export async function createService(options: ServiceOptions = {}): Promise<Servi
       host: address.address,
       port: address.port,
       dataDir,
+      storage: databaseUrl === undefined ? 'lowdb' : 'postgres',
       dashboardTokenFile: dashboard.file,
       app,
       close: () =>
@@ -177,7 +204,7 @@ export async function createService(options: ServiceOptions = {}): Promise<Servi
           await app.close();
           await runner.close(options.shutdownGraceMs ?? DEFAULTS.shutdownGraceMs);
           await store.close();
-          lock.release();
+          lock?.release();
           log.info('diff review service stopped');
         })()),
     };

@@ -51,6 +51,38 @@ export async function ensureDashboardToken(
   return { file, created: true };
 }
 
+export class DashboardTokenRequiredError extends Error {
+  constructor() {
+    super(
+      'In PostgreSQL mode the dashboard token is not generated into a local file: set DIFF_REVIEW_DASHBOARD_TOKEN ' +
+        '(the same value for every instance, 32 or more printable characters).',
+    );
+    this.name = 'DashboardTokenRequiredError';
+  }
+}
+
+/**
+ * The dashboard token where nothing is kept on local disk (PostgreSQL mode, several instances):
+ * the explicit secret is the one every instance shares; without one, a token already in the
+ * store (set by another instance) serves, and otherwise the start is refused.
+ */
+export async function ensureSharedDashboardToken(store: TokenStore, clock: Clock, explicit?: string): Promise<DashboardTokenState> {
+  const current = await findDashboardToken(store);
+  if (explicit === undefined) {
+    if (current) return { created: false };
+    throw new DashboardTokenRequiredError();
+  }
+  if (!EXPLICIT_TOKEN.test(explicit)) throw new InvalidDashboardTokenError();
+  if (current?.hash === hashSecret(explicit)) return { created: false };
+  try {
+    await saveDashboardSecret(store, clock, explicit, current);
+  } catch (error) {
+    // Instances starting together with the same secret: one saves it, the others find it saved.
+    if ((await findDashboardToken(store))?.hash !== hashSecret(explicit)) throw error;
+  }
+  return { created: false };
+}
+
 /** A new secret for the dashboard token; the old one stops working at once. */
 export async function rotateDashboardToken(store: TokenStore, dataDir: string, clock: Clock): Promise<string> {
   const secret = mintSecret();

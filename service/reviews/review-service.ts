@@ -59,11 +59,8 @@ export class ReviewService {
     }
     const requestHash = hashRequest(body);
     const slot = `${owner}\u0000${idempotencyKey}`;
-    const pending = this.#creating.get(slot);
-    if (pending) {
-      if (pending.requestHash !== requestHash) throw keyReused(idempotencyKey);
-      return { job: toCreatedJob(await pending.review), replayed: true };
-    }
+    const pending = this.#joinCreating(slot, requestHash, idempotencyKey);
+    if (pending) return pending;
     const earlier = await this.#o.store.getIdempotency(owner, idempotencyKey);
     if (earlier && Date.parse(earlier.created_at) > this.#o.clock.now() - LIMITS.idempotencyHours * HOUR_MS) {
       const review = await this.#o.store.getReview(earlier.review_id);
@@ -72,6 +69,10 @@ export class ReviewService {
         return { job: toCreatedJob(review), replayed: true };
       }
     }
+    // Asked again after the lookups: a store that answers them over the network (PostgreSQL)
+    // lets concurrent requests with the key all get here, and the first of them is creating now.
+    const started = this.#joinCreating(slot, requestHash, idempotencyKey);
+    if (started) return started;
     const creating = this.#create(owner, body, { key: idempotencyKey, requestHash });
     this.#creating.set(slot, { requestHash, review: creating });
     try {
@@ -79,6 +80,14 @@ export class ReviewService {
     } finally {
       this.#creating.delete(slot);
     }
+  }
+
+  /** The create in progress with this key, as a replay (or a refusal when the bodies differ). */
+  #joinCreating(slot: string, requestHash: string, key: string): Promise<{ job: ReviewJob; replayed: boolean }> | undefined {
+    const pending = this.#creating.get(slot);
+    if (!pending) return undefined;
+    if (pending.requestHash !== requestHash) throw keyReused(key);
+    return pending.review.then((review) => ({ job: toCreatedJob(review), replayed: true }));
   }
 
   async #create(owner: string, body: CreateReviewBody, idempotency?: { key: string; requestHash: string }): Promise<StoredReview> {

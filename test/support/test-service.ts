@@ -1,15 +1,23 @@
 // A real service for tests: a real HTTP server on a loopback port, a real lowdb file in a temp
-// folder, real worker threads. Every response seen through `api()` or a client is checked against
-// the OpenAPI document.
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+// folder (or, in the api-on-postgres test project, a fresh database of a throwaway PostgreSQL
+// cluster), real worker threads. Every response seen through `api()` or a client is checked
+// against the OpenAPI document.
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
-import { expect } from 'vitest';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { expect, inject } from 'vitest';
 import { createService, type Service, type ServiceOptions } from '../../service/service.ts';
 import { createClient, type DiffReviewClient } from '../../service/client/index.ts';
 import type { ClientOptions } from '../../service/client/options.ts';
+import type { StoredReview } from '../../service/store/types.ts';
 import { OpenApiContract } from './openapi-contract.ts';
+import { createDatabase } from './postgres.ts';
+
+/** Where the test services keep their data: set by the test project (vitest.config.ts). */
+export const TEST_STORAGE: 'lowdb' | 'postgres' = process.env.DIFF_REVIEW_TEST_STORE === 'postgres' ? 'postgres' : 'lowdb';
 
 /** One contract per test file, shared by its services (the document is the same). */
 let contract: OpenApiContract | undefined;
@@ -18,6 +26,8 @@ export interface TestService {
   service: Service;
   url: string;
   dataDir: string;
+  /** The database of a service in PostgreSQL mode. */
+  databaseUrl?: string;
   dashboardToken: string;
   /** A review API token with both scopes. */
   reviewToken: string;
@@ -36,6 +46,14 @@ export interface TestService {
 
 export async function startTestService(options: ServiceOptions = {}, dataDir?: string): Promise<TestService> {
   dataDir ??= await mkdtemp(path.join(os.tmpdir(), 'diff-review-test-'));
+  if (TEST_STORAGE === 'postgres' && options.databaseUrl === undefined) {
+    // Kept in `options`, so that restart() comes back to the same database.
+    options = {
+      ...options,
+      databaseUrl: await createDatabase(inject('postgresAdminUrl')),
+      dashboardToken: options.dashboardToken ?? `test-dashboard-${randomBytes(16).toString('hex')}`,
+    };
+  }
   const logs: string[] = [];
   const logStream = new Writable({
     write(chunk, _encoding, done) {
@@ -55,6 +73,7 @@ export async function startTestService(options: ServiceOptions = {}, dataDir?: s
     service,
     url: service.url,
     dataDir,
+    databaseUrl: options.databaseUrl,
     dashboardToken,
     reviewToken,
     contract,
@@ -100,6 +119,56 @@ export async function closeHealthy(t: TestService | undefined): Promise<void> {
   expect(t.logs.filter((line) => /"level":(50|60)/.test(line))).toEqual([]);
   await t.close();
   expect(t.contract.violations).toEqual([]);
+}
+
+/**
+ * Changes a stored review behind the service's back (the service is stopped): in store.json, or
+ * in the database in PostgreSQL mode.
+ */
+export async function editStoredReview(t: TestService, id: string, patch: Pick<StoredReview, 'owner'>): Promise<void> {
+  if (t.databaseUrl !== undefined) {
+    const client = new pg.Client({ connectionString: t.databaseUrl });
+    await client.connect();
+    await client.query('UPDATE reviews SET owner = $2 WHERE review_id = $1', [id, patch.owner]).finally(() => client.end());
+    return;
+  }
+  const file = path.join(t.dataDir, 'store.json');
+  const doc = JSON.parse(await readFile(file, 'utf8')) as { reviews: StoredReview[] };
+  Object.assign(doc.reviews.find((r) => r.review_id === id)!, patch);
+  await writeFile(file, JSON.stringify(doc));
+}
+
+/** Where the service keeps its data, as text: each file of the data dir, or each table's rows in PostgreSQL mode. */
+export async function storedTexts(t: TestService): Promise<{ where: string; text: string }[]> {
+  if (t.databaseUrl !== undefined) {
+    const client = new pg.Client({ connectionString: t.databaseUrl });
+    await client.connect();
+    try {
+      const { rows: tables } = await client.query<{ tablename: string }>("SELECT tablename FROM pg_tables WHERE schemaname = 'public'");
+      return await Promise.all(
+        tables.map(async ({ tablename }) => ({
+          where: tablename,
+          text: JSON.stringify((await client.query(`SELECT * FROM ${pg.escapeIdentifier(tablename)}`)).rows),
+        })),
+      );
+    } finally {
+      await client.end();
+    }
+  }
+  const texts: { where: string; text: string }[] = [];
+  for (const entry of await readdir(t.dataDir, { withFileTypes: true, recursive: true })) {
+    const file = path.join(entry.parentPath, entry.name);
+    if (entry.isFile()) texts.push({ where: file, text: await readFile(file, 'utf8') });
+  }
+  return texts;
+}
+
+/** The tokens as stored (with their hashes), from store.json or the database. */
+export async function storedTokens(t: TestService): Promise<{ id: string; type: string; hash: string }[]> {
+  const texts = await storedTexts(t);
+  const stored = texts.find((x) => x.where === 'tokens' || path.basename(x.where) === 'store.json')!;
+  const parsed = JSON.parse(stored.text) as { tokens: { id: string; type: string; hash: string }[] } | { id: string; type: string; hash: string }[];
+  return Array.isArray(parsed) ? parsed : parsed.tokens;
 }
 
 /** A small real-looking git diff that adds a debugger statement on new-file line 3. */

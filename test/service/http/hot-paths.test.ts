@@ -7,7 +7,7 @@ import { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseJsonBody } from '../../../service/http/json-body.ts';
 import { settledReview } from '../../support/settled-review.ts';
-import { DEBUGGER_DIFF, startTestService, type TestService } from '../../support/test-service.ts';
+import { DEBUGGER_DIFF, startTestService, TEST_STORAGE, type TestService } from '../../support/test-service.ts';
 
 let t: TestService;
 let token: string;
@@ -104,7 +104,9 @@ function rawGet(url: string, authorization?: string): Promise<{ status: number; 
 const withoutDate = (raw: string[]) => raw.filter((_, i) => i % 2 === 0).flatMap((name, i) => (name.toLowerCase() === 'date' ? [] : [name, raw[2 * i + 1]!]));
 
 describe('the poll fast path (service/http/poll-answerer.ts)', () => {
-  it('answers a finished review before Fastify, with the bytes and header lines Fastify sent', async () => {
+  // It answers from the store's in-memory lookup, which the PostgreSQL store does not have (yet:
+  // issue 10's cache of finished reviews).
+  it.skipIf(TEST_STORAGE !== 'lowdb')('answers a finished review before Fastify, with the bytes and header lines Fastify sent', async () => {
     const id = await finishedReview();
     const url = `${t.url}/v1/reviews/${id}`;
     // finishedReview() polled until the job was finished, which kept its bytes; a query string

@@ -1,14 +1,12 @@
 // The review endpoints beyond the happy path: not found and other owners, list pagination and
 // filters, cancel, SARIF, Idempotency-Key.
-import { readFile, writeFile } from 'node:fs/promises';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NotFoundError } from '../../../service/api/errors.ts';
 import { ReviewService } from '../../../service/reviews/review-service.ts';
 import type { StoredReview } from '../../../service/store/types.ts';
 import { settledReview } from '../../support/settled-review.ts';
 import { TestClock } from '../../support/test-clock.ts';
-import { DEBUGGER_DIFF, startTestService, type TestService, closeHealthy } from '../../support/test-service.ts';
+import { DEBUGGER_DIFF, editStoredReview, startTestService, type TestService, closeHealthy } from '../../support/test-service.ts';
 
 const clock = new TestClock();
 
@@ -115,10 +113,7 @@ describe("another owner's review is 404, never 403", () => {
     const job = await create({ repository: 'github.com/other/owner' });
     await settle(job.review_id);
     await t.stop();
-    const file = path.join(t.dataDir, 'store.json');
-    const doc = JSON.parse(await readFile(file, 'utf8')) as { reviews: StoredReview[] };
-    doc.reviews.find((r) => r.review_id === job.review_id)!.owner = 'someone-else';
-    await writeFile(file, JSON.stringify(doc));
+    await editStoredReview(t, job.review_id, { owner: 'someone-else' });
     t = await t.restart();
     for (const [method, suffix] of [['GET', ''], ['POST', '/cancel'], ['GET', '/sarif'], ['GET', '/events']] as const) {
       const e = await errorOf(await t.api(method, `/v1/reviews/${job.review_id}${suffix}`));

@@ -1,0 +1,69 @@
+// What the PostgreSQL store does beyond the shared contract (store-contract.ts): how it fails to
+// start, what it says about the database, and that it outlives a restart of the server.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describeDatabase, DatabaseUnreachableError } from '../../../service/store/postgres/database-url.ts';
+import { PostgresStore } from '../../../service/store/postgres/postgres-store.ts';
+import { postgresAvailable, startPostgres, type PostgresCluster } from '../../support/postgres.ts';
+
+const lines: string[] = [];
+const log = {
+  info: (d: object, m: string) => lines.push(JSON.stringify({ m, ...d })),
+  warn: (d: object, m: string) => lines.push(JSON.stringify({ m, ...d })),
+  error: (d: object, m: string) => lines.push(JSON.stringify({ m, ...d })),
+};
+
+describe('database URLs in messages', () => {
+  it('name host, port and database, never the user or password', () => {
+    expect(describeDatabase('postgres://review:s3cr3t-pw@db.internal:6543/reviews?sslmode=require')).toBe(
+      'db.internal:6543/reviews',
+    );
+    expect(describeDatabase('postgresql://u:p@localhost/x')).toBe('localhost:5432/x');
+    expect(describeDatabase('not a url s3cr3t')).not.toContain('s3cr3t');
+  });
+});
+
+describe.skipIf(!postgresAvailable())('PostgreSQL store', () => {
+  let cluster: PostgresCluster;
+  beforeAll(async () => {
+    cluster = await startPostgres();
+  });
+  afterAll(() => cluster?.destroy());
+
+  it('an unreachable server fails the start with one clear message, without the password', async () => {
+    const url = `postgres://postgres:s3cr3t-pw@127.0.0.1:1/reviews`;
+    const error = await PostgresStore.open(url, { connectTimeoutMs: 2000, log }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(DatabaseUnreachableError);
+    expect((error as Error).message).toBe('cannot connect to PostgreSQL at 127.0.0.1:1/reviews: ECONNREFUSED');
+    expect(JSON.stringify(error)).not.toContain('s3cr3t');
+  });
+
+  it('a database that does not exist is named in the message', async () => {
+    const url = `postgres://postgres:s3cr3t-pw@127.0.0.1:${cluster.port}/no_such_db`;
+    const error = await PostgresStore.open(url, { log }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(DatabaseUnreachableError);
+    expect((error as Error).message).toMatch(
+      new RegExp(`^cannot connect to PostgreSQL at 127.0.0.1:${cluster.port}/no_such_db: `),
+    );
+    expect((error as Error).message).not.toContain('s3cr3t');
+  });
+
+  it('outlives a restart of the server: idle connections that broke are replaced', async () => {
+    const store = await PostgresStore.open(await cluster.createDatabase(), { poolSize: 2, log });
+    try {
+      await store.putIdempotency({
+        owner: 'o',
+        key: 'k',
+        request_hash: 'h',
+        review_id: 'rev_x',
+        created_at: '2026-01-01T00:00:00.000Z',
+      });
+      await cluster.stop();
+      await cluster.start();
+      await new Promise((resolve) => setTimeout(resolve, 100)); // the pool hears of the broken connections
+      expect((await store.getIdempotency('o', 'k'))?.review_id).toBe('rev_x');
+      expect(lines.join('\n')).not.toContain('postgres:');
+    } finally {
+      await store.close();
+    }
+  });
+});

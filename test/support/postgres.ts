@@ -1,0 +1,129 @@
+// A throwaway PostgreSQL cluster for tests: initdb in a temp dir (as the postgres user when run as
+// root: initdb refuses root), pg_ctl on a free 127.0.0.1 port with its socket in the same temp
+// dir, removed afterwards. Each test takes a fresh database of its own from it (CREATE DATABASE
+// is a file copy: milliseconds). Where no server binaries are found the suites skip, except in CI
+// (CI=true), where a PostgreSQL suite that skips is a failure.
+import { execFile } from 'node:child_process';
+import { existsSync, readdirSync } from 'node:fs';
+import { chown, mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import pg from 'pg';
+
+const run = promisify(execFile);
+
+/** The newest server binaries on this machine, or undefined. DIFF_REVIEW_PG_BIN overrides. */
+export function postgresBin(): string | undefined {
+  const explicit = process.env.DIFF_REVIEW_PG_BIN;
+  if (explicit) return existsSync(path.join(explicit, 'initdb')) ? explicit : undefined;
+  const root = '/usr/lib/postgresql';
+  if (!existsSync(root)) return undefined;
+  const versions = readdirSync(root)
+    .filter((v) => existsSync(path.join(root, v, 'bin', 'initdb')))
+    .sort((a, b) => Number(b) - Number(a));
+  return versions[0] === undefined ? undefined : path.join(root, versions[0], 'bin');
+}
+
+/**
+ * True when the PostgreSQL suites can run. In CI their absence is an error, not a skip, so a
+ * machine without the binaries fails loudly instead of passing with the suites unrun.
+ */
+export function postgresAvailable(): boolean {
+  if (postgresBin() !== undefined) return true;
+  if (process.env.CI === 'true')
+    throw new Error(
+      "CI=true but no PostgreSQL server binaries (initdb) were found: .ci/run installs Debian's postgresql",
+    );
+  return false;
+}
+
+export interface PostgresCluster {
+  readonly port: number;
+  readonly host: string;
+  /** A URL of the cluster's maintenance database (postgres). */
+  readonly adminUrl: string;
+  /** Creates an empty database and answers its URL. */
+  createDatabase(name?: string): Promise<string>;
+  /** Stops the server at once (as a crash would), keeping its files; start() brings it back. */
+  stop(): Promise<void>;
+  start(): Promise<void>;
+  /** Stops the server and removes its files. */
+  destroy(): Promise<void>;
+}
+
+let databases = 0;
+
+export async function startPostgres(): Promise<PostgresCluster> {
+  const bin = postgresBin();
+  if (!bin) throw new Error('no PostgreSQL server binaries found (looked in /usr/lib/postgresql/*/bin)');
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'diff-review-pg-'));
+  const asRoot = process.getuid?.() === 0;
+  if (asRoot) await chown(dir, ...(await postgresIds()));
+  const as = (cmd: string, args: string[]) =>
+    asRoot ? run('runuser', ['-u', 'postgres', '--', path.join(bin, cmd), ...args]) : run(path.join(bin, cmd), args);
+  const data = path.join(dir, 'data');
+  await as('initdb', ['-D', data, '-U', 'postgres', '-A', 'trust', '-E', 'UTF8', '--no-locale', '--no-sync']);
+  const port = await freePort();
+  const host = '127.0.0.1';
+  const options = `-p ${port} -k ${dir} -c listen_addresses=${host} -c fsync=off -c max_connections=200`;
+  const start = async () => {
+    await as('pg_ctl', ['-D', data, '-l', path.join(dir, 'log'), '-w', '-o', options, 'start']);
+  };
+  const stop = async () => {
+    await as('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']);
+  };
+  await start();
+  const adminUrl = `postgres://postgres@${host}:${port}/postgres`;
+  let running = true;
+  return {
+    port,
+    host,
+    adminUrl,
+    createDatabase: (name) => createDatabase(adminUrl, name),
+    async stop() {
+      await stop();
+      running = false;
+    },
+    async start() {
+      await start();
+      running = true;
+    },
+    async destroy() {
+      if (running) await stop().catch(() => {});
+      running = false;
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Creates an empty database on the cluster of the admin URL and answers its URL. */
+export async function createDatabase(adminUrl: string, name = `t${process.pid}_${++databases}`): Promise<string> {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    await client.query(`CREATE DATABASE ${pg.escapeIdentifier(name)}`);
+  } finally {
+    await client.end();
+  }
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+async function postgresIds(): Promise<[number, number]> {
+  const [uid, gid] = await Promise.all([run('id', ['-u', 'postgres']), run('id', ['-g', 'postgres'])]);
+  return [Number(uid.stdout.trim()), Number(gid.stdout.trim())];
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
