@@ -126,11 +126,11 @@ async function serve(flags: ServeFlags) {
       process.exit(1); // a second signal: the user does not want to wait
     }
     stopping = true;
-    service.app.log.info({ signal }, 'stopping: finishing running reviews');
+    service.log.info({ signal }, 'stopping: finishing running reviews');
     service.close().then(
       () => process.exit(0),
       (error: unknown) => {
-        service.app.log.error({ err: error }, 'error while stopping');
+        service.log.error({ err: error }, 'error while stopping');
         process.exit(1);
       },
     );

@@ -3,8 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import envPaths from 'env-paths';
 import type { AddressInfo } from 'node:net';
-import { pino, type DestinationStream } from 'pino';
-import type { FastifyInstance } from 'fastify';
+import { pino, type DestinationStream, type Logger } from 'pino';
 import { ensureDashboardToken, ensureSharedDashboardToken, type DashboardTokenState } from './auth/dashboard-token.ts';
 import { TokenService } from './auth/tokens.ts';
 import { systemClock, type Clock } from './clock.ts';
@@ -80,7 +79,8 @@ export interface Service {
   readonly storage: 'lowdb' | 'postgres';
   /** The file with the dashboard token's secret; absent when it was set explicitly. */
   readonly dashboardTokenFile?: string;
-  readonly app: FastifyInstance;
+  /** The service's logger (JSON lines; secrets redacted), for the process that embeds it. */
+  readonly log: Logger;
   /** Stops accepting, lets running reviews finish (up to shutdownGraceMs), writes the store, frees the data dir. */
   close(): Promise<void>;
 }
@@ -196,7 +196,7 @@ export async function createService(options: ServiceOptions = {}): Promise<Servi
       dataDir,
       storage: databaseUrl === undefined ? 'lowdb' : 'postgres',
       dashboardTokenFile: dashboard.file,
-      app,
+      log,
       close: () =>
         (closing ??= (async () => {
           clearInterval(sweeper);

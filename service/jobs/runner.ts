@@ -2,7 +2,7 @@
 // every job has a time limit, and jobs left unfinished by a stop are run again on the next start.
 import PQueue from 'p-queue';
 import { Piscina } from 'piscina';
-import type { FastifyBaseLogger } from 'fastify';
+import type { Logger } from 'pino';
 import type { JobErrorCode } from '../api/schemas.ts';
 import type { Clock } from '../clock.ts';
 import type { EngineConfig } from '../engine/types.ts';
@@ -15,7 +15,7 @@ export interface JobRunnerOptions {
   store: ReviewStore & ReviewFileStore;
   events: ReviewEvents;
   clock: Clock;
-  log: FastifyBaseLogger;
+  log: Logger;
   /** Jobs reviewed at once (worker threads). */
   concurrency: number;
   /** A job still running after this fails with `timeout`. */

@@ -1,7 +1,7 @@
 // Review jobs as the API sees them: create (with idempotency and back-pressure), read, list,
 // cancel, follow, SARIF, retention. Routes call this; it calls the store and the runner.
 import { createHash } from 'node:crypto';
-import type { FastifyBaseLogger } from 'fastify';
+import type { Logger } from 'pino';
 import { LRUCache } from 'lru-cache';
 import { monotonicFactory } from 'ulid';
 import { LIMITS } from '../api/limits.ts';
@@ -31,7 +31,7 @@ export interface ReviewServiceOptions {
   retentionDays: number;
   version: string;
   /** Where a review left out of a list page (its results could not be read) is reported. */
-  log?: Pick<FastifyBaseLogger, 'error'>;
+  log?: Pick<Logger, 'error'>;
 }
 
 const HOUR_MS = 60 * 60 * 1000;

@@ -51,8 +51,8 @@ for (const logLevel of ['info', 'debug'] as const) {
 
     it('a secret-shaped string in any line, from any part of the service, is redacted', async () => {
       const secret = t.reviewToken;
-      t.service.app.log.warn({ detail: `see ${secret}`, nested: { list: [secret] } }, `message with ${secret} inside`);
-      t.service.app.log.warn(`drv_${'A'.repeat(40)} and drv_short1 and drv_`);
+      t.service.log.warn({ detail: `see ${secret}`, nested: { list: [secret] } }, `message with ${secret} inside`);
+      t.service.log.warn(`drv_${'A'.repeat(40)} and drv_short1 and drv_`);
       const log = t.logs.join('');
       expect(log).not.toContain(secret);
       expect(log).not.toMatch(SECRET_SHAPE);
