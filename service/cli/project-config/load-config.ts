@@ -4,8 +4,7 @@
 // Every error names the file, the line and the valid choices.
 import { readFile, stat } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve } from 'node:path';
-import { Value } from 'typebox/value';
-import { isMap, isPair, isScalar, LineCounter, parseDocument, type Document } from 'yaml';
+import type { Document } from 'yaml';
 import { UsageError } from '../exit-codes.ts';
 import { CONFIG_SCHEMA, CONFIGURABLE_RULES, RULE_SETTINGS, type RuleSetting } from './config-schema.ts';
 
@@ -50,13 +49,17 @@ export async function loadProjectConfig(
       `${options.explicit !== undefined ? '--config ' : ''}${shown}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a folder, not a config file' : (error as Error).message}.`,
     );
   }
-  return { file, ...parseProjectConfig(text, shown) };
+  return { file, ...(await parseProjectConfig(text, shown)) };
 }
 
-/** Parses and checks a config file's text; `name` is what errors call the file. */
-export function parseProjectConfig(text: string, name: string): Omit<ProjectConfig, 'file'> {
-  const lines = new LineCounter();
-  const document = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
+/**
+ * Parses and checks a config file's text; `name` is what errors call the file. The parser and the
+ * validator are imported only when there is a file to read (they cost a review ~0.1 s to load).
+ */
+export async function parseProjectConfig(text: string, name: string): Promise<Omit<ProjectConfig, 'file'>> {
+  const [yaml, { default: Schema }] = await Promise.all([import('yaml'), import('typebox/schema')]);
+  const lines = new yaml.LineCounter();
+  const document = yaml.parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
   const at = (offset: number) => `${name}:${lines.linePos(offset).line}`;
   const problem = document.errors[0] ?? document.warnings[0];
   if (problem) throw new ConfigError(`${at(problem.pos[0])}: ${problem.message.split('\n')[0]}.`);
@@ -67,11 +70,13 @@ export function parseProjectConfig(text: string, name: string): Omit<ProjectConf
     throw new ConfigError(`${name}: ${(error as Error).message}.`);
   }
   value ??= {}; // an empty file: no settings
-  const error = [...Value.Errors(CONFIG_SCHEMA, value)].find((e) => e.keyword !== 'boolean');
+  const error = Schema.Errors(CONFIG_SCHEMA as Parameters<typeof Schema.Errors>[0], value)[1].find(
+    (e) => e.keyword !== 'boolean',
+  );
   if (error) {
     const path = error.instancePath.split('/').slice(1).map(unescapePointer);
     throw new ConfigError(
-      `${at(offsetOf(document, path, error.keyword === 'additionalProperties' ? (error.params as { additionalProperties: string[] }).additionalProperties[0] : undefined))}: ${explain(error.keyword, path, error.params)}`,
+      `${at(offsetOf(yaml, document, path, error.keyword === 'additionalProperties' ? (error.params as { additionalProperties: string[] }).additionalProperties[0] : undefined))}: ${explain(error.keyword, path, error.params)}`,
     );
   }
   const config = value as { rules?: Record<string, RuleSetting>; ignore?: string[] };
@@ -100,10 +105,10 @@ function explain(keyword: string, path: string[], params: Record<string, unknown
 }
 
 /** Where the value at `path` (or, with `key`, that key of the mapping at `path`) begins. */
-function offsetOf(document: Document, path: string[], key?: string): number {
+function offsetOf(yaml: typeof import('yaml'), document: Document, path: string[], key?: string): number {
   const node = path.length === 0 ? document.contents : document.getIn(path, true);
-  if (key !== undefined && isMap(node)) {
-    const pair = node.items.find((item) => isPair(item) && isScalar(item.key) && String(item.key.value) === key);
+  if (key !== undefined && yaml.isMap(node)) {
+    const pair = node.items.find((item) => yaml.isScalar(item.key) && String(item.key.value) === key);
     const keyNode = pair?.key as { range?: [number, number, number] } | undefined;
     if (keyNode?.range) return keyNode.range[0];
   }
