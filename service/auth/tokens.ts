@@ -11,7 +11,6 @@ import { REVIEW_SCOPES } from './review-scopes.ts';
 import { hashSecret, mintSecret, secretPrefix } from './secret.ts';
 import { presentedHash, verifyToken, type AuthRequirement, type Principal } from './verify-token.ts';
 
-export { REVIEW_SCOPES } from './review-scopes.ts';
 export const DASHBOARD_SCOPES: Scope[] = ['tokens:read', 'tokens:write'];
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** Strictly increasing ids, also within one millisecond: the list is newest first by id. */

@@ -11,8 +11,6 @@ import { formatSarif } from './sarif.ts';
 import type { FormatName } from './names.ts';
 import { formatText } from './text.ts';
 
-export { FORMATS, type FormatName } from './names.ts';
-
 export function formatReport(format: FormatName, report: ReviewReport, colour: boolean): string {
   switch (format) {
     case 'text':

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { CONFIG_SCHEMA } from '../../../service/cli/project-config/config-schema.ts';
+import { CONFIG_SCHEMA_FILE } from '../../../service/cli/project-config/write-config-schema.ts';
 import { RULES } from '../../../service/engine/index.ts';
 import { buildCli, FAKE_GITHUB_TOKEN, git, makeRepo, runCli, type TestRepo } from './review-cli.ts';
 
@@ -228,7 +229,7 @@ describe('project config: untrusted input', () => {
 });
 
 describe('project config: the JSON Schema that ships in the package', () => {
-  const file = new URL('../../../schema/diff-review-config.schema.json', import.meta.url);
+  const file = CONFIG_SCHEMA_FILE;
 
   it('is the schema the CLI validates with (rewrite it: node service/cli/project-config/write-config-schema.ts)', () => {
     expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual(CONFIG_SCHEMA);
