@@ -16,6 +16,10 @@ const bundles = [
     target: 'node22',
     bundle: true,
     packages: 'external',
+    // Shared code and each command's lazily imported modules go in chunks beside the entries (in
+    // the same folder: jobs/worker-file.ts finds review-worker.js beside the code that asks), so
+    // `diff-review review` does not load the HTTP server (service/cli.ts).
+    splitting: true,
     sourcemap: true,
     banner: { js: '#!/usr/bin/env node' },
     logLevel: 'warning',

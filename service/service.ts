@@ -1,7 +1,6 @@
 // createService(): the whole service in-process, for the CLI, the two clients and the tests.
 import os from 'node:os';
 import path from 'node:path';
-import envPaths from 'env-paths';
 import type { AddressInfo } from 'node:net';
 import { pino, type DestinationStream, type Logger } from 'pino';
 import { ensureDashboardToken, ensureSharedDashboardToken, type DashboardTokenState } from './auth/dashboard-token.ts';
@@ -19,10 +18,13 @@ import { acquireDataDirLock } from './store/data-dir-lock.ts';
 import type { InMemoryLookups } from './store/in-memory-lookups.ts';
 import { LowdbStore } from './store/lowdb-store.ts';
 import { redactSecrets } from './log-redaction.ts';
+import { DEFAULTS, defaultDataDir } from './defaults.ts';
 import { describeDatabase } from './store/postgres/database-url.ts';
 import { PostgresStore } from './store/postgres/postgres-store.ts';
 import type { Store } from './store/types.ts';
 import { VERSION } from './version.ts';
+
+export { DEFAULTS, defaultDataDir } from './defaults.ts';
 
 export interface ServiceOptions {
   /**
@@ -85,20 +87,6 @@ export interface Service {
   close(): Promise<void>;
 }
 
-export const DEFAULTS = {
-  host: '127.0.0.1',
-  cliPort: 7411,
-  jobTimeoutMs: 60_000,
-  retentionDays: 30,
-  maxQueuedJobs: 1000,
-  shutdownGraceMs: 5000,
-  rateLimits: { read: 1200, create: 120, tokens: 120 } satisfies RateLimits,
-  timeouts: { requestMs: 60_000, headersMs: 15_000 } satisfies ServerTimeouts,
-  // Well under a 1,024-descriptor limit in all; a desktop window follows every unfinished job it shows.
-  eventStreams: { perToken: 32, total: 256, lifetimeMs: 10 * 60_000 } satisfies EventStreamLimits,
-};
-
-export const defaultDataDir = () => envPaths('diff-review', { suffix: '' }).data;
 const SWEEP_EVERY_MS = 60 * 60 * 1000;
 
 export async function createService(options: ServiceOptions = {}): Promise<Service> {

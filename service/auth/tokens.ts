@@ -7,10 +7,10 @@ import type { CreateTokenBody, CreatedToken, ReviewScope, TokenRecord } from '..
 import type { Clock } from '../clock.ts';
 import type { SyncTokenLookup } from '../store/in-memory-lookups.ts';
 import type { Scope, StoredToken, TokenStore } from '../store/types.ts';
+import { REVIEW_SCOPES } from './review-scopes.ts';
 import { hashSecret, mintSecret, secretPrefix } from './secret.ts';
 import { presentedHash, verifyToken, type AuthRequirement, type Principal } from './verify-token.ts';
 
-export const REVIEW_SCOPES: ReviewScope[] = ['reviews:read', 'reviews:write'];
 export const DASHBOARD_SCOPES: Scope[] = ['tokens:read', 'tokens:write'];
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** Strictly increasing ids, also within one millisecond: the list is newest first by id. */

@@ -9,6 +9,8 @@ export interface ReviewReport {
   findings: Finding[];
   /** Findings the baseline knows (not in `findings`). */
   hiddenByBaseline: number;
+  /** Findings in paths the project config ignores (not in `findings`). */
+  ignoredByConfig: number;
   /** Every rule of the engine, for SARIF's rule descriptions. */
   rules: readonly RuleInfo[];
   repository?: string;

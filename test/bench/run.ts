@@ -1,6 +1,7 @@
 // Runs every service benchmark, one after another, and prints one table of all figures.
-// Run: npm run bench   (or node test/bench/run.ts [name ...]: api, create, polling, store, cold)
+// Run: npm run bench   (or node test/bench/run.ts [name ...]: api, create, polling, store, cold, cli)
 import { apiThroughput } from './api-throughput.ts';
+import { cliReview } from './cli.ts';
 import { coldStart } from './cold-start.ts';
 import { createThroughput } from './create-throughput.ts';
 import { pollingWhileBusy } from './polling-while-busy.ts';
@@ -13,6 +14,7 @@ const ALL: Record<string, [string, () => Promise<Row[]>]> = {
   polling: ['Polling while busy', pollingWhileBusy],
   store: ['Scale of the store', storeScale],
   cold: ['Cold start', coldStart],
+  cli: ['CLI wall time', cliReview],
 };
 const chosen = process.argv.slice(2).length ? process.argv.slice(2) : Object.keys(ALL);
 const rows: Row[] = [];

@@ -8,10 +8,8 @@ import { formatJson } from './json.ts';
 import { formatJunit } from './junit.ts';
 import { formatRdjsonl } from './rdjsonl.ts';
 import { formatSarif } from './sarif.ts';
+import type { FormatName } from './names.ts';
 import { formatText } from './text.ts';
-
-export const FORMATS = ['text', 'json', 'sarif', 'github', 'rdjsonl', 'gitlab', 'checkstyle', 'junit'] as const;
-export type FormatName = (typeof FORMATS)[number];
 
 export function formatReport(format: FormatName, report: ReviewReport, colour: boolean): string {
   switch (format) {

@@ -11,6 +11,7 @@ export function formatJson(report: ReviewReport): string {
       files: report.stats.files,
       added_lines: report.stats.addedLines,
       hidden_by_baseline: report.hiddenByBaseline,
+      ignored_by_config: report.ignoredByConfig,
       duration_ms: Math.round(report.durationMs),
     },
     ...(report.repository !== undefined ? { repository: report.repository } : {}),

@@ -61,7 +61,9 @@ function frame(report: ReviewReport, finding: Finding, holdsSecret: boolean, pai
 
 function summary(report: ReviewReport, paint: Paint): string {
   const counts = countBySeverity(report.findings);
-  const known = report.hiddenByBaseline > 0 ? `, ${report.hiddenByBaseline} known to the baseline not shown` : '';
+  const known =
+    (report.hiddenByBaseline > 0 ? `, ${report.hiddenByBaseline} known to the baseline not shown` : '') +
+    (report.ignoredByConfig > 0 ? `, ${report.ignoredByConfig} in ignored paths not shown` : '');
   const scope = `${report.stats.files} file${report.stats.files === 1 ? '' : 's'}, ${report.stats.addedLines} added line${report.stats.addedLines === 1 ? '' : 's'}${known}, ${Math.round(report.durationMs)} ms`;
   if (report.findings.length === 0) return `No findings (${scope}).`;
   const total = report.findings.length;

@@ -1,0 +1,46 @@
+// The JSON Schema of `.diff-review.yml`, made from the engine's rules so that it always lists
+// every rule id. It is also committed as schema/diff-review-config.schema.json (for `$schema` in
+// editors); a test keeps the file equal to this (write-config-schema.ts rewrites it).
+import { TRUNCATED_RULE_ID } from '../../engine/finish.ts';
+import { RULES, type RuleInfo } from '../../engine/index.ts';
+
+export const RULE_SETTINGS = ['off', 'error', 'warning', 'info'] as const;
+export type RuleSetting = (typeof RULE_SETTINGS)[number];
+
+export const CONFIG_SCHEMA_ID =
+  'https://github.com/diff-review/diff-review/raw/main/schema/diff-review-config.schema.json';
+
+export function configSchema(rules: readonly RuleInfo[]): Record<string, unknown> {
+  const setting = { enum: [...RULE_SETTINGS] };
+  return {
+    $schema: 'https://json-schema.org/draft/2020-12/schema',
+    $id: CONFIG_SCHEMA_ID,
+    title: 'diff-review project configuration (.diff-review.yml, .diff-review.yaml or .diff-review.json)',
+    type: 'object',
+    additionalProperties: false,
+    properties: {
+      $schema: { type: 'string', description: 'The schema of this file, for editors.' },
+      rules: {
+        description: 'Turn a rule off, or give it another severity: off, error, warning or info.',
+        type: 'object',
+        additionalProperties: false,
+        properties: Object.fromEntries(
+          [...rules]
+            .sort((a, b) => (a.id < b.id ? -1 : 1))
+            .map((rule) => [rule.id, { ...setting, description: `${rule.summary} (default: ${rule.severity})` }]),
+        ),
+      },
+      ignore: {
+        description:
+          'Paths whose findings are not reported: gitignore-style patterns, relative to the repository root.',
+        type: 'array',
+        items: { type: 'string', minLength: 1 },
+      },
+    },
+  };
+}
+
+/** Rules a config may name (the truncation notice is not a rule one can grade). */
+export const CONFIGURABLE_RULES: readonly RuleInfo[] = RULES.filter((rule) => rule.id !== TRUNCATED_RULE_ID);
+
+export const CONFIG_SCHEMA = configSchema(CONFIGURABLE_RULES);

@@ -1,0 +1,141 @@
+// Reads a repository's `.diff-review.yml` (or `.yaml`, `.json`, or the --config file) and checks
+// it against the config schema. The file is untrusted input: it is parsed as plain data (YAML's
+// core schema, no custom tags, aliases capped) and only selects and grades rules; it runs nothing.
+// Every error names the file, the line and the valid choices.
+import { readFile, stat } from 'node:fs/promises';
+import { isAbsolute, join, relative, resolve } from 'node:path';
+import type { Document } from 'yaml';
+import { UsageError } from '../exit-codes.ts';
+import { CONFIG_SCHEMA, CONFIGURABLE_RULES, RULE_SETTINGS, type RuleSetting } from './config-schema.ts';
+
+export const CONFIG_FILE_NAMES = ['.diff-review.yml', '.diff-review.yaml', '.diff-review.json'] as const;
+
+export interface ProjectConfig {
+  /** The file read, or undefined when the repository has none. */
+  file?: string;
+  /** Rule id → its setting; rules not named keep their default. */
+  rules: Record<string, RuleSetting>;
+  /** Gitignore-style patterns of paths whose findings are not reported. */
+  ignore: string[];
+}
+
+/** A bad config file: exit 2, the message says where. */
+export class ConfigError extends UsageError {
+  override name = 'ConfigError';
+}
+
+const TOP_LEVEL_KEYS = Object.keys(CONFIG_SCHEMA['properties'] as object);
+/** More aliases than this is an attack (a "billion laughs"), not a config. */
+const MAX_ALIASES = 50;
+
+/**
+ * The config of the repository at `root`: the `explicit` file (relative to `cwd`) when given, else
+ * the one config file at the root, else an empty config.
+ */
+export async function loadProjectConfig(
+  root: string,
+  options: { explicit?: string; cwd?: string } = {},
+): Promise<ProjectConfig> {
+  const cwd = options.cwd ?? process.cwd();
+  const file = options.explicit !== undefined ? resolve(cwd, options.explicit) : await findConfigFile(root, cwd);
+  if (file === undefined) return { rules: {}, ignore: [] };
+  const shown = displayPath(file, cwd);
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new ConfigError(
+      `${options.explicit !== undefined ? '--config ' : ''}${shown}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a folder, not a config file' : (error as Error).message}.`,
+    );
+  }
+  return { file, ...(await parseProjectConfig(text, shown)) };
+}
+
+/**
+ * Parses and checks a config file's text; `name` is what errors call the file. The parser and the
+ * validator are imported only when there is a file to read (they cost a review ~0.1 s to load).
+ */
+export async function parseProjectConfig(text: string, name: string): Promise<Omit<ProjectConfig, 'file'>> {
+  const [yaml, { default: Schema }] = await Promise.all([import('yaml'), import('typebox/schema')]);
+  const lines = new yaml.LineCounter();
+  const document = yaml.parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
+  const at = (offset: number) => `${name}:${lines.linePos(offset).line}`;
+  const problem = document.errors[0] ?? document.warnings[0];
+  if (problem) throw new ConfigError(`${at(problem.pos[0])}: ${problem.message.split('\n')[0]}.`);
+  let value: unknown;
+  try {
+    value = document.toJS({ maxAliasCount: MAX_ALIASES });
+  } catch (error) {
+    throw new ConfigError(`${name}: ${(error as Error).message}.`);
+  }
+  value ??= {}; // an empty file: no settings
+  const error = Schema.Errors(CONFIG_SCHEMA as Parameters<typeof Schema.Errors>[0], value)[1].find(
+    (e) => e.keyword !== 'boolean',
+  );
+  if (error) {
+    const path = error.instancePath.split('/').slice(1).map(unescapePointer);
+    throw new ConfigError(
+      `${at(offsetOf(yaml, document, path, error.keyword === 'additionalProperties' ? (error.params as { additionalProperties: string[] }).additionalProperties[0] : undefined))}: ${explain(error.keyword, path, error.params)}`,
+    );
+  }
+  const config = value as { rules?: Record<string, RuleSetting>; ignore?: string[] };
+  return { rules: config.rules ?? {}, ignore: config.ignore ?? [] };
+}
+
+function explain(keyword: string, path: string[], params: Record<string, unknown>): string {
+  const where =
+    path.length === 0 ? 'the file' : path.map((p, i) => (/^\d+$/.test(p) ? `[${p}]` : i === 0 ? p : `.${p}`)).join('');
+  if (keyword === 'additionalProperties') {
+    const key = (params as { additionalProperties: string[] }).additionalProperties[0];
+    if (path[0] === 'rules')
+      return `unknown rule "${key}". Valid rule ids: ${CONFIGURABLE_RULES.map((r) => r.id)
+        .sort()
+        .join(', ')}.`;
+    return `unknown key "${key}". Valid keys: ${TOP_LEVEL_KEYS.join(', ')}.`;
+  }
+  if (keyword === 'enum') return `${where} must be one of ${RULE_SETTINGS.join(', ')}.`;
+  if (keyword === 'minLength') return `${where} must not be empty.`;
+  if (keyword === 'type') {
+    const expected = (params as { type: string }).type;
+    if (path.length === 0) return 'the file must be a mapping of keys (rules, ignore), not a list or a single value.';
+    return `${where} must be ${expected === 'object' ? 'a mapping' : expected === 'array' ? 'a list' : `a ${expected}`}.`;
+  }
+  return `${where} is not valid.`;
+}
+
+/** Where the value at `path` (or, with `key`, that key of the mapping at `path`) begins. */
+function offsetOf(yaml: typeof import('yaml'), document: Document, path: string[], key?: string): number {
+  const node = path.length === 0 ? document.contents : document.getIn(path, true);
+  if (key !== undefined && yaml.isMap(node)) {
+    const pair = node.items.find((item) => yaml.isScalar(item.key) && String(item.key.value) === key);
+    const keyNode = pair?.key as { range?: [number, number, number] } | undefined;
+    if (keyNode?.range) return keyNode.range[0];
+  }
+  return (node as { range?: [number, number, number] } | null)?.range?.[0] ?? 0;
+}
+
+const unescapePointer = (segment: string) => segment.replaceAll('~1', '/').replaceAll('~0', '~');
+
+async function findConfigFile(root: string, cwd: string): Promise<string | undefined> {
+  const found: string[] = [];
+  for (const name of CONFIG_FILE_NAMES) {
+    const file = join(root, name);
+    const info = await stat(file).catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT' || error.code === 'ENOTDIR') return undefined;
+      throw new ConfigError(`${displayPath(file, cwd)}: ${error.message}.`);
+    });
+    if (info?.isDirectory()) throw new ConfigError(`${displayPath(file, cwd)}: is a folder, not a config file.`);
+    if (info) found.push(file);
+  }
+  if (found.length > 1)
+    throw new ConfigError(
+      `${found.map((f) => displayPath(f, cwd)).join(' and ')}: more than one config file; keep one.`,
+    );
+  return found[0];
+}
+
+function displayPath(file: string, cwd: string): string {
+  const shown = relative(cwd, file);
+  return shown === '' || shown.startsWith('..') || isAbsolute(shown) ? file : shown;
+}

@@ -1,0 +1,254 @@
+// The project config (.diff-review.yml / .yaml / .json, --config FILE): rule settings and ignored
+// paths change what is reported and what the exit code counts; a bad file exits 2 naming the file,
+// the line and the valid choices; the file is data and runs nothing. The built CLI, real repos.
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { CONFIG_SCHEMA } from '../../../service/cli/project-config/config-schema.ts';
+import { CONFIG_SCHEMA_FILE } from '../../../service/cli/project-config/write-config-schema.ts';
+import { RULES } from '../../../service/engine/index.ts';
+import { buildCli, FAKE_GITHUB_TOKEN, git, makeRepo, runCli, type TestRepo } from './review-cli.ts';
+
+const repos: TestRepo[] = [];
+beforeAll(buildCli, 60_000);
+afterEach(() => {
+  for (const r of repos.splice(0)) r.cleanup();
+});
+
+/** A branch that adds a secret (error), a debugger statement (warning) and a TODO (info) in each of `files`. */
+function repoWithFindings(files = ['src/app.js']): TestRepo {
+  const r = makeRepo();
+  repos.push(r);
+  for (const file of files) r.write(file, `const token = "${FAKE_GITHUB_TOKEN}";\ndebugger;\n// TODO later\n`);
+  r.commit('work');
+  return r;
+}
+
+interface JsonReport {
+  findings: { rule_id: string; severity: string; file_path: string }[];
+  summary: { ignored_by_config: number };
+}
+const review = async (r: TestRepo, ...args: string[]) => {
+  const run = await runCli(['review', '--format', 'json', ...args], { cwd: r.dir });
+  return { ...run, report: run.code === 0 || run.code === 1 ? (JSON.parse(run.stdout) as JsonReport) : undefined };
+};
+const found = (report: JsonReport | undefined) =>
+  report!.findings.map((f) => `${f.file_path} ${f.rule_id} ${f.severity}`);
+
+describe('project config: rules', () => {
+  it('off removes a rule; a severity regrades it, and the exit code counts the configured severity', async () => {
+    const r = repoWithFindings();
+    const before = await review(r);
+    expect(found(before.report)).toEqual([
+      'src/app.js secret error',
+      'src/app.js no-debugger warning',
+      'src/app.js todo-without-issue info',
+    ]);
+    expect(before.code).toBe(1);
+
+    r.write('.diff-review.yml', 'rules:\n  secret: info\n  no-debugger: error\n  todo-without-issue: off\n');
+    const after = await review(r);
+    expect(found(after.report)).toEqual(['src/app.js secret info', 'src/app.js no-debugger error']);
+    expect(after.code).toBe(1); // no-debugger is an error now
+
+    r.write('.diff-review.yml', 'rules:\n  secret: warning\n  no-debugger: off\n');
+    const relaxed = await review(r);
+    expect(found(relaxed.report)).toEqual(['src/app.js secret warning', 'src/app.js todo-without-issue info']);
+    expect(relaxed.code).toBe(0); // nothing at error any more
+    expect((await review(r, '--fail-on', 'warning')).code).toBe(1);
+  });
+
+  it('.yaml and .json are read too; --config FILE replaces the root file; a subfolder finds the root file', async () => {
+    const r = repoWithFindings();
+    r.write('.diff-review.yaml', 'rules: { no-debugger: off }\n');
+    expect(found((await review(r)).report)).not.toContain('src/app.js no-debugger warning');
+
+    const json = makeRepo();
+    repos.push(json);
+    json.write('src/app.js', 'debugger;\n');
+    json.commit('work');
+    json.write('.diff-review.json', '{ "rules": { "no-debugger": "error" } }\n');
+    expect(found((await review(json)).report)).toEqual(['src/app.js no-debugger error']);
+
+    json.write('ci/strict.yml', 'rules:\n  no-debugger: off\n');
+    expect(found((await review(json, '--config', 'ci/strict.yml')).report)).toEqual([]);
+
+    mkdirSync(join(json.dir, 'src/deep'), { recursive: true });
+    const fromSubfolder = await runCli(['review', '--format', 'json'], { cwd: join(json.dir, 'src/deep') });
+    expect(found(JSON.parse(fromSubfolder.stdout))).toEqual(['src/app.js no-debugger error']);
+  });
+
+  it('an empty config file changes nothing', async () => {
+    const r = repoWithFindings();
+    r.write('.diff-review.yml', '# nothing configured yet\n');
+    const run = await review(r);
+    expect(run.stderr).toBe('');
+    expect(found(run.report)).toHaveLength(3);
+  });
+
+  it('--diff outside a repository reads the config of the current folder', async () => {
+    const r = repoWithFindings();
+    const diff = git(r.dir, 'diff', 'main...HEAD');
+    const folder = mkdtempSync(join(tmpdir(), 'diff-review-not-a-repo-'));
+    repos.push({ dir: folder, cleanup: () => rmSync(folder, { recursive: true, force: true }) } as TestRepo);
+    writeFileSync(join(folder, '.diff-review.yml'), 'rules:\n  secret: off\n');
+    writeFileSync(join(folder, 'change.diff'), diff);
+    const run = await runCli(['review', '--format', 'json', '--diff', 'change.diff'], { cwd: folder });
+    expect(found(JSON.parse(run.stdout))).toEqual([
+      'src/app.js no-debugger warning',
+      'src/app.js todo-without-issue info',
+    ]);
+  });
+});
+
+describe('project config: ignore', () => {
+  it('gitignore-style globs drop the findings of ignored paths, which never count for the exit code', async () => {
+    const r = repoWithFindings(['src/app.js', 'vendor/lib.js', 'vendor/keep.js', 'dist/deep/out.min.js']);
+    const unconfigured = (await review(r)).report!.findings;
+    const inIgnoredPaths = unconfigured.filter(
+      (f) => f.file_path === 'vendor/lib.js' || f.file_path.endsWith('.min.js'),
+    );
+    expect(inIgnoredPaths.length).toBeGreaterThanOrEqual(6);
+    r.write('.diff-review.yml', 'ignore:\n  - vendor/*\n  - "!vendor/keep.js"\n  - "*.min.js"\n');
+    const run = await review(r);
+    expect([...new Set(run.report!.findings.map((f) => f.file_path))]).toEqual(['src/app.js', 'vendor/keep.js']);
+    expect(run.report!.summary.ignored_by_config).toBe(inIgnoredPaths.length);
+
+    r.write('.diff-review.yml', 'ignore: ["*"]\n');
+    const all = await review(r);
+    expect(all.report!.findings).toEqual([]);
+    expect(all.code).toBe(0); // the secrets are in ignored paths: nothing counts
+    const text = await runCli(['review'], { cwd: r.dir });
+    expect(text.stdout).toContain(
+      `No findings (4 files, 12 added lines, ${unconfigured.length} in ignored paths not shown, `,
+    );
+  });
+
+  it('a pattern matches at the exact path and not one character past it', async () => {
+    const r = repoWithFindings(['src/a.js', 'src/ab.js']);
+    r.write('.diff-review.yml', 'ignore: [src/a.js]\n');
+    expect([...new Set((await review(r)).report!.findings.map((f) => f.file_path))]).toEqual(['src/ab.js']);
+  });
+});
+
+describe('project config: errors name the file, the line and the valid choices (exit 2)', () => {
+  const cases: [string, string, RegExp][] = [
+    [
+      'unknown key',
+      'rules:\n  no-debugger: off\nignored:\n  - x\n',
+      /\.diff-review\.yml:3: unknown key "ignored"\. Valid keys: \$schema, rules, ignore\./,
+    ],
+    [
+      'unknown rule id',
+      'rules:\n  no-debugger: off\n  no-debuger: error\n',
+      /\.diff-review\.yml:3: unknown rule "no-debuger"\. Valid rule ids: .*no-debugger.*secret/,
+    ],
+    ['rule ids are case-sensitive', 'rules:\n  No-Debugger: off\n', /\.diff-review\.yml:2: unknown rule "No-Debugger"/],
+    [
+      'bad setting',
+      'rules:\n\n  no-debugger: critical\n',
+      /\.diff-review\.yml:3: rules\.no-debugger must be one of off, error, warning, info\./,
+    ],
+    ['ignore not a list', 'ignore: vendor/\n', /\.diff-review\.yml:1: ignore must be a list\./],
+    [
+      'ignore item not a string',
+      'ignore:\n  - vendor/\n  - 42\n',
+      /\.diff-review\.yml:3: ignore\[1\] must be a string\./,
+    ],
+    ['empty pattern', 'ignore:\n  - ""\n', /\.diff-review\.yml:2: ignore\[0\] must not be empty\./],
+    ['not a mapping', '- rules\n', /\.diff-review\.yml:1: the file must be a mapping/],
+    [
+      'YAML syntax',
+      'rules:\n  no-debugger: off\n\tsecret: off\n',
+      /\.diff-review\.yml:3: Tabs are not allowed as indentation\./,
+    ],
+    [
+      'duplicate key',
+      'rules:\n  no-debugger: off\nrules:\n  secret: off\n',
+      /\.diff-review\.yml:3: Map keys must be unique/,
+    ],
+  ];
+  for (const [name, text, message] of cases) {
+    it(name, async () => {
+      const r = repoWithFindings();
+      r.write('.diff-review.yml', text);
+      const run = await review(r);
+      expect(run.code).toBe(2);
+      expect(run.stderr).toMatch(message);
+      expect(run.stdout).toBe('');
+    });
+  }
+
+  it('JSON files get lines too; two config files, a missing --config file: exit 2', async () => {
+    const r = repoWithFindings();
+    r.write('.diff-review.json', '{\n  "rules": {\n    "nope": "off"\n  }\n}\n');
+    const json = await review(r);
+    expect(json.code).toBe(2);
+    expect(json.stderr).toMatch(/\.diff-review\.json:3: unknown rule "nope"/);
+
+    r.write('.diff-review.yml', 'rules: {}\n');
+    const two = await review(r);
+    expect(two.code).toBe(2);
+    expect(two.stderr).toMatch(/\.diff-review\.yml and \.diff-review\.json: more than one config file; keep one\./);
+
+    const missing = await review(r, '--config', 'nowhere.yml');
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/--config nowhere\.yml: no such file\./);
+  });
+});
+
+describe('project config: untrusted input', () => {
+  it('a tag that would build code in other YAML loaders is refused, and nothing runs', async () => {
+    const r = repoWithFindings();
+    const marker = join(r.dir, 'pwned');
+    r.write(
+      '.diff-review.yml',
+      `ignore:\n  - !!js/function "function () { require('fs').writeFileSync('${marker}', 'x') }"\n`,
+    );
+    const run = await review(r);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/\.diff-review\.yml:2: Unresolved tag: tag:yaml\.org,2002:js\/function/);
+    expect(existsSync(marker)).toBe(false);
+  });
+
+  it('an alias bomb ("billion laughs") is refused, not expanded', async () => {
+    const r = repoWithFindings();
+    const levels = ['a: &a ["x","x","x","x","x","x","x","x","x"]'];
+    for (let i = 1; i < 9; i++) {
+      const prev = String.fromCharCode(96 + i);
+      const name = String.fromCharCode(97 + i);
+      levels.push(`${name}: &${name} [${Array(9).fill(`*${prev}`).join(',')}]`);
+    }
+    r.write('.diff-review.yml', `${levels.join('\n')}\nignore: *i\n`);
+    const run = await review(r);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/\.diff-review\.yml: .*alias/i);
+  });
+});
+
+describe('project config: the JSON Schema that ships in the package', () => {
+  const file = CONFIG_SCHEMA_FILE;
+
+  it('is the schema the CLI validates with (rewrite it: node service/cli/project-config/write-config-schema.ts)', () => {
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual(CONFIG_SCHEMA);
+  });
+
+  it('is a valid JSON Schema that names every rule and takes exactly the valid files', () => {
+    const validate = new Ajv2020({ strict: true }).compile(JSON.parse(readFileSync(file, 'utf8')));
+    const ruleIds = Object.keys((CONFIG_SCHEMA['properties'] as { rules: { properties: object } }).rules.properties);
+    expect(ruleIds).toEqual(
+      RULES.map((rule) => rule.id)
+        .filter((id) => id !== 'review-truncated')
+        .sort(),
+    );
+    expect(
+      validate({ $schema: './schema.json', rules: { secret: 'off', 'no-debugger': 'error' }, ignore: ['a/**'] }),
+    ).toBe(true);
+    expect(validate({})).toBe(true);
+    expect(validate({ rules: { secret: 'critical' } })).toBe(false);
+    expect(validate({ rules: { 'no-such-rule': 'off' } })).toBe(false);
+    expect(validate({ extra: true })).toBe(false);
+  });
+});
