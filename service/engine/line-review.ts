@@ -154,6 +154,7 @@ export function reviewLines(
         text,
         above: lineAbove(diff, file, k),
         ...(match.secret ? { secret: match.secret } : {}),
+        ...(match.generic ? { generic: true } : {}),
       });
     }
   }

@@ -47,6 +47,8 @@ export interface LineMatch {
   message?: string;
   /** The secret the finding is about: left out of the finding's fingerprint. */
   secret?: SecretSpan;
+  /** Recognised by a generic name only: another finding of the same rule on the line (a named kind) is reported instead. */
+  generic?: boolean;
 }
 
 export interface LineRule extends RuleMeta {

@@ -1,5 +1,7 @@
-// Secrets: tokens and keys recognised by secretlint's recommended preset, private-key blocks,
-// and .env files. Messages name the kind of secret, never its value.
+// Secrets: tokens and keys recognised by secretlint's recommended preset and by the engine's own
+// credential formats (secrets/formats.ts: one rule id, `secret`), private-key blocks, and .env
+// files. Messages name the kind of secret, never its value. Templates and documentation are not
+// read (their values are examples), and placeholders (xxxx, <token>, EXAMPLE) are not secrets.
 //
 // Not reported: URLs whose credentials are placeholders (https://user:token@host), and in tests
 // and fixtures, secrets that are test data: source code quoted in a string
@@ -12,6 +14,8 @@ import { anyFile, baseName, isFixture, isTestFile } from './files.ts';
 import { commentSyntaxOf, lexLine } from './lexer.ts';
 import type { FileRule, LineRule, ScanFinding, ScanRule } from './rule.ts';
 import { spanOf } from './rule.ts';
+import { credentialFormats, SECRET_HELP, SECRET_RULE_ID, SECRET_SUMMARY } from './secrets/credential-rule.ts';
+import { fakeNameEnd, isPlaceholderSecret, isReference, isTemplateOrDoc } from './secrets/placeholders.ts';
 
 // secretlint's profiler is on by default: every lintSource call leaves ~60 performance marks in
 // the thread's performance timeline, which nothing clears (a leak in a long-lived worker) and
@@ -117,11 +121,11 @@ function describeSecret(ruleId: string, messageId: string): string {
 
 export const secret: ScanRule = {
   kind: 'scan',
-  id: 'secret',
+  id: SECRET_RULE_ID,
   severity: 'error',
-  summary: 'A credential (API token, access key, password in a URL, ...) recognised by secretlint\'s recommended preset.',
-  help: 'Remove the secret from the change and rotate it: it is exposed to everyone who can read the repository. Load secrets from the environment or a secret store.',
-  files: anyFile,
+  summary: SECRET_SUMMARY,
+  help: SECRET_HELP,
+  files: (path) => !isTemplateOrDoc(path),
   // Empty (no pre-filter: every added line) when the preset has a rule the table does not know.
   keywords: [...new Set(NEEDLES.map(keywordOf))],
   accepts(text, found) {
@@ -172,7 +176,7 @@ async function scanFile(path: string, lines: readonly string[]): Promise<ScanFin
     const start = starts[index]!;
     const text = lines[index]!;
     const matched = text.slice(from - start, to - start);
-    if (isPlaceholderCredential(matched)) continue;
+    if (isPlaceholderCredential(matched) || isPlaceholderSecret(secretPart(matched)) || isReference(matched)) continue;
     if (testData) {
       const { code, fakeNameEnd } = lineFacts(index);
       if (isQuotedSource(text, code, from - start, to - start) || fakeNameEnd <= from - start) continue;
@@ -189,6 +193,14 @@ async function scanFile(path: string, lines: readonly string[]): Promise<ScanFin
   return findings;
 }
 
+/** The varying part of a match: a URL's password, or the token after its prefix and name. */
+function secretPart(matched: string): string {
+  const url = /:\/\/[^:/\s@]*:([^@/\s]+)@/.exec(matched);
+  if (url) return url[1]!;
+  const assigned = /[=:]\s*["']?([^"'\s]+)["']?\s*$/.exec(matched);
+  return assigned ? assigned[1]! : matched;
+}
+
 /** Words people put in example URLs (https://user:token@host): not credentials. */
 const PLACEHOLDERS = new Set([
   'user', 'username', 'name', 'login', 'token', 'pass', 'password', 'passwd', 'pwd', 'secret', 'key', 'apikey', 'pat',
@@ -202,19 +214,6 @@ function isPlaceholderCredential(matched: string): boolean {
   const user = m[1]!.toLowerCase();
   const password = m[2]!.toLowerCase();
   return PLACEHOLDERS.has(user) && (PLACEHOLDERS.has(password) || password.length < 8);
-}
-
-/** A name assigned to, that says its value is not real: FAKE_TOKEN =, dummyKey:, exampleSecret =, "mockCredentials":. */
-const ASSIGNED_NAME = /(?<!\w)(\w+)["']?\s*[:=]/g;
-const FAKE_WORD = /fake|dummy|mock|example|sample|placeholder/i;
-
-/**
- * Where the first fake-sounding assigned name on the line ends (Infinity if none): a secret after
- * it is test data. One pass: names start only at word starts.
- */
-function fakeNameEnd(text: string): number {
-  for (const m of text.matchAll(ASSIGNED_NAME)) if (FAKE_WORD.test(m[1]!)) return m.index + m[0].length;
-  return Number.POSITIVE_INFINITY;
 }
 
 /**
@@ -286,4 +285,4 @@ export const noEnvFile: FileRule = {
   },
 };
 
-export const secretRules = [secret, noPrivateKey, noEnvFile];
+export const secretRules = [secret, credentialFormats, noPrivateKey, noEnvFile];

@@ -1,0 +1,106 @@
+// Credentials with no shape of their own, recognised by what they are assigned to: a password,
+// secret, token or API key with a literal value (quoted in code; also bare in YAML, properties,
+// TOML, INI and .env files), a connection string's `Password=` / `password=` parameter, a URL
+// with an empty user name and a password (redis://:pw@host). Precision first: the name must end
+// in the credential word, and the value must look chosen or random, not like a label, a path,
+// an identifier or a placeholder.
+import type { CredentialFormat } from './format.ts';
+import { END, spellings } from './format.ts';
+import { isPlaceholderSecret, isReference, shannonEntropy } from './placeholders.ts';
+
+/** Files whose values are written bare: `password: hunter22`, `db.password=...`. */
+const isConfigFile = (path: string): boolean =>
+  /\.(ya?ml|properties|toml|ini|cfg|conf|env)$/i.test(path) || /(^|\/)\.env(\.[\w-]+)?$/.test(path) || /(^|\/)\.?(npmrc|pypirc|netrc)$/.test(path);
+
+/** Between the name and the value: `=`, `:`, `=>`, `:=`, `?=`, with the name's closing quote. */
+const ASSIGN = String.raw`["']?[ \t]{0,3}(?:=|:|=>|:=|\?=)[ \t]{0,3}`;
+
+/** A quoted value (any file), or in config files a bare one up to the end of the line or a comment. */
+function valueIn(chars: string, min: number, max: number, bare: boolean): string {
+  const quoted = String.raw`(?<q>["'\x60])(?<secret>${chars}{${min},${max}})\k<q>`;
+  return bare ? String.raw`(?:${quoted}|(?<secret>${chars}{${min},${max}})(?=[ \t]*(?:[#;].*)?$))` : quoted;
+}
+
+/** What may follow the credential word in the name: `SECRET_KEY`, `apiKeyValue`, `TOKEN_SECRET`. */
+const NAME_TAIL = /^(?:[_.-]?(?:key|secret|token|value|str|string|b64|base64|hex|raw|plain|live|prod|production))*$/i;
+
+/** Values that are defaults, labels and words, not chosen passwords. */
+const WEAK_WORDS = /pass(?:wd|word)?|secret|admin|root|guest|demo|default|letmein|welcome|qwerty|test|user|login|token|null|none|undefined|true|false|required|optional|string/i;
+
+/** Segments of lower-case words or numbers joined by - _ . : an identifier, a file name, a key of a message catalogue. */
+const SLUG = /^(?:[a-z]+|[A-Z]+|\d+)(?:[-_.](?:[a-z]+|[A-Z]+|\d+))+$/;
+
+function nameTailOf(match: RegExpExecArray): string {
+  return match.groups?.['tail'] ?? '';
+}
+
+/** A chosen password: long enough, not a word list default, a placeholder, a label or a format string. */
+export function looksLikePassword(value: string): boolean {
+  if (value.length < 8 || isReference(value) || isPlaceholderSecret(value) || WEAK_WORDS.test(value) || SLUG.test(value)) return false;
+  if (/%[sd]|\{\d*\}|:\/\/|^\.{0,2}\//.test(value)) return false;
+  const letters = /[A-Za-z]/.test(value);
+  const others = /[^A-Za-z_.-]/.test(value);
+  return letters && others && shannonEntropy(value) >= 2.8;
+}
+
+/** A random key or token: digits and letters, high entropy (lower for hex, which has 16 symbols). */
+export function looksLikeRandomKey(value: string): boolean {
+  if (isReference(value) || isPlaceholderSecret(value) || SLUG.test(value)) return false;
+  if (!/\d/.test(value) || !/[A-Za-z]/.test(value)) return false;
+  if (/^[\w-]+(?:\.[\w-]+){2,}$/.test(value) && !/\d.*[A-Z]|[A-Z].*\d/.test(value)) return false; // a dotted name
+  const entropy = shannonEntropy(value);
+  return /^[a-f0-9-]+$/i.test(value) ? value.replace(/-/g, '').length >= 32 && entropy >= 3 : entropy >= 3.5;
+}
+
+const PASSWORD_WORDS = ['password', 'passwd'];
+const KEY_WORDS = ['secret', 'token', 'api_key', 'api-key', 'apikey', 'access_key', 'access-key', 'auth_key', 'private_key'];
+const KEY_KEYWORDS = [...spellings(KEY_WORDS), 'apiKey', 'ApiKey', 'accessKey', 'AccessKey', 'authKey', 'AuthKey', 'privateKey', 'PrivateKey'];
+const KEY_NAMES = String.raw`(?:secret|token|api[_-]?key|access[_-]?key|auth[_-]?key|private[_-]?key)`;
+
+function generic(id: string, kind: string, keywords: readonly string[], names: string, value: (bare: boolean) => string, accepts: (secret: string) => boolean, bare: boolean): CredentialFormat {
+  return {
+    id: bare ? `${id}-config` : id,
+    kind,
+    keywords,
+    pattern: new RegExp(`${names}(?<tail>[\\w.-]{0,24}?)${ASSIGN}${value(bare)}`, 'dyi'),
+    secretGroup: 0,
+    entropy: 0,
+    wordStart: false,
+    generic: true,
+    files: bare ? isConfigFile : (path) => !isConfigFile(path),
+    accepts: (secret, match) => NAME_TAIL.test(nameTailOf(match)) && accepts(secret),
+  };
+}
+
+const passwordValue = (bare: boolean) => valueIn(String.raw`[^"'\x60\s]`, 6, 128, bare);
+const keyValue = (bare: boolean) => valueIn(String.raw`[\w+/=.~-]`, 16, 300, bare);
+
+export const NAMED_VALUES: CredentialFormat[] = [
+  ...[false, true].flatMap((bare) => [
+    generic('generic-password', 'password', spellings(PASSWORD_WORDS), 'passw(?:or)?d', passwordValue, looksLikePassword, bare),
+    generic('generic-api-key', 'secret, token or API key', KEY_KEYWORDS, KEY_NAMES, keyValue, looksLikeRandomKey, bare),
+  ]),
+  {
+    // JDBC (…?user=app&password=…), ADO.NET (…;Password=…;), ODBC (…;PWD=…;).
+    id: 'connection-string-password',
+    kind: 'password in a connection string',
+    keywords: [...spellings(['password=', 'pwd=']), 'Pwd='],
+    pattern: new RegExp(String.raw`(?:password|pwd)=(?<secret>[^;&\s'"\x60]{6,128})(?=[;&'"\x60\s]|$)`, 'dyi'),
+    secretGroup: 0,
+    entropy: 0,
+    wordStart: false,
+    before: /[;&?\s"'\x60]/,
+    generic: true,
+    accepts: looksLikePassword,
+  },
+  {
+    id: 'url-password-empty-user',
+    kind: 'password in a URL',
+    keywords: ['://:'],
+    pattern: new RegExp(String.raw`:\/\/:(?<secret>[^@\s/'"\x60]{6,128})@[\w.-]{1,253}${END.replace('(?=', '(?=[:/]|')}`, 'dy'),
+    secretGroup: 0,
+    entropy: 0,
+    wordStart: false,
+    accepts: looksLikePassword,
+  },
+];
