@@ -12,7 +12,7 @@ import { creator as recommendedPreset } from '@secretlint/secretlint-rule-preset
 import type { SecretLintCoreConfig } from '@secretlint/types';
 import { anyFile, baseName, isFixture, isTestFile } from './files.ts';
 import { commentSyntaxOf, lexLine } from './lexer.ts';
-import type { FileRule, LineRule, ScanFinding, ScanRule } from './rule.ts';
+import type { AddedLine, FileRule, LineRule, ScanFinding, ScanRule } from './rule.ts';
 import { spanOf } from './rule.ts';
 import { credentialFormats, SECRET_HELP, SECRET_RULE_ID, SECRET_SUMMARY } from './secrets/credential-rule.ts';
 import { fakeNameEnd, isPlaceholderSecret, isReference, isTemplateOrDoc } from './secrets/placeholders.ts';
@@ -243,10 +243,29 @@ function lineIndexAt(starts: readonly number[], offset: number): number {
 }
 
 const PEM_BEGIN = /-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----/;
-const BASE64_BODY = /^\s*[A-Za-z0-9+/=]{40,}\s*$/;
+/** Key material: a long run of base64, also inside quotes or a concatenation ("MIIE..." +). */
+const BASE64_RUN = /[A-Za-z0-9+/]{40,}/;
 const INLINE_BODY = /-----(?:\\r)?\\n[A-Za-z0-9+/]{40}/;
+/** Lines between the BEGIN line and the key material: blank lines and armour headers (Version:, Proc-Type:, DEK-Info:), also quoted. */
+function isArmour(text: string): boolean {
+  const bare = text.replace(/\\n|[\s"'`+]/g, '');
+  return bare === '' || /^[\w-]+:/.test(bare);
+}
+/** How many lines below the BEGIN line the key material may start. */
+const BODY_REACH = 6;
 
-/** A private-key block: the BEGIN line followed by key material (the next line, or `\n` + base64 in a string). */
+/** Key material follows the BEGIN line within BODY_REACH added lines, past blank lines and armour headers. */
+function hasBodyBelow(line: AddedLine): boolean {
+  for (let offset = 1; offset <= BODY_REACH; offset++) {
+    const next = line.lineAt(offset);
+    if (next === undefined || next.kind !== '+') return false;
+    if (BASE64_RUN.test(next.text)) return true;
+    if (!isArmour(next.text)) return false;
+  }
+  return false;
+}
+
+/** A private-key block in any armour (PKCS#1/#8, EC, OpenSSH, PGP): the BEGIN line followed by key material. */
 export const noPrivateKey: LineRule = {
   kind: 'line',
   id: 'no-private-key',
@@ -259,9 +278,8 @@ export const noPrivateKey: LineRule = {
   check(line) {
     const m = PEM_BEGIN.exec(line.text);
     if (!m) return null;
-    const next = line.lineAt(1);
-    const hasBody = INLINE_BODY.test(line.text.slice(m.index)) || (next !== undefined && next.kind === '+' && BASE64_BODY.test(next.text));
     // Key material may follow the BEGIN line on the same line (JSON's "\n"-joined PEM).
+    const hasBody = INLINE_BODY.test(line.text.slice(m.index)) || hasBodyBelow(line);
     return hasBody ? { ...spanOf(m), secret: { start: m.index, end: line.text.length } } : null;
   },
 };

@@ -72,6 +72,7 @@ const PREFIXED: CredentialFormat[] = [
   prefixed('readme-api-token', 'ReadMe API key', ['rdme_'], '[a-z0-9]{70}', { entropy: 2 }),
   prefixed('rubygems-api-token', 'RubyGems API key', ['rubygems_'], `${HEX}{48}`, { entropy: 2 }),
   prefixed('scalingo-api-token', 'Scalingo API token', ['tk-us-'], '[\\w-]{48}', { entropy: 2 }),
+  prefixed('sendgrid-api-token', 'SendGrid API key', ['SG.'], '[\\w-]{22}\\.[\\w-]{43}', { entropy: 2 }),
   prefixed('sendinblue-api-token', 'Brevo (Sendinblue) API key', ['xkeysib-'], `${HEX}{64}-[A-Za-z0-9]{16}`, { entropy: 2 }),
   prefixed('sentry-org-token', 'Sentry organization token', ['sntrys_eyJpYXQiO'], '[A-Za-z0-9+/]{10,400}={0,2}_[A-Za-z0-9+/]{43}', { entropy: 4.5 }),
   prefixed('sentry-user-token', 'Sentry user token', ['sntryu_'], `${HEX}{64}`, { entropy: 3.5 }),

@@ -46,6 +46,7 @@ export function looksLikePassword(value: string): boolean {
 /** A random key or token: digits and letters, high entropy (lower for hex, which has 16 symbols). */
 export function looksLikeRandomKey(value: string): boolean {
   if (isReference(value) || isPlaceholderSecret(value) || SLUG.test(value)) return false;
+  if (/%[sd]|\{\d*\}|\$\{|:\/\/|^\.{0,2}\/|^[\w-]+\(/.test(value)) return false;
   if (!/\d/.test(value) || !/[A-Za-z]/.test(value)) return false;
   if (/^[\w-]+(?:\.[\w-]+){2,}$/.test(value) && !/\d.*[A-Z]|[A-Z].*\d/.test(value)) return false; // a dotted name
   const entropy = shannonEntropy(value);
@@ -53,6 +54,11 @@ export function looksLikeRandomKey(value: string): boolean {
 }
 
 const PASSWORD_WORDS = ['password', 'passwd'];
+const URL_SCHEMES = [
+  'redis', 'rediss', 'amqp', 'amqps', 'mongodb', 'mongodb+srv', 'postgres', 'postgresql', 'mysql', 'mariadb', 'mssql', 'sqlserver',
+  'oracle', 'clickhouse', 'cockroachdb', 'couchdb', 'neo4j', 'neo4j+s', 'bolt', 'nats', 'kafka', 'mqtt', 'mqtts', 'ftp', 'ftps',
+  'sftp', 'smtp', 'smtps', 'imap', 'imaps', 'ldap', 'ldaps', 'memcached', 'elasticsearch', 'cassandra',
+];
 const KEY_WORDS = ['secret', 'token', 'api_key', 'api-key', 'apikey', 'access_key', 'access-key', 'auth_key', 'private_key'];
 const KEY_KEYWORDS = [...spellings(KEY_WORDS), 'apiKey', 'ApiKey', 'accessKey', 'AccessKey', 'authKey', 'AuthKey', 'privateKey', 'PrivateKey'];
 const KEY_NAMES = String.raw`(?:secret|token|api[_-]?key|access[_-]?key|auth[_-]?key|private[_-]?key)`;
@@ -73,7 +79,7 @@ function generic(id: string, kind: string, keywords: readonly string[], names: s
 }
 
 const passwordValue = (bare: boolean) => valueIn(String.raw`[^"'\x60\s]`, 6, 128, bare);
-const keyValue = (bare: boolean) => valueIn(String.raw`[\w+/=.~-]`, 16, 300, bare);
+const keyValue = (bare: boolean) => valueIn(bare ? String.raw`[\w+/=.~-]` : String.raw`[^"'\x60\s]`, 16, 300, bare);
 
 export const NAMED_VALUES: CredentialFormat[] = [
   ...[false, true].flatMap((bare) => [
@@ -94,10 +100,12 @@ export const NAMED_VALUES: CredentialFormat[] = [
     accepts: looksLikePassword,
   },
   {
-    id: 'url-password-empty-user',
-    kind: 'password in a URL',
-    keywords: ['://:'],
-    pattern: new RegExp(String.raw`:\/\/:(?<secret>[^@\s/'"\x60]{6,128})@[\w.-]{1,253}${END.replace('(?=', '(?=[:/]|')}`, 'dy'),
+    // Databases, caches and queues (secretlint reads http(s) and the common database schemes; this
+    // adds the rest, and an empty user name: redis://:pw@host).
+    id: 'url-credentials',
+    kind: 'password in a connection URL',
+    keywords: [...URL_SCHEMES.map((scheme) => `${scheme}://`), '://:'],
+    pattern: new RegExp(String.raw`[\w+.-]{0,20}:\/\/(?<user>[^:@/\s'"\x60]{0,64}):(?<secret>[^@\s/'"\x60]{3,128})@[\w.-]{1,253}(?=[:/?#'"\x60\s]|$)`, 'dy'),
     secretGroup: 0,
     entropy: 0,
     wordStart: false,
