@@ -1,4 +1,4 @@
-// Line review: the candidate lines of one file, lexed once each and checked by the rules whose
+// Line review: the candidate lines of one file, lexed at most once each and checked by the rules whose
 // keywords they hold; lines for the scan rules (secretlint) are gathered for one batch later.
 import type { DiffIndex, IndexedFile, IndexedHunk } from './diff/line-table.ts';
 import type { DiffLine } from './diff/model.ts';
@@ -6,6 +6,7 @@ import { DELETED } from './diff/line-table.ts';
 import type { Candidate } from './candidates.ts';
 import type { RawFinding } from './finish.ts';
 import type { FilePlan } from './plan.ts';
+import type { LexedLine } from './rules/lexer.ts';
 import { BLOCK_COMMENT_REACH, commentSyntaxOf, hasBlockComments, insideBlockComment, lexLine } from './rules/lexer.ts';
 import type { AddedLine, ScanRule } from './rules/rule.ts';
 
@@ -121,15 +122,22 @@ export function reviewLines(
     }
     if (lineRules.length === 0) continue;
     const read = readable(text);
-    const lexed = lexLine(read, syntax);
+    // Lexed when a rule first reads code or comment: rules that read the raw text (secrets) need none.
+    let lexed: LexedLine | undefined;
+    const lex = (): LexedLine => (lexed ??= lexLine(read, syntax));
     const hunk = hunkOf(file, k);
     let hunkMemo = hunkMemos.get(hunk);
     if (!hunkMemo) hunkMemos.set(hunk, (hunkMemo = new Map()));
     const line: AddedLine = {
       text: read,
       path,
-      code: lexed.code,
-      comment: lexed.comment,
+      get code() {
+        return lex().code;
+      },
+      get comment() {
+        return lex().comment;
+      },
+      keywords,
       indexInHunk: k - hunk.first,
       hunkMemo,
       lineAt(offset) {

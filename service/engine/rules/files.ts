@@ -1,7 +1,7 @@
 // Which files a rule applies to, by extension and path. Paths are the new paths of the diff.
 
 /** The engine asks every rule about one path in a row: remember the last answer. */
-function lastPathMemo<T>(compute: (path: string) => T): (path: string) => T {
+export function lastPathMemo<T>(compute: (path: string) => T): (path: string) => T {
   let lastPath: string | null = null;
   let lastValue: T;
   return (path) => {

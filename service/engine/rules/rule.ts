@@ -24,6 +24,11 @@ export interface AddedLine extends LexedLine {
   path: string;
   /** The line `offset` lines away in the same hunk (context, deleted or added), if there is one. */
   lineAt(offset: number): DiffLine | undefined;
+  /**
+   * The keywords of the file's rules found on the line by the pre-filter, each once; empty when
+   * there is no pre-filter (every rule reads every line). Where each occurs is for the rule to find.
+   */
+  keywords: readonly string[];
   /** The line's position in its hunk (0-based): `lineAt(-indexInHunk)` is the hunk's first line. */
   indexInHunk: number;
   /**

@@ -50,21 +50,33 @@ interface Options {
   uniformRunsAllowed?: boolean;
   /** false: the prefix may follow a letter or digit. */
   wordStart?: boolean;
+  /** false: a short prefix is a keyword on its own (another rule has it already, so it costs nothing more). */
+  bounded?: boolean;
 }
+
+/**
+ * The keyword sieve pays for a keyword of four characters or fewer with hundreds of table entries
+ * (see keyword-sieve.ts): such a prefix is looked for with the character before it, where tokens
+ * stand in code and config (a quote, `=`, `:`, a space).
+ */
+const SHORT_PREFIX = 4;
+const BOUNDARIES = ['"', "'", '`', '=', ':', ' '];
 
 /**
  * A token that carries its own prefix: `ghp_…`, `xkeysib-…`. `body` is the regex source of what
  * follows the prefix (bounded quantifiers). The whole token is the secret.
  */
 export function prefixed(id: string, kind: string, prefixes: readonly string[], body: string, options: Options = {}): CredentialFormat {
+  const short = options.bounded !== false && prefixes.some((prefix) => prefix.length <= SHORT_PREFIX);
+  const token = `(?<secret>(?:${prefixes.map(escape).join('|')})${body})`;
   return {
     id,
     kind,
-    keywords: prefixes,
-    pattern: new RegExp(`(?:${prefixes.map(escape).join('|')})${body}${END}`, `dy${options.flags ?? ''}`),
+    keywords: short ? prefixes.flatMap((prefix) => BOUNDARIES.map((boundary) => boundary + prefix)) : prefixes,
+    pattern: new RegExp(`${short ? `[${BOUNDARIES.map(escape).join('')}]` : ''}${token}${END}`, `dy${options.flags ?? ''}`),
     secretGroup: 0,
     entropy: options.entropy ?? 0,
-    wordStart: options.wordStart ?? true,
+    wordStart: !short && (options.wordStart ?? true),
     ...(options.accepts ? { accepts: options.accepts } : {}),
     ...(options.uniformRunsAllowed ? { uniformRunsAllowed: true } : {}),
   };
@@ -73,6 +85,14 @@ export function prefixed(id: string, kind: string, prefixes: readonly string[], 
 /** lower, Capitalised and UPPER spellings: how names are written in code and config. */
 export function spellings(words: readonly string[]): string[] {
   return [...new Set(words.flatMap((w) => [w.toLowerCase(), w[0]!.toUpperCase() + w.slice(1).toLowerCase(), w.toUpperCase()]))];
+}
+
+/** What follows a short name in a credential's name: a separator, or the next word of a camelCase name (Api, Key, Token, Secret, Password). */
+const NAME_FOLLOWERS = ['_', '-', '.', '=', ':', '"', "'", ' ', 'A', 'K', 'T', 'S', 'P'];
+
+/** The keywords of names: their spellings, each with what may follow it when the name is short (see SHORT_PREFIX). */
+function nameKeywords(words: readonly string[]): string[] {
+  return spellings(words).flatMap((spelling) => (spelling.length <= SHORT_PREFIX ? NAME_FOLLOWERS.map((next) => spelling + next) : [spelling]));
 }
 
 /** An assignment between a name and its value, as gitleaks reads it: `=`, `:`, `=>`, `:=`, `?=`, a comma (a function's argument). */
@@ -87,7 +107,7 @@ export function named(id: string, kind: string, names: string, words: readonly s
   return {
     id,
     kind,
-    keywords: spellings(words),
+    keywords: nameKeywords(words),
     pattern: new RegExp(`(?:${names})${ASSIGNMENT}(${value})${END}`, 'dyi'),
     secretGroup: 1,
     entropy: options.entropy ?? 3,

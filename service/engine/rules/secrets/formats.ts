@@ -13,7 +13,7 @@ const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
 
 /** Tokens that carry a provider's prefix. */
 const PREFIXED: CredentialFormat[] = [
-  prefixed('1password-secret-key', '1Password secret key', ['A3-'], '[A-Z0-9]{6}-(?:[A-Z0-9]{11}|[A-Z0-9]{6}-[A-Z0-9]{5})-[A-Z0-9]{5}-[A-Z0-9]{5}-[A-Z0-9]{5}', { entropy: 3.8 }),
+  prefixed('1password-secret-key', '1Password secret key', ['A3-'], '[A-Z0-9]{6}-(?:[A-Z0-9]{11}|[A-Z0-9]{6}-[A-Z0-9]{5})-[A-Z0-9]{5}-[A-Z0-9]{5}-[A-Z0-9]{5}', { entropy: 3.8, bounded: false }),
   prefixed('adobe-client-secret', 'Adobe client secret', ['p8e-'], '[A-Za-z0-9]{32}', { entropy: 2 }),
   prefixed('age-secret-key', 'age secret key', ['AGE-SECRET-KEY-1'], '[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}'),
   prefixed('alibaba-access-key-id', 'Alibaba Cloud access key id', ['LTAI'], '[A-Za-z0-9]{20}', { entropy: 2 }),
@@ -21,7 +21,6 @@ const PREFIXED: CredentialFormat[] = [
   prefixed('artifactory-api-key', 'Artifactory API key', ['AKCp'], `${ALNUM}{69}`, { entropy: 4.5 }),
   prefixed('artifactory-reference-token', 'Artifactory reference token', ['cmVmd'], `${ALNUM}{59}`, { entropy: 4.5 }),
   prefixed('aws-bedrock-api-key', 'Amazon Bedrock API key', ['ABSK'], '[A-Za-z0-9+/]{109,269}={0,2}', { entropy: 3 }),
-  prefixed('azure-ad-client-secret', 'Azure AD client secret', ['8Q~', '7Q~', '6Q~', '5Q~', '4Q~', '3Q~', '2Q~', '1Q~', '9Q~', '0Q~'], '[\\w~.-]{31,34}', { entropy: 3, wordStart: false }),
   prefixed('clickhouse-cloud-api-secret-key', 'ClickHouse Cloud API secret key', ['4b1d'], `${ALNUM}{38}`, { entropy: 3 }),
   prefixed('clojars-api-token', 'Clojars API token', ['CLOJARS_'], '[a-z0-9]{60}', { entropy: 2, flags: 'i' }),
   prefixed('cloudflare-origin-ca-key', 'Cloudflare Origin CA key', ['v1.0-'], `${HEX}{24}-${HEX}{146}`, { entropy: 2 }),
@@ -72,7 +71,7 @@ const PREFIXED: CredentialFormat[] = [
   prefixed('readme-api-token', 'ReadMe API key', ['rdme_'], '[a-z0-9]{70}', { entropy: 2 }),
   prefixed('rubygems-api-token', 'RubyGems API key', ['rubygems_'], `${HEX}{48}`, { entropy: 2 }),
   prefixed('scalingo-api-token', 'Scalingo API token', ['tk-us-'], '[\\w-]{48}', { entropy: 2 }),
-  prefixed('sendgrid-api-token', 'SendGrid API key', ['SG.'], '[\\w-]{22}\\.[\\w-]{43}', { entropy: 2 }),
+  prefixed('sendgrid-api-token', 'SendGrid API key', ['SG.'], '[\\w-]{22}\\.[\\w-]{43}', { entropy: 2, bounded: false }),
   prefixed('sendinblue-api-token', 'Brevo (Sendinblue) API key', ['xkeysib-'], `${HEX}{64}-[A-Za-z0-9]{16}`, { entropy: 2 }),
   prefixed('sentry-org-token', 'Sentry organization token', ['sntrys_eyJpYXQiO'], '[A-Za-z0-9+/]{10,400}={0,2}_[A-Za-z0-9+/]{43}', { entropy: 4.5 }),
   prefixed('sentry-user-token', 'Sentry user token', ['sntryu_'], `${HEX}{64}`, { entropy: 3.5 }),
@@ -82,13 +81,13 @@ const PREFIXED: CredentialFormat[] = [
   prefixed('sourcegraph-access-token', 'Sourcegraph access token', ['sgp_'], `(?:${HEX}{16}_|local_)?${HEX}{40}`, { entropy: 3 }),
   prefixed('square-access-token', 'Square access token', ['sq0atp-', 'sq0csp-', 'EAAA'], '[\\w-]{22,60}', { entropy: 3 }),
   prefixed('teams-webhook', 'Microsoft Teams webhook URL', ['.webhook.office.com/webhookb2/'], `${UUID}@${UUID}/IncomingWebhook/[a-z0-9]{32}/${UUID}`, { wordStart: false }),
-  prefixed('twilio-api-key', 'Twilio API key', [...'0123456789abcdef'].map((digit) => `SK${digit}`), `${HEX}{31}`, { entropy: 3 }),
   prefixed('typeform-api-token', 'Typeform personal access token', ['tfp_'], '[\\w.=-]{59}'),
   prefixed('vault-batch-token', 'HashiCorp Vault batch token', ['hvb.'], '[\\w-]{138,300}', { entropy: 4 }),
   prefixed('hashicorp-tf-api-token', 'Terraform Cloud API token', ['.atlasv1.'], '[\\w=-]{60,70}', { entropy: 3.5, wordStart: false }),
   prefixed('azure-storage-account-key', 'Azure storage account key', ['AccountKey='], '[A-Za-z0-9+/]{86}==', { entropy: 4, wordStart: false }),
   prefixed('azure-shared-access-key', 'Azure shared access key', ['SharedAccessKey='], '[A-Za-z0-9+/]{42,43}=', { entropy: 4, wordStart: false }),
-  prefixed('jwt-privileged', 'JSON Web Token with a privileged role', ['eyJ'], '[\\w-]{10,2000}\\.eyJ[\\w-]{10,4000}\\.[\\w-]{20,1000}', { accepts: privilegedJwt }),
+  // A JWT's header starts {"alg": or {"typ": or {"kid": (base64 eyJhbGciOi, eyJ0eXAiOi, eyJraWQiOi).
+  prefixed('jwt-privileged', 'JSON Web Token with a privileged role', ['eyJhbGciOi', 'eyJ0eXAiOi', 'eyJraWQiOi'], '[\\w-]{0,2000}\\.eyJ[\\w-]{10,4000}\\.[\\w-]{20,1000}', { accepts: privilegedJwt }),
 ];
 
 /** Values recognised by the provider's name they are assigned to. */
@@ -133,7 +132,6 @@ const NAMED: CredentialFormat[] = [
   named('launchdarkly-access-token', 'LaunchDarkly access token', 'launchdarkly', ['launchdarkly'], '(?:api|sdk|mob)-' + UUID + '|[\\w=-]{40}'),
   named('linear-client-secret', 'Linear client secret', 'linear', ['linear'], `${HEX}{32}`, { entropy: 3.2 }),
   named('linkedin-client-secret', 'LinkedIn client secret', 'linked[_-]?in', ['linkedin', 'linked_in', 'linked-in'], '[a-z0-9]{16}'),
-  named('lob-api-key', 'Lob API key', 'lob[_-]', ['lob_', 'lob-'], `(?:live|test)_(?:pub_)?${HEX}{31,35}`),
   named('looker-client-secret', 'Looker client secret', 'looker', ['looker'], '[a-z0-9]{24}|[a-z0-9]{20}'),
   named('mailchimp-api-key', 'Mailchimp API key', 'mailchimp', ['mailchimp'], `${HEX}{32}-us\\d{1,2}`),
   named('mailgun-api-key', 'Mailgun API key', 'mailgun', ['mailgun'], `key-${HEX}{32}|pubkey-${HEX}{32}|[a-h0-9]{32}-[a-h0-9]{8}-[a-h0-9]{8}`),
@@ -155,6 +153,9 @@ const NAMED: CredentialFormat[] = [
   named('sumologic-access-token', 'Sumo Logic access key', 'sumo', ['sumo'], 'su[a-zA-Z0-9]{12}|[a-z0-9]{64}'),
   named('telegram-bot-api-token', 'Telegram bot token', 'telegr', ['telegr'], '\\d{5,16}:A[\\w-]{34}'),
   named('travisci-access-token', 'Travis CI access token', 'travis', ['travis'], '[a-z0-9]{22}'),
+  named('twilio-api-key', 'Twilio API key', 'twilio', ['twilio'], `SK${HEX}{32}|${HEX}{32}`),
+  // Azure AD application secrets: three characters, a digit, "Q~", 31 to 34 more; by the word secret (ClientSecret, AZURE_CLIENT_SECRET).
+  named('azure-ad-client-secret', 'Azure AD client secret', 'secret', ['secret'], '[\\w~.]{3}\\dQ~[\\w~.-]{31,34}'),
   named('twitch-api-token', 'Twitch API token', 'twitch', ['twitch'], '[a-z0-9]{30}'),
   named('twitter-secret', 'Twitter (X) API secret', 'twitter', ['twitter'], 'A{22}[a-zA-Z0-9%]{80,100}|\\d{15,25}-[a-zA-Z0-9]{20,40}|[a-z0-9]{50}|[a-z0-9]{45}|[a-z0-9]{25}', { uniformRunsAllowed: true }),
   named('yandex-access-token', 'Yandex Cloud credential', 'yandex', ['yandex'], 't1\\.[\\w-]{1,200}={0,2}\\.[\\w-]{86}={0,2}|AQVN[\\w-]{35,38}|YC[\\w-]{38}'),

@@ -4,13 +4,16 @@
 // with an empty user name and a password (redis://:pw@host). Precision first: the name must end
 // in the credential word, and the value must look chosen or random, not like a label, a path,
 // an identifier or a placeholder.
+import { lastPathMemo } from '../files.ts';
 import type { CredentialFormat } from './format.ts';
 import { END, spellings } from './format.ts';
 import { isPlaceholderSecret, isReference, shannonEntropy } from './placeholders.ts';
 
 /** Files whose values are written bare: `password: hunter22`, `db.password=...`. */
-const isConfigFile = (path: string): boolean =>
-  /\.(ya?ml|properties|toml|ini|cfg|conf|env)$/i.test(path) || /(^|\/)\.env(\.[\w-]+)?$/.test(path) || /(^|\/)\.?(npmrc|pypirc|netrc)$/.test(path);
+export const isConfigFile = lastPathMemo(
+  (path: string): boolean =>
+    /\.(ya?ml|properties|toml|ini|cfg|conf|env)$/i.test(path) || /(^|\/)\.env(\.[\w-]+)?$/.test(path) || /(^|\/)\.?(npmrc|pypirc|netrc)$/.test(path),
+);
 
 /** Between the name and the value: `=`, `:`, `=>`, `:=`, `?=`, with the name's closing quote. */
 const ASSIGN = String.raw`["']?[ \t]{0,3}(?:=|:|=>|:=|\?=)[ \t]{0,3}`;
@@ -60,7 +63,18 @@ const URL_SCHEMES = [
   'sftp', 'smtp', 'smtps', 'imap', 'imaps', 'ldap', 'ldaps', 'memcached', 'elasticsearch', 'cassandra',
 ];
 const KEY_WORDS = ['secret', 'token', 'api_key', 'api-key', 'apikey', 'access_key', 'access-key', 'auth_key', 'private_key'];
+/**
+ * The names' spellings. In code, "token", "accessKey" and "privateKey" are everywhere (parsers,
+ * SDKs, key handling) and would make the pre-filter pass one line in twenty: there the rule knows
+ * these names in UPPER case (API_TOKEN = "…", the way constants and environment names are
+ * written) or "token" followed by a literal assignment, and the other words in every spelling;
+ * config files get every spelling of every name.
+ */
 const KEY_KEYWORDS = [...spellings(KEY_WORDS), 'apiKey', 'ApiKey', 'accessKey', 'AccessKey', 'authKey', 'AuthKey', 'privateKey', 'PrivateKey'];
+const COMMON_IN_CODE = new Set(['token', 'Token', 'accessKey', 'AccessKey', 'Access_key', 'Access-key', 'privateKey', 'PrivateKey', 'Private_key', 'authKey', 'AuthKey', 'Auth_key']);
+/** "token" with the start of a literal assignment: `Token: "…"` (Go, YAML-like objects), `token = "…"`, `"token": "…"`. */
+const TOKEN_ASSIGNMENTS = spellings(['token']).flatMap((token) => [': "', ' = "', '": "'].map((assignment) => token + assignment));
+const KEY_KEYWORDS_IN_CODE = [...KEY_KEYWORDS.filter((keyword) => !COMMON_IN_CODE.has(keyword)), ...TOKEN_ASSIGNMENTS];
 const KEY_NAMES = String.raw`(?:secret|token|api[_-]?key|access[_-]?key|auth[_-]?key|private[_-]?key)`;
 
 function generic(id: string, kind: string, keywords: readonly string[], names: string, value: (bare: boolean) => string, accepts: (secret: string) => boolean, bare: boolean): CredentialFormat {
@@ -84,18 +98,17 @@ const keyValue = (bare: boolean) => valueIn(bare ? String.raw`[\w+/=.~-]` : Stri
 export const NAMED_VALUES: CredentialFormat[] = [
   ...[false, true].flatMap((bare) => [
     generic('generic-password', 'password', spellings(PASSWORD_WORDS), 'passw(?:or)?d', passwordValue, looksLikePassword, bare),
-    generic('generic-api-key', 'secret, token or API key', KEY_KEYWORDS, KEY_NAMES, keyValue, looksLikeRandomKey, bare),
+    generic('generic-api-key', 'secret, token or API key', bare ? KEY_KEYWORDS : KEY_KEYWORDS_IN_CODE, KEY_NAMES, keyValue, looksLikeRandomKey, bare),
   ]),
   {
     // JDBC (…?user=app&password=…), ADO.NET (…;Password=…;), ODBC (…;PWD=…;).
     id: 'connection-string-password',
     kind: 'password in a connection string',
-    keywords: [...spellings(['password=', 'pwd=']), 'Pwd='],
-    pattern: new RegExp(String.raw`(?:password|pwd)=(?<secret>[^;&\s'"\x60]{6,128})(?=[;&'"\x60\s]|$)`, 'dyi'),
+    keywords: [...spellings(['password=']), ...[';', '&', '?', ' ', '"', "'"].flatMap((before) => ['pwd=', 'Pwd=', 'PWD='].map((pwd) => before + pwd))],
+    pattern: new RegExp(String.raw`[;&? "']?(?:password|pwd)=(?<secret>[^;&\s'"\x60]{6,128})(?=[;&'"\x60\s]|$)`, 'dyi'),
     secretGroup: 0,
     entropy: 0,
     wordStart: false,
-    before: /[;&?\s"'\x60]/,
     generic: true,
     accepts: looksLikePassword,
   },
@@ -104,7 +117,7 @@ export const NAMED_VALUES: CredentialFormat[] = [
     // adds the rest, and an empty user name: redis://:pw@host).
     id: 'url-credentials',
     kind: 'password in a connection URL',
-    keywords: [...URL_SCHEMES.map((scheme) => `${scheme}://`), '://:'],
+    keywords: [...URL_SCHEMES.map((scheme) => `${scheme}://`), 'http://:', 'https://:'],
     pattern: new RegExp(String.raw`[\w+.-]{0,20}:\/\/(?<user>[^:@/\s'"\x60]{0,64}):(?<secret>[^@\s/'"\x60]{3,128})@[\w.-]{1,253}(?=[:/?#'"\x60\s]|$)`, 'dy'),
     secretGroup: 0,
     entropy: 0,
