@@ -96,6 +96,15 @@ export function reviewLines(
   const allLine = plan.line.map((_, i) => i);
   const allScan = plan.scan.map((_, i) => i);
   const hunkMemos = new Map<IndexedHunk, Map<unknown, unknown>>();
+  /** The file's removed lines, trimmed: made when a rule first asks whether a line was moved. */
+  let removed: Set<string> | undefined;
+  const removedLines = (): Set<string> => {
+    if (!removed) {
+      removed = new Set();
+      for (const h of file.hunks) for (let i = h.first; i < h.first + h.count; i++) if (kind[i] === DELETED) removed.add(lineText(diff, i).trim());
+    }
+    return removed;
+  };
   for (const { k, keywords } of candidates) {
     const text = lineText(diff, k);
     // The rules that have a keyword found on the line (every rule without a pre-filter), in rule order.
@@ -138,6 +147,7 @@ export function reviewLines(
         return lex().comment;
       },
       keywords,
+      wasRemoved: () => removedLines().has(text.trim()),
       indexInHunk: k - hunk.first,
       hunkMemo,
       lineAt(offset) {

@@ -65,7 +65,7 @@ export const notFixture =
 /** Command-line programs and scripts, where printing to the console is the point. */
 export const isScriptOrCli = lastPathMemo(
   (path: string): boolean =>
-    /(^|\/)(scripts?|bin|cli|tools?|examples?|benchmarks?|bench|demos?|build)\//.test(path) ||
+    /(^|\/)(scripts?|bin|cli|tools?|examples?|benchmarks?|bench|demos?|playgrounds?|build)\//.test(path) ||
     /(^|\/)(cli|main|__main__|manage|setup|build|gulpfile|gruntfile|webpack\.config|vite\.config|rollup\.config|esbuild\.config)(\.[a-z]+)+$/i.test(path) ||
     /(^|\/)[^/]*[-.]cli\.[a-z]+$/i.test(path) ||
     /\.(sh|bash|zsh)$/.test(path),

@@ -29,6 +29,11 @@ export interface AddedLine extends LexedLine {
    * there is no pre-filter (every rule reads every line). Where each occurs is for the rule to find.
    */
   keywords: readonly string[];
+  /**
+   * The same text (ignoring indentation) is on a line the diff removes from this file: the line
+   * was moved or kept, not written now. Worked out once per file, when a rule first asks.
+   */
+  wasRemoved(): boolean;
   /** The line's position in its hunk (0-based): `lineAt(-indexInHunk)` is the hunk's first line. */
   indexInHunk: number;
   /**
@@ -139,6 +144,20 @@ export interface PatternRuleSpec extends RuleMeta {
   pattern: RegExp;
   /** The finding is dropped when this matches the line's text (e.g. a reason or an issue reference). */
   unless?: RegExp;
+}
+
+/**
+ * The rule, except on lines the diff only moved or kept (the same text is removed elsewhere in
+ * the file): a suppression that was already there is not the change's doing.
+ */
+export function unlessMoved(rule: LineRule): LineRule {
+  return {
+    ...rule,
+    check(line) {
+      const match = rule.check(line);
+      return match && !line.wasRemoved() ? match : null;
+    },
+  };
 }
 
 export function patternRule(spec: PatternRuleSpec): LineRule {
