@@ -15,7 +15,7 @@ import { commentSyntaxOf, lexLine } from './lexer.ts';
 import type { AddedLine, LineRule, ScanFinding, ScanRule } from './rule.ts';
 import { spanOf } from './rule.ts';
 import { credentialFormats, SECRET_HELP, SECRET_RULE_ID, SECRET_SUMMARY } from './secrets/credential-rule.ts';
-import { fakeNameEnd, isPlaceholderSecret, isReference, isTemplateOrDoc } from './secrets/placeholders.ts';
+import { fakeNameEnd, isPlaceholderSecret, isQuotedSource, isReference, isTemplateOrDoc } from './secrets/placeholders.ts';
 
 // secretlint's profiler is on by default: every lintSource call leaves ~60 performance marks in
 // the thread's performance timeline, which nothing clears (a leak in a long-lived worker) and
@@ -216,19 +216,6 @@ function isPlaceholderCredential(matched: string): boolean {
   return PLACEHOLDERS.has(user) && (PLACEHOLDERS.has(password) || password.length < 8);
 }
 
-/**
- * The secret is part of source code quoted in a string ('aws_secret_access_key = "..."' as the
- * input of a test): one of the quotes around or inside it is itself inside a string. In tests
- * and fixtures that is test data, not a credential in use.
- */
-function isQuotedSource(text: string, code: string, from: number, to: number): boolean {
-  for (let i = Math.max(0, from - 1); i < to; i++) {
-    const c = text[i];
-    if ((c === '"' || c === "'" || c === '`') && code[i] === ' ') return true;
-  }
-  return false;
-}
-
 const LINE_SEPARATOR = '\n\u0000\n';
 
 function lineIndexAt(starts: readonly number[], offset: number): number {
@@ -243,8 +230,8 @@ function lineIndexAt(starts: readonly number[], offset: number): number {
 }
 
 const PEM_BEGIN = /-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----/;
-/** Key material: a long run of base64, also inside quotes or a concatenation ("MIIE..." +). */
-const BASE64_RUN = /[A-Za-z0-9+/]{40,}/;
+/** A line of key material: base64 only, also quoted and concatenated ("MIIE...\n" +). */
+const BASE64_LINE = /^\s*["'`]?[A-Za-z0-9+/]{40,}={0,2}(?:\\n)?["'`]?\s*[+,]?\s*$/;
 const INLINE_BODY = /-----(?:\\r)?\\n[A-Za-z0-9+/]{40}/;
 /** Lines between the BEGIN line and the key material: blank lines and armour headers (Version:, Proc-Type:, DEK-Info:), also quoted. */
 function isArmour(text: string): boolean {
@@ -259,7 +246,7 @@ function hasBodyBelow(line: AddedLine): boolean {
   for (let offset = 1; offset <= BODY_REACH; offset++) {
     const next = line.lineAt(offset);
     if (next === undefined || next.kind !== '+') return false;
-    if (BASE64_RUN.test(next.text)) return true;
+    if (BASE64_LINE.test(next.text)) return true;
     if (!isArmour(next.text)) return false;
   }
   return false;

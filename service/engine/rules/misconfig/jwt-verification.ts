@@ -16,7 +16,6 @@ export const noJwtVerifyOff: LineRule = {
   message: 'This accepts JSON Web Tokens without checking their signature (or with alg "none"): anyone can write a token that passes; verify with the key and a fixed list of algorithms.',
   files: notTestCode((path) => isJavaScript(path) || isPython(path) || isGo(path) || isJvm(path)),
   keywords: ['algorithm', 'Algorithm', 'verify_signature', 'jwt.decode', 'SigningMethodNone', 'UnsafeAllowNoneSignatureType', 'parseUnsecuredClaims'],
-  keywordsFor: (path) => (isPython(path) ? ['algorithm', 'verify_signature', 'jwt.decode'] : ['algorithm', 'Algorithm', 'SigningMethodNone', 'UnsafeAllowNoneSignatureType', 'parseUnsecuredClaims']),
   reads: 'text',
   check(line) {
     const m = VERIFY_OFF.exec(line.text);

@@ -6,7 +6,7 @@ import { isFixture, isTestFile } from '../files.ts';
 import type { LineMatch, LineRule } from '../rule.ts';
 import type { CredentialFormat } from './format.ts';
 import { CREDENTIAL_FORMATS } from './formats.ts';
-import { fakeNameEnd, isPlaceholderSecret, isReference, isTemplateOrDoc, shannonEntropy } from './placeholders.ts';
+import { fakeNameEnd, isPlaceholderSecret, isQuotedSource, isReference, isTemplateOrDoc, shannonEntropy } from './placeholders.ts';
 
 export const SECRET_RULE_ID = 'secret';
 export const SECRET_SUMMARY = 'A credential (API token, access key, password, private key material) was added.';
@@ -38,8 +38,11 @@ export function credentialDetector(formats: readonly CredentialFormat[]): {
   keywords: string[];
   /** The keywords of the formats that apply to `path` (the same array for the same answer). */
   keywordsFor(path: string): readonly string[];
-  /** `found`: the keywords known to be on the line (the pre-filter's); empty: look for all of them. */
-  detect(text: string, path: string, found?: readonly string[]): DetectedCredential | null;
+  /**
+   * `found`: the keywords known to be on the line (the pre-filter's); empty: look for all of them.
+   * `code`: the line's code view (strings blanked), asked for only in tests and fixtures.
+   */
+  detect(text: string, path: string, found?: readonly string[], code?: () => string): DetectedCredential | null;
 } {
   const byKeyword = formatsByKeyword(formats);
   const keywords = [...byKeyword.keys()].sort((a, b) => b.length - a.length);
@@ -73,7 +76,7 @@ export function credentialDetector(formats: readonly CredentialFormat[]): {
       }
       return list;
     },
-    detect(text, path, found = []) {
+    detect(text, path, found = [], code = () => text) {
       const testData = isTestFile(path) || isFixture(path);
       const own = found.filter((keyword) => byKeyword.has(keyword));
       // With the pre-filter's keywords: one indexOf walk per keyword found, no alternation of hundreds.
@@ -95,7 +98,8 @@ export function credentialDetector(formats: readonly CredentialFormat[]): {
             if (testData) {
               if (format.generic) continue;
               fakeEnd ??= fakeNameEnd(text);
-              if (fakeEnd <= found.start) continue;
+              // A fake-sounding name, or source code quoted in a test's string: test data.
+              if (fakeEnd <= found.start || isQuotedSource(text, code(), found.start, found.end)) continue;
             }
             if (!format.generic) return found;
             generic ??= found;
@@ -147,7 +151,7 @@ export const credentialFormats: LineRule = {
   keywordsFor: (path) => detector.keywordsFor(path),
   reads: 'text',
   check(line): LineMatch | null {
-    const found = detector.detect(line.text, line.path, line.keywords);
+    const found = detector.detect(line.text, line.path, line.keywords, () => line.code);
     if (!found) return null;
     return { column: found.start + 1, endColumn: found.end + 1, message: secretMessage(found.format.kind), secret: { start: found.start, end: found.end }, ...(found.format.generic ? { generic: true } : {}) };
   },

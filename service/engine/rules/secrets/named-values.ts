@@ -122,6 +122,8 @@ export const NAMED_VALUES: CredentialFormat[] = [
     secretGroup: 0,
     entropy: 0,
     wordStart: false,
+    // Connection strings in tests point at test databases.
+    generic: true,
     accepts: looksLikePassword,
   },
 ];

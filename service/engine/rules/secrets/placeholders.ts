@@ -57,3 +57,17 @@ export function fakeNameEnd(text: string): number {
   return Number.POSITIVE_INFINITY;
 }
 
+
+/**
+ * The secret is part of source code quoted in a string ('aws_secret_access_key = "..."' as the
+ * input of a test): one of the quotes around or inside it is itself inside a string. In tests
+ * and fixtures that is test data, not a credential in use.
+ */
+export function isQuotedSource(text: string, code: string, from: number, to: number): boolean {
+  for (let i = Math.max(0, from - 1); i < to; i++) {
+    const c = text[i];
+    if ((c === '"' || c === "'" || c === '`') && code[i] === ' ') return true;
+  }
+  return false;
+}
+
