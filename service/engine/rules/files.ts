@@ -75,11 +75,13 @@ export const isYaml = byExtension('yml', 'yaml');
 export const isGo = byExtension('go');
 export const isJvm = byExtension('java', 'kt', 'kts', 'scala', 'groovy');
 /** A GitHub Actions workflow (or a composite action's definition). */
-export const isGitHubWorkflow = (path: string): boolean => /(^|\/)\.github\/workflows\/[^/]+\.ya?ml$/.test(path) || /(^|\/)action\.ya?ml$/.test(path);
-export const isDockerfile = (path: string): boolean => /(^|\/)(?:Dockerfile|Containerfile)(?:\.[\w.-]+)?$/.test(path) || /\.dockerfile$/i.test(path);
+export const isGitHubWorkflow = lastPathMemo((path: string): boolean => /(^|\/)\.github\/workflows\/[^/]+\.ya?ml$/.test(path) || /(^|\/)action\.ya?ml$/.test(path));
+export const isDockerfile = lastPathMemo((path: string): boolean => /(^|\/)(?:Dockerfile|Containerfile)(?:\.[\w.-]+)?$/.test(path) || /\.dockerfile$/i.test(path));
+const hasShellExtension = byExtension('sh', 'bash', 'zsh', 'ksh', 'mk', 'yml', 'yaml', 'ps1');
 /** Where shell commands are written: scripts, Dockerfiles, Makefiles, CI configuration. */
-export const isShellContext = (path: string): boolean =>
-  byExtension('sh', 'bash', 'zsh', 'ksh', 'mk', 'yml', 'yaml', 'ps1')(path) || isDockerfile(path) || /(^|\/)(?:Makefile|GNUmakefile|Jenkinsfile|Vagrantfile)$/.test(path);
+export const isShellContext = lastPathMemo(
+  (path: string): boolean => hasShellExtension(path) || isDockerfile(path) || /(^|\/)(?:Makefile|GNUmakefile|Jenkinsfile|Vagrantfile)$/.test(path),
+);
 /** Code that runs in production, not its tests and fixtures. */
 export const notTestCode =
   (files: (path: string) => boolean) =>

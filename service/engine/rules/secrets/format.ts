@@ -90,9 +90,15 @@ export function spellings(words: readonly string[]): string[] {
 /** What follows a short name in a credential's name: a separator, or the next word of a camelCase name (Api, Key, Token, Secret, Password). */
 const NAME_FOLLOWERS = ['_', '-', '.', '=', ':', '"', "'", ' ', 'A', 'K', 'T', 'S', 'P'];
 
-/** The keywords of names: their spellings, each with what may follow it when the name is short (see SHORT_PREFIX). */
+/**
+ * The keywords of a provider's name: lower and UPPER case (discord_token, DISCORD_TOKEN,
+ * discordToken); a Capitalised spelling shares its blocks with common words (Discord,
+ * Disconnect), which costs the keyword sieve more than the rare DiscordToken = "…" is worth.
+ * A short name gets what may follow it (see SHORT_PREFIX).
+ */
 function nameKeywords(words: readonly string[]): string[] {
-  return spellings(words).flatMap((spelling) => (spelling.length <= SHORT_PREFIX ? NAME_FOLLOWERS.map((next) => spelling + next) : [spelling]));
+  const forms = [...new Set(words.flatMap((w) => [w.toLowerCase(), w.toUpperCase()]))];
+  return forms.flatMap((form) => (form.length <= SHORT_PREFIX ? NAME_FOLLOWERS.map((next) => form + next) : [form]));
 }
 
 /** An assignment between a name and its value, as gitleaks reads it: `=`, `:`, `=>`, `:=`, `?=`, a comma (a function's argument). */

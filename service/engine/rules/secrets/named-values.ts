@@ -57,24 +57,35 @@ export function looksLikeRandomKey(value: string): boolean {
 }
 
 const PASSWORD_WORDS = ['password', 'passwd'];
+/** Schemes whose URLs carry a password: databases, caches, queues, mail and file transfer. */
 const URL_SCHEMES = [
   'redis', 'rediss', 'amqp', 'amqps', 'mongodb', 'mongodb+srv', 'postgres', 'postgresql', 'mysql', 'mariadb', 'mssql', 'sqlserver',
-  'oracle', 'clickhouse', 'cockroachdb', 'couchdb', 'neo4j', 'neo4j+s', 'bolt', 'nats', 'kafka', 'mqtt', 'mqtts', 'ftp', 'ftps',
-  'sftp', 'smtp', 'smtps', 'imap', 'imaps', 'ldap', 'ldaps', 'memcached', 'elasticsearch', 'cassandra',
-];
+  'oracle', 'clickhouse', 'cockroachdb', 'couchdb', 'neo4j', 'neo4j+s', 'bolt', 'nats', 'kafka', 'mqtt', 'mqtts', 'ftp',
+  'sftp', 'smtp', 'smtps', 'imap', 'ldap', 'memcached', 'elasticsearch', 'cassandra',
+].filter((scheme) => scheme.length >= 4);
 const KEY_WORDS = ['secret', 'token', 'api_key', 'api-key', 'apikey', 'access_key', 'access-key', 'auth_key', 'private_key'];
 /**
- * The names' spellings. In code, "token", "accessKey" and "privateKey" are everywhere (parsers,
- * SDKs, key handling) and would make the pre-filter pass one line in twenty: there the rule knows
- * these names in UPPER case (API_TOKEN = "…", the way constants and environment names are
- * written) or "token" followed by a literal assignment, and the other words in every spelling;
- * config files get every spelling of every name.
+ * The names' spellings, as keywords. Config files get every spelling of every name. In code,
+ * "token", "Secret", "accessKey" and "privateKey" are everywhere (parsers, SDKs, key handling):
+ * there lower_case and UPPER_CASE names are keywords as they are (password =, API_KEY =), and
+ * "token" and camelCase names (clientSecret, dbPassword, apiKey) only with the start of an
+ * object's literal value after them (`Token: "`, `"clientSecret": "`). A keyword with " = " in
+ * it would cost the keyword sieve more than it finds: its rarest block is then the assignment.
  */
-const KEY_KEYWORDS = [...spellings(KEY_WORDS), 'apiKey', 'ApiKey', 'accessKey', 'AccessKey', 'authKey', 'AuthKey', 'privateKey', 'PrivateKey'];
-const COMMON_IN_CODE = new Set(['token', 'Token', 'accessKey', 'AccessKey', 'Access_key', 'Access-key', 'privateKey', 'PrivateKey', 'Private_key', 'authKey', 'AuthKey', 'Auth_key']);
-/** "token" with the start of a literal assignment: `Token: "…"` (Go, YAML-like objects), `token = "…"`, `"token": "…"`. */
-const TOKEN_ASSIGNMENTS = spellings(['token']).flatMap((token) => [': "', ' = "', '": "'].map((assignment) => token + assignment));
-const KEY_KEYWORDS_IN_CODE = [...KEY_KEYWORDS.filter((keyword) => !COMMON_IN_CODE.has(keyword)), ...TOKEN_ASSIGNMENTS];
+const KEY_KEYWORDS = [...spellings(KEY_WORDS), ...spellings(['secret_key']), 'apiKey', 'ApiKey', 'accessKey', 'AccessKey', 'authKey', 'AuthKey', 'privateKey', 'PrivateKey', 'secretKey', 'SecretKey'];
+const PASSWORD_KEYWORDS = spellings(PASSWORD_WORDS);
+const isCamel = (word: string): boolean => /[A-Z]/.test(word) && /[a-z]/.test(word);
+const OBJECT_VALUES = [': "', ": '", '": "', "': '"];
+/** Capitalised words joined by a separator (Access_key, Api-key): nobody's spelling. */
+const isOddSpelling = (word: string): boolean => /[_-]/.test(word) && /[A-Z]/.test(word) && /[a-z]/.test(word);
+const inCode = (keywords: readonly string[]): string[] =>
+  keywords.flatMap((keyword) => {
+    if (isOddSpelling(keyword)) return [];
+    if (keyword === 'TOKEN' || !(isCamel(keyword) || keyword === 'token')) return [keyword];
+    return OBJECT_VALUES.map((value) => keyword + value);
+  });
+const KEY_KEYWORDS_IN_CODE = inCode(KEY_KEYWORDS);
+const PASSWORD_KEYWORDS_IN_CODE = inCode(PASSWORD_KEYWORDS);
 const KEY_NAMES = String.raw`(?:secret|token|api[_-]?key|access[_-]?key|auth[_-]?key|private[_-]?key)`;
 
 function generic(id: string, kind: string, keywords: readonly string[], names: string, value: (bare: boolean) => string, accepts: (secret: string) => boolean, bare: boolean): CredentialFormat {
@@ -97,7 +108,7 @@ const keyValue = (bare: boolean) => valueIn(bare ? String.raw`[\w+/=.~-]` : Stri
 
 export const NAMED_VALUES: CredentialFormat[] = [
   ...[false, true].flatMap((bare) => [
-    generic('generic-password', 'password', spellings(PASSWORD_WORDS), 'passw(?:or)?d', passwordValue, looksLikePassword, bare),
+    generic('generic-password', 'password', bare ? PASSWORD_KEYWORDS : PASSWORD_KEYWORDS_IN_CODE, 'passw(?:or)?d', passwordValue, looksLikePassword, bare),
     generic('generic-api-key', 'secret, token or API key', bare ? KEY_KEYWORDS : KEY_KEYWORDS_IN_CODE, KEY_NAMES, keyValue, looksLikeRandomKey, bare),
   ]),
   {
@@ -117,8 +128,9 @@ export const NAMED_VALUES: CredentialFormat[] = [
     // adds the rest, and an empty user name: redis://:pw@host).
     id: 'url-credentials',
     kind: 'password in a connection URL',
-    keywords: [...URL_SCHEMES.map((scheme) => `${scheme}://`), 'http://:', 'https://:'],
-    pattern: new RegExp(String.raw`[\w+.-]{0,20}:\/\/(?<user>[^:@/\s'"\x60]{0,64}):(?<secret>[^@\s/'"\x60]{3,128})@[\w.-]{1,253}(?=[:/?#'"\x60\s]|$)`, 'dy'),
+    // The scheme and its colon: with "://" the sieve would pick blocks shared with every https:// URL.
+    keywords: URL_SCHEMES.map((scheme) => `${scheme}:`),
+    pattern: new RegExp(String.raw`[\w+.-]{1,20}:\/\/(?<user>[^:@/\s'"\x60]{0,64}):(?<secret>[^@\s/'"\x60]{3,128})@[\w.-]{1,253}(?=[:/?#'"\x60\s]|$)`, 'dy'),
     secretGroup: 0,
     entropy: 0,
     wordStart: false,

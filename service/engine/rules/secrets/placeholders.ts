@@ -1,7 +1,7 @@
 // What is not a secret although it looks like one: placeholders (xxxx, <token>, changeme, EXAMPLE),
 // references to where the secret really lives (${VAR}, {{ secrets.X }}, process.env), values
 // too uniform to be random, and the files where values are examples by design.
-import { baseName } from '../files.ts';
+import { baseName, lastPathMemo } from '../files.ts';
 
 /** Shannon entropy of the characters of `value`, in bits per character. */
 export function shannonEntropy(value: string): number {
@@ -39,10 +39,10 @@ export function isReference(value: string): boolean {
  * Templates (`.env.example`, `config.sample.yml`, `*.template`) and documentation hold example
  * values by design: the `secret` rule does not read them.
  */
-export function isTemplateOrDoc(path: string): boolean {
+export const isTemplateOrDoc = lastPathMemo((path: string): boolean => {
   const name = baseName(path).toLowerCase();
   return /\.(example|sample|template|tmpl|tpl|dist)(\.\w+)?$/.test(name) || /\.(md|mdx|markdown|rst|adoc|txt)$/.test(name);
-}
+});
 
 /** A name assigned to, that says its value is not real: FAKE_TOKEN =, dummyKey:, exampleSecret =, "mockCredentials":. */
 const ASSIGNED_NAME = /(?<!\w)(\w+)["']?\s*[:=]/g;
