@@ -30,6 +30,8 @@ export interface RawFinding {
   above: string | undefined;
   /** A secret on the line, which the fingerprint must not reveal. */
   secret?: SecretSpan;
+  /** A weaker finding: one of the same rule on the same line that is not generic wins. */
+  generic?: boolean;
 }
 
 /** What stands for a secret in the text a fingerprint is made of. */
@@ -46,7 +48,7 @@ function fingerprintText(f: RawFinding): string {
 }
 
 export function finish(raw: RawFinding[], severity: ReadonlyMap<string, Severity>, maxFindings: number | undefined): Finding[] {
-  raw.sort((a, b) => compare(a.file, b.file) || a.line - b.line || compare(a.rule.id, b.rule.id) || (a.column ?? 0) - (b.column ?? 0));
+  raw.sort((a, b) => compare(a.file, b.file) || a.line - b.line || compare(a.rule.id, b.rule.id) || Number(a.generic ?? false) - Number(b.generic ?? false) || (a.column ?? 0) - (b.column ?? 0));
   const findings: Finding[] = [];
   const seen = new Set<string>();
   const occurrences = new Map<string, number>();

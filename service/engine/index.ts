@@ -17,7 +17,11 @@ export { parseUnifiedDiff } from './diff/parse.ts';
 export type { DiffLine, FileDiff, FileStatus, Hunk, ParsedDiff } from './diff/model.ts';
 
 /** Every rule's metadata, for SARIF and GET /v1/rules. */
-export const RULES: RuleInfo[] = [...ALL_RULES.map(({ id, severity, summary, help }) => ({ id, severity, summary, help })), TRUNCATED_RULE];
+export const RULES: RuleInfo[] = [
+  // One entry per id: a rule may be made of several parts (`secret`: secretlint and the credential formats).
+  ...new Map(ALL_RULES.map(({ id, severity, summary, help }) => [id, { id, severity, summary, help }])).values(),
+  TRUNCATED_RULE,
+];
 
 /**
  * Reviews one unified diff (git diff, git format-patch / git show, diff -u) with an engine built

@@ -61,6 +61,13 @@ function rarity(text: string): number {
   return cost;
 }
 
+/**
+ * What a block that reaches past its keyword loses of its rarity (half-bits): it takes 256 table
+ * entries (any byte there), and hundreds of keywords with such blocks double the table, which
+ * then no longer stays in the cache. 8 keeps the table of ~1,000 keywords at the size of ~200.
+ */
+const EDGE_PENALTY = 8;
+
 /** Multipliers of the three hashes of a block: the table's two halves and the filter. */
 const HASH = 0x9e3779b1;
 const HASH_2 = 0x85ebca6b;
@@ -249,7 +256,8 @@ function blocksOf(keyword: string): { at: number; values: number[] }[] {
     let best = Number.NaN;
     let bestScore = Number.NEGATIVE_INFINITY;
     for (let at = parity === 0 ? 0 : -1; at <= keyword.length - 3; at += 2) {
-      const score = rarity(keyword.slice(Math.max(0, at), at + 4));
+      const edge = at < 0 || at + 4 > keyword.length;
+      const score = rarity(keyword.slice(Math.max(0, at), at + 4)) - (edge ? EDGE_PENALTY : 0);
       if (score > bestScore) {
         bestScore = score;
         best = at;

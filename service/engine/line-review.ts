@@ -1,4 +1,4 @@
-// Line review: the candidate lines of one file, lexed once each and checked by the rules whose
+// Line review: the candidate lines of one file, lexed at most once each and checked by the rules whose
 // keywords they hold; lines for the scan rules (secretlint) are gathered for one batch later.
 import type { DiffIndex, IndexedFile, IndexedHunk } from './diff/line-table.ts';
 import type { DiffLine } from './diff/model.ts';
@@ -6,6 +6,7 @@ import { DELETED } from './diff/line-table.ts';
 import type { Candidate } from './candidates.ts';
 import type { RawFinding } from './finish.ts';
 import type { FilePlan } from './plan.ts';
+import type { LexedLine } from './rules/lexer.ts';
 import { BLOCK_COMMENT_REACH, commentSyntaxOf, hasBlockComments, insideBlockComment, lexLine } from './rules/lexer.ts';
 import type { AddedLine, ScanRule } from './rules/rule.ts';
 
@@ -95,6 +96,15 @@ export function reviewLines(
   const allLine = plan.line.map((_, i) => i);
   const allScan = plan.scan.map((_, i) => i);
   const hunkMemos = new Map<IndexedHunk, Map<unknown, unknown>>();
+  /** The file's removed lines, trimmed: made when a rule first asks whether a line was moved. */
+  let removed: Set<string> | undefined;
+  const removedLines = (): Set<string> => {
+    if (!removed) {
+      removed = new Set();
+      for (const h of file.hunks) for (let i = h.first; i < h.first + h.count; i++) if (kind[i] === DELETED) removed.add(lineText(diff, i).trim());
+    }
+    return removed;
+  };
   for (const { k, keywords } of candidates) {
     const text = lineText(diff, k);
     // The rules that have a keyword found on the line (every rule without a pre-filter), in rule order.
@@ -121,15 +131,23 @@ export function reviewLines(
     }
     if (lineRules.length === 0) continue;
     const read = readable(text);
-    const lexed = lexLine(read, syntax);
+    // Lexed when a rule first reads code or comment: rules that read the raw text (secrets) need none.
+    let lexed: LexedLine | undefined;
+    const lex = (): LexedLine => (lexed ??= lexLine(read, syntax));
     const hunk = hunkOf(file, k);
     let hunkMemo = hunkMemos.get(hunk);
     if (!hunkMemo) hunkMemos.set(hunk, (hunkMemo = new Map()));
     const line: AddedLine = {
       text: read,
       path,
-      code: lexed.code,
-      comment: lexed.comment,
+      get code() {
+        return lex().code;
+      },
+      get comment() {
+        return lex().comment;
+      },
+      keywords,
+      wasRemoved: () => removedLines().has(text.trim()),
       indexInHunk: k - hunk.first,
       hunkMemo,
       lineAt(offset) {
@@ -154,6 +172,7 @@ export function reviewLines(
         text,
         above: lineAbove(diff, file, k),
         ...(match.secret ? { secret: match.secret } : {}),
+        ...(match.generic ? { generic: true } : {}),
       });
     }
   }

@@ -1,6 +1,7 @@
 // Debugging leftovers, by language: statements that stop the program in a debugger, and prints
 // that were only meant for the person debugging. Matches read the code, not strings or comments.
 import { baseName, isFixture, isJavaScript, isPython, isRuby, isRust, isScriptOrCli, isTestFile, notFixture } from './files.ts';
+import { inDocExample } from './doc-examples.ts';
 import type { LineRule } from './rule.ts';
 import { patternRule, spanOf } from './rule.ts';
 
@@ -49,19 +50,31 @@ export const noDbgMacro = patternRule({
   pattern: /(?<![\w:])dbg!\s*[([]/,
 });
 
-export const noConsoleLog = patternRule({
+const consoleLog = patternRule({
   id: 'no-console-log',
   severity: 'info',
-  summary: 'console.log (or .debug/.trace/.dir) in library or application code, outside CLIs, scripts and tests.',
+  summary: 'console.log (or .debug/.trace/.dir) in library or application code, outside CLIs, scripts, examples and tests.',
   help: 'Remove the debugging output, or use the project\'s logger so that output has a level and can be turned off.',
   message: 'Remove this console output or use the project\'s logger; console.log in application code is usually a debugging leftover.',
-  files: (path) => isJavaScript(path) && !isTestFile(path) && !isScriptOrCli(path) && !isFixture(path),
+  files: (path) => isJavaScript(path) && !isTestFile(path) && !isScriptOrCli(path) && !isFixture(path) && !isLoggerModule(path),
   keywords: ['console.log', 'console.debug', 'console.trace', 'console.dir', 'console.table'],
   in: 'code',
   pattern: /(?<![\w$.])console\.(?:log|debug|trace|dir|table)\s*\(/,
-  // A log function's sink ("if (level === 'info') console.log(line)") is output by design.
-  unless: /\b(?:level|logLevel|severity)\b/,
+  // A log function's sink ("if (level === 'info') console.log(line)", "console.log(...args)") is output by design.
+  unless: /\b(?:level|logLevel|severity)\b|\bconsole\.\w+\(\s*\.\.\.\w+\s*\)|\bconsole\.\w+\.apply\b/,
 });
+
+/** A logger's own module (log.ts, logger.js, logging.mjs): it writes to the console by design. */
+const isLoggerModule = (path: string): boolean => /^(?:log|logger|logging|console)(?:[.-][\w-]+)?\.[cm]?[jt]sx?$/i.test(baseName(path));
+
+/** Not in a JSDoc @example or a fenced code block (also one whose opener lies above the hunk). */
+export const noConsoleLog: LineRule = {
+  ...consoleLog,
+  check(line) {
+    const match = consoleLog.check(line);
+    return match && !inDocExample(line) ? match : null;
+  },
+};
 
 /** Python files whose job is to print: scripts, `__main__.py`, entry points, tests. */
 const isPythonLibraryCode = (path: string): boolean =>

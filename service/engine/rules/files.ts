@@ -1,7 +1,7 @@
 // Which files a rule applies to, by extension and path. Paths are the new paths of the diff.
 
 /** The engine asks every rule about one path in a row: remember the last answer. */
-function lastPathMemo<T>(compute: (path: string) => T): (path: string) => T {
+export function lastPathMemo<T>(compute: (path: string) => T): (path: string) => T {
   let lastPath: string | null = null;
   let lastValue: T;
   return (path) => {
@@ -65,8 +65,25 @@ export const notFixture =
 /** Command-line programs and scripts, where printing to the console is the point. */
 export const isScriptOrCli = lastPathMemo(
   (path: string): boolean =>
-    /(^|\/)(scripts?|bin|cli|tools?|examples?|benchmarks?|bench|demos?|build)\//.test(path) ||
+    /(^|\/)(scripts?|bin|cli|tools?|examples?|benchmarks?|bench|demos?|playgrounds?|build)\//.test(path) ||
     /(^|\/)(cli|main|__main__|manage|setup|build|gulpfile|gruntfile|webpack\.config|vite\.config|rollup\.config|esbuild\.config)(\.[a-z]+)+$/i.test(path) ||
     /(^|\/)[^/]*[-.]cli\.[a-z]+$/i.test(path) ||
     /\.(sh|bash|zsh)$/.test(path),
 );
+
+export const isYaml = byExtension('yml', 'yaml');
+export const isGo = byExtension('go');
+export const isJvm = byExtension('java', 'kt', 'kts', 'scala', 'groovy');
+/** A GitHub Actions workflow (or a composite action's definition). */
+export const isGitHubWorkflow = lastPathMemo((path: string): boolean => /(^|\/)\.github\/workflows\/[^/]+\.ya?ml$/.test(path) || /(^|\/)action\.ya?ml$/.test(path));
+export const isDockerfile = lastPathMemo((path: string): boolean => /(^|\/)(?:Dockerfile|Containerfile)(?:\.[\w.-]+)?$/.test(path) || /\.dockerfile$/i.test(path));
+const hasShellExtension = byExtension('sh', 'bash', 'zsh', 'ksh', 'mk', 'yml', 'yaml', 'ps1');
+/** Where shell commands are written: scripts, Dockerfiles, Makefiles, CI configuration. */
+export const isShellContext = lastPathMemo(
+  (path: string): boolean => hasShellExtension(path) || isDockerfile(path) || /(^|\/)(?:Makefile|GNUmakefile|Jenkinsfile|Vagrantfile)$/.test(path),
+);
+/** Code that runs in production, not its tests and fixtures. */
+export const notTestCode =
+  (files: (path: string) => boolean) =>
+  (path: string): boolean =>
+    files(path) && !isTestFile(path) && !isFixture(path);

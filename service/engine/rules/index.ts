@@ -3,6 +3,7 @@ import { conflictMarkerRules } from './conflict-markers.ts';
 import { debuggingRules } from './debugging.ts';
 import { disabledCheckRules } from './disabled-checks.ts';
 import { fileHygieneRules } from './file-hygiene.ts';
+import { misconfigurationRules } from './misconfig/index.ts';
 import { riskyApiRules } from './risky-apis.ts';
 import type { Rule } from './rule.ts';
 import { secretRules } from './secrets.ts';
@@ -17,6 +18,7 @@ export const ALL_RULES: readonly Rule[] = [
   ...debuggingRules,
   ...disabledCheckRules,
   ...riskyApiRules,
+  ...misconfigurationRules,
   ...weakCryptoRules,
   ...todoRules,
   ...fileHygieneRules,

@@ -50,6 +50,8 @@ export const noInnerHtml = patternRule({
   keywords: ['innerHTML', 'outerHTML', 'dangerouslySetInnerHTML', 'document.write'],
   in: 'code',
   pattern: /\.(?:inner|outer)HTML\s*\+?=(?!=)|\bdangerouslySetInnerHTML\b|\bdocument\.write(?:ln)?\s*\(/,
+  // A string literal (innerHTML = '', = '<br>') is markup the code wrote, not data.
+  unless: /\.(?:inner|outer)HTML\s*=\s*(?:"[^"\\]*"|'[^'\\]*'|`[^`$\\]*`)\s*(?:;\s*)?(?:\/\/.*)?$/,
 });
 
 /** yaml.load without a safe Loader builds arbitrary Python objects from the document. */

@@ -24,6 +24,16 @@ export interface AddedLine extends LexedLine {
   path: string;
   /** The line `offset` lines away in the same hunk (context, deleted or added), if there is one. */
   lineAt(offset: number): DiffLine | undefined;
+  /**
+   * The keywords of the file's rules found on the line by the pre-filter, each once; empty when
+   * there is no pre-filter (every rule reads every line). Where each occurs is for the rule to find.
+   */
+  keywords: readonly string[];
+  /**
+   * The same text (ignoring indentation) is on a line the diff removes from this file: the line
+   * was moved or kept, not written now. Worked out once per file, when a rule first asks.
+   */
+  wasRemoved(): boolean;
   /** The line's position in its hunk (0-based): `lineAt(-indexInHunk)` is the hunk's first line. */
   indexInHunk: number;
   /**
@@ -47,6 +57,8 @@ export interface LineMatch {
   message?: string;
   /** The secret the finding is about: left out of the finding's fingerprint. */
   secret?: SecretSpan;
+  /** Recognised by a generic name only: another finding of the same rule on the line (a named kind) is reported instead. */
+  generic?: boolean;
 }
 
 export interface LineRule extends RuleMeta {
@@ -132,6 +144,20 @@ export interface PatternRuleSpec extends RuleMeta {
   pattern: RegExp;
   /** The finding is dropped when this matches the line's text (e.g. a reason or an issue reference). */
   unless?: RegExp;
+}
+
+/**
+ * The rule, except on lines the diff only moved or kept (the same text is removed elsewhere in
+ * the file): a suppression that was already there is not the change's doing.
+ */
+export function unlessMoved(rule: LineRule): LineRule {
+  return {
+    ...rule,
+    check(line) {
+      const match = rule.check(line);
+      return match && !line.wasRemoved() ? match : null;
+    },
+  };
 }
 
 export function patternRule(spec: PatternRuleSpec): LineRule {

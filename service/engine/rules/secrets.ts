@@ -1,5 +1,7 @@
-// Secrets: tokens and keys recognised by secretlint's recommended preset, private-key blocks,
-// and .env files. Messages name the kind of secret, never its value.
+// Secrets: tokens and keys recognised by secretlint's recommended preset and by the engine's own
+// credential formats (secrets/formats.ts: one rule id, `secret`), private-key blocks, and .env
+// files. Messages name the kind of secret, never its value. Templates and documentation are not
+// read (their values are examples), and placeholders (xxxx, <token>, EXAMPLE) are not secrets.
 //
 // Not reported: URLs whose credentials are placeholders (https://user:token@host), and in tests
 // and fixtures, secrets that are test data: source code quoted in a string
@@ -10,8 +12,10 @@ import { creator as recommendedPreset } from '@secretlint/secretlint-rule-preset
 import type { SecretLintCoreConfig } from '@secretlint/types';
 import { anyFile, baseName, isFixture, isTestFile } from './files.ts';
 import { commentSyntaxOf, lexLine } from './lexer.ts';
-import type { FileRule, LineRule, ScanFinding, ScanRule } from './rule.ts';
+import type { AddedLine, LineRule, ScanFinding, ScanRule } from './rule.ts';
 import { spanOf } from './rule.ts';
+import { credentialFormats, SECRET_HELP, SECRET_RULE_ID, SECRET_SUMMARY } from './secrets/credential-rule.ts';
+import { fakeNameEnd, isPlaceholderSecret, isQuotedSource, isReference, isTemplateOrDoc } from './secrets/placeholders.ts';
 
 // secretlint's profiler is on by default: every lintSource call leaves ~60 performance marks in
 // the thread's performance timeline, which nothing clears (a leak in a long-lived worker) and
@@ -117,11 +121,11 @@ function describeSecret(ruleId: string, messageId: string): string {
 
 export const secret: ScanRule = {
   kind: 'scan',
-  id: 'secret',
+  id: SECRET_RULE_ID,
   severity: 'error',
-  summary: 'A credential (API token, access key, password in a URL, ...) recognised by secretlint\'s recommended preset.',
-  help: 'Remove the secret from the change and rotate it: it is exposed to everyone who can read the repository. Load secrets from the environment or a secret store.',
-  files: anyFile,
+  summary: SECRET_SUMMARY,
+  help: SECRET_HELP,
+  files: (path) => !isTemplateOrDoc(path),
   // Empty (no pre-filter: every added line) when the preset has a rule the table does not know.
   keywords: [...new Set(NEEDLES.map(keywordOf))],
   accepts(text, found) {
@@ -172,7 +176,7 @@ async function scanFile(path: string, lines: readonly string[]): Promise<ScanFin
     const start = starts[index]!;
     const text = lines[index]!;
     const matched = text.slice(from - start, to - start);
-    if (isPlaceholderCredential(matched)) continue;
+    if (isPlaceholderCredential(matched) || isPlaceholderSecret(secretPart(matched)) || isReference(matched)) continue;
     if (testData) {
       const { code, fakeNameEnd } = lineFacts(index);
       if (isQuotedSource(text, code, from - start, to - start) || fakeNameEnd <= from - start) continue;
@@ -187,6 +191,14 @@ async function scanFile(path: string, lines: readonly string[]): Promise<ScanFin
     });
   }
   return findings;
+}
+
+/** The varying part of a match: a URL's password, or the token after its prefix and name. */
+function secretPart(matched: string): string {
+  const url = /:\/\/[^:/\s@]*:([^@/\s]+)@/.exec(matched);
+  if (url) return url[1]!;
+  const assigned = /[=:]\s*["']?([^"'\s]+)["']?\s*$/.exec(matched);
+  return assigned ? assigned[1]! : matched;
 }
 
 /** Words people put in example URLs (https://user:token@host): not credentials. */
@@ -204,32 +216,6 @@ function isPlaceholderCredential(matched: string): boolean {
   return PLACEHOLDERS.has(user) && (PLACEHOLDERS.has(password) || password.length < 8);
 }
 
-/** A name assigned to, that says its value is not real: FAKE_TOKEN =, dummyKey:, exampleSecret =, "mockCredentials":. */
-const ASSIGNED_NAME = /(?<!\w)(\w+)["']?\s*[:=]/g;
-const FAKE_WORD = /fake|dummy|mock|example|sample|placeholder/i;
-
-/**
- * Where the first fake-sounding assigned name on the line ends (Infinity if none): a secret after
- * it is test data. One pass: names start only at word starts.
- */
-function fakeNameEnd(text: string): number {
-  for (const m of text.matchAll(ASSIGNED_NAME)) if (FAKE_WORD.test(m[1]!)) return m.index + m[0].length;
-  return Number.POSITIVE_INFINITY;
-}
-
-/**
- * The secret is part of source code quoted in a string ('aws_secret_access_key = "..."' as the
- * input of a test): one of the quotes around or inside it is itself inside a string. In tests
- * and fixtures that is test data, not a credential in use.
- */
-function isQuotedSource(text: string, code: string, from: number, to: number): boolean {
-  for (let i = Math.max(0, from - 1); i < to; i++) {
-    const c = text[i];
-    if ((c === '"' || c === "'" || c === '`') && code[i] === ' ') return true;
-  }
-  return false;
-}
-
 const LINE_SEPARATOR = '\n\u0000\n';
 
 function lineIndexAt(starts: readonly number[], offset: number): number {
@@ -244,10 +230,29 @@ function lineIndexAt(starts: readonly number[], offset: number): number {
 }
 
 const PEM_BEGIN = /-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----/;
-const BASE64_BODY = /^\s*[A-Za-z0-9+/=]{40,}\s*$/;
+/** A line of key material: base64 only, also quoted and concatenated ("MIIE...\n" +). */
+const BASE64_LINE = /^\s*["'`]?[A-Za-z0-9+/]{40,}={0,2}(?:\\n)?["'`]?\s*[+,]?\s*$/;
 const INLINE_BODY = /-----(?:\\r)?\\n[A-Za-z0-9+/]{40}/;
+/** Lines between the BEGIN line and the key material: blank lines and armour headers (Version:, Proc-Type:, DEK-Info:), also quoted. */
+function isArmour(text: string): boolean {
+  const bare = text.replace(/\\n|[\s"'`+]/g, '');
+  return bare === '' || /^[\w-]+:/.test(bare);
+}
+/** How many lines below the BEGIN line the key material may start. */
+const BODY_REACH = 6;
 
-/** A private-key block: the BEGIN line followed by key material (the next line, or `\n` + base64 in a string). */
+/** Key material follows the BEGIN line within BODY_REACH added lines, past blank lines and armour headers. */
+function hasBodyBelow(line: AddedLine): boolean {
+  for (let offset = 1; offset <= BODY_REACH; offset++) {
+    const next = line.lineAt(offset);
+    if (next === undefined || next.kind !== '+') return false;
+    if (BASE64_LINE.test(next.text)) return true;
+    if (!isArmour(next.text)) return false;
+  }
+  return false;
+}
+
+/** A private-key block in any armour (PKCS#1/#8, EC, OpenSSH, PGP): the BEGIN line followed by key material. */
 export const noPrivateKey: LineRule = {
   kind: 'line',
   id: 'no-private-key',
@@ -260,9 +265,8 @@ export const noPrivateKey: LineRule = {
   check(line) {
     const m = PEM_BEGIN.exec(line.text);
     if (!m) return null;
-    const next = line.lineAt(1);
-    const hasBody = INLINE_BODY.test(line.text.slice(m.index)) || (next !== undefined && next.kind === '+' && BASE64_BODY.test(next.text));
     // Key material may follow the BEGIN line on the same line (JSON's "\n"-joined PEM).
+    const hasBody = INLINE_BODY.test(line.text.slice(m.index)) || hasBodyBelow(line);
     return hasBody ? { ...spanOf(m), secret: { start: m.index, end: line.text.length } } : null;
   },
 };
@@ -273,17 +277,33 @@ const isDotEnv = (path: string): boolean => {
   return /^\.env(\.[\w-]+)?$/.test(name) && !/\.(example|sample|template|dist|defaults?|schema|tpl)$/.test(name);
 };
 
-export const noEnvFile: FileRule = {
-  kind: 'file',
+/** NAME=value, export NAME=value: a line of a .env file that holds a value (the value's span in `value`). */
+const ENV_ASSIGNMENT = /^[ \t]*(?:export[ \t]+)?[A-Za-z_][\w.-]*[ \t]*=[ \t]*(?<value>\S(?:.*\S)?)?[ \t]*$/d;
+
+/**
+ * A .env file in the change: reported on each line that holds a value (so that the reviewer sees
+ * what would leak, and the value stays out of the fingerprint), not on the file's first line.
+ * Test apps' .env files are test data.
+ */
+export const noEnvFile: LineRule = {
+  kind: 'line',
   id: 'no-env-file',
   severity: 'error',
-  summary: 'A .env file (environment secrets) was added to the repository.',
+  summary: 'A .env file (environment secrets) with values was added to the repository.',
   help: 'Remove the file from the change, add it to .gitignore, and commit a .env.example without values instead. Rotate any secret it held.',
-  message: 'A .env file was added; remove it from the change, add it to .gitignore and commit a .env.example without values instead.',
-  check(file) {
-    if (file.status !== 'added' || file.newPath === null || !isDotEnv(file.newPath)) return null;
-    return file.firstAddedLine === null ? null : { line: file.firstAddedLine, secretLine: true };
+  message: 'A .env file with values was added; remove it from the change, add it to .gitignore and commit a .env.example without values instead.',
+  files: (path) => isDotEnv(path) && !isTestFile(path) && !isFixture(path),
+  // .env files are short: every added line is read.
+  keywords: [],
+  reads: 'text',
+  check(line) {
+    const m = ENV_ASSIGNMENT.exec(line.text);
+    const span = m?.indices?.groups?.['value'];
+    if (!span) return null;
+    const value = line.text.slice(span[0], span[1]).replace(/^(["'])(.*)\1$/, '$2');
+    if (value === '' || isReference(value)) return null;
+    return { column: span[0] + 1, endColumn: span[1] + 1, secret: { start: span[0], end: span[1] } };
   },
 };
 
-export const secretRules = [secret, noPrivateKey, noEnvFile];
+export const secretRules = [secret, credentialFormats, noPrivateKey, noEnvFile];

@@ -1,7 +1,7 @@
 // Tests that were focused (only these run) or skipped without a reason.
 import { isJavaScript, isPython, notFixture } from './files.ts';
 import type { LineRule } from './rule.ts';
-import { patternRule, spanOf } from './rule.ts';
+import { patternRule, spanOf, unlessMoved } from './rule.ts';
 
 const TEST_FUNCTIONS = ['describe', 'it', 'test', 'context', 'suite', 'specify'];
 const JS_SKIP_KEYWORDS = [...TEST_FUNCTIONS.map((name) => `${name}.skip`), 'xit', 'xdescribe', 'xcontext', 'xtest'];
@@ -31,8 +31,14 @@ const JS_SKIP = /(?<![\w$.])(?:(?:describe|it|test|context|suite|specify)\.skip\
 // its parts can match the same spaces ("\(\s*[^)]*" tried every split of a run of spaces).
 const PYTEST_SKIP = /@pytest\.mark\.skip(?:if)?\b(?!\s*\((?:[^()]*,)?\s*reason\s*=)|@unittest\.skip\s*\(\s*\)|@unittest\.skip\b(?!\s*\()/;
 
-/** A skip whose reason is nowhere: not in the call (pytest reason=) and not in a comment on the line. */
-export const noUnexplainedSkip: LineRule = {
+/** A comment line: the reason for what the next line does. */
+const COMMENT_LINE = /^\s*(?:\/\/|#|\/\*|\*)\s*\S/;
+
+/**
+ * A skip whose reason is nowhere: not in the call (pytest reason=), not in a comment on the line
+ * or on the line just above. A skip the diff only moved or kept is not reported.
+ */
+export const noUnexplainedSkip: LineRule = unlessMoved({
   kind: 'line',
   id: 'no-unexplained-skip',
   severity: 'warning',
@@ -49,8 +55,10 @@ export const noUnexplainedSkip: LineRule = {
     // pytest.mark.skip("text") gives the reason positionally, the same as reason=.
     if (python && /@pytest\.mark\.skip\s*\(\s*["']/.test(line.text)) return null;
     if (!python && line.comment.trim() !== '') return null;
+    const above = line.lineAt(-1);
+    if (above && above.kind !== '-' && COMMENT_LINE.test(above.text)) return null;
     return spanOf(m);
   },
-};
+});
 
 export const testHygieneRules = [noFocusedTest, noUnexplainedSkip];

@@ -2,10 +2,11 @@
 import { describe, expect, it } from 'vitest';
 import { RULES } from '../../../../service/engine/index.ts';
 import { FAKE_GITHUB_TOKEN, rulesOn } from '../review-helpers.ts';
-
-type Case = [path: string, line: string, fires: boolean];
+import type { Case } from './misconfig-cases.ts';
+import { MISCONFIG_CASES } from './misconfig-cases.ts';
 
 const CASES: Record<string, Case[]> = {
+  ...MISCONFIG_CASES,
   secret: [
     ['src/config.js', `const token = "${FAKE_GITHUB_TOKEN}";`, true],
     ['deploy/settings.py', 'DATABASE_URL = "postgres://admin:s3cr3tPassw0rd@db.internal:5432/app"', true],

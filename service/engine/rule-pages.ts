@@ -1,0 +1,66 @@
+// Each rule's documentation, made from its own data (summary, help, severity, and the why and
+// examples of rules/rule-docs.ts): one Markdown page per rule and an index, checked in under
+// docs/rules/ and kept in step by test/service/engine/rule-docs.test.ts.
+import { RULES } from './index.ts';
+import type { RuleDocData, RuleExample } from './rules/rule-docs.ts';
+import { RULE_DOCS } from './rules/rule-docs.ts';
+import type { RuleInfo } from './types.ts';
+
+export interface RuleDoc extends RuleInfo, Partial<RuleDocData> {}
+
+/** Every rule with its documentation data (the truncation notice has no examples). */
+export function ruleDocs(): RuleDoc[] {
+  return RULES.map((rule) => ({ ...rule, ...RULE_DOCS[rule.id] }));
+}
+
+/** At most this many lines of an example are shown; the rest is counted. */
+const SHOWN_LINES = 12;
+
+/**
+ * An example's added lines with their line numbers in a gutter ("3 | code"): readable, and no
+ * line of the page starts like what it shows (a conflict marker, key material), so that the
+ * page does not set off the rules it documents.
+ */
+function fence(example: RuleExample): string {
+  const shown = example.lines.slice(0, SHOWN_LINES);
+  const more = example.lines.length - shown.length;
+  const width = String(shown.length).length;
+  const body = [...shown.map((line, i) => `${String(i + 1).padStart(width)} | ${line}`), ...(more > 0 ? [`… (${more} more lines)`] : [])].join('\n');
+  const ticks = body.includes('```') ? '````' : '```';
+  return `\`${example.path}\`, added lines:\n\n${ticks}\n${body}\n${ticks}`;
+}
+
+/** How a comment is written in the example's file, for the suppression example. */
+function commentFor(path: string): string {
+  return /\.(py|rb|sh|ya?ml|toml|ini|conf|env)$|(^|\/)(Dockerfile|Makefile|\.env[\w.-]*)$/.test(path) ? '#' : '//';
+}
+
+export function rulePage(doc: RuleDoc): string {
+  const comment = commentFor(doc.fires?.path ?? '');
+  const sections = [
+    `# ${doc.id}`,
+    `Severity: **${doc.severity}**`,
+    `## What it finds\n\n${doc.summary}`,
+    ...(doc.why ? [`## Why it matters\n\n${doc.why}`] : []),
+    `## How to fix it\n\n${doc.help}`,
+    ...(doc.fires ? [`## Reported\n\n${fence(doc.fires)}`] : []),
+    ...(doc.passes ? [`## Not reported\n\n${fence(doc.passes)}`] : []),
+    [
+      '## How to suppress it',
+      '',
+      `On one line: a \`diff-review-ignore ${doc.id}\` comment on the line or on the line above it, best with the reason:`,
+      '',
+      '```',
+      `${comment} diff-review-ignore ${doc.id} (why this one is fine)`,
+      '```',
+      '',
+      `Everywhere: turn the rule off, or change its severity, in the service's rule configuration (\`"rules": { "${doc.id}": "off" }\`).`,
+    ].join('\n'),
+  ];
+  return `${sections.join('\n\n')}\n`;
+}
+
+export function rulesIndexPage(docs: readonly RuleDoc[]): string {
+  const rows = docs.map((doc) => `| [${doc.id}](${doc.id}.md) | ${doc.severity} | ${doc.summary.replace(/\|/g, '\\|')} |`);
+  return ['# Rules', '', 'Every rule of the review engine. Generated from the rules\' own data: do not edit by hand.', '', '| rule | severity | what it finds |', '|---|---|---|', ...rows, ''].join('\n');
+}

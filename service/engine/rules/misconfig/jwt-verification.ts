@@ -1,0 +1,27 @@
+// JWT verification turned off: a token whose signature is not checked, or that may use the
+// `none` algorithm, can be written by anyone.
+import { isGo, isJavaScript, isJvm, isPython, notTestCode } from '../files.ts';
+import type { LineRule } from '../rule.ts';
+import { isCodeAt, spanOf } from '../rule.ts';
+
+const VERIFY_OFF =
+  /\balgorithms?\s*[:=][^\n]{0,100}?["']none["']|["']verify_signature["']\s*:\s*False\b|\bverify\s*=\s*False\b(?=[^)]{0,200}\))|\bjwt\.SigningMethodNone\b|\bUnsafeAllowNoneSignatureType\b|\bparseUnsecuredClaims\b|\bAlgorithm\.none\s*\(\s*\)/i;
+
+export const noJwtVerifyOff: LineRule = {
+  kind: 'line',
+  id: 'no-jwt-verify-off',
+  severity: 'warning',
+  summary: 'JWT signature verification turned off, or the `none` algorithm allowed.',
+  help: 'Verify every token with the expected key and an explicit list of real algorithms (algorithms: ["RS256"]); decode without verification only to read a token you will verify next.',
+  message: 'This accepts JSON Web Tokens without checking their signature (or with alg "none"): anyone can write a token that passes; verify with the key and a fixed list of algorithms.',
+  files: notTestCode((path) => isJavaScript(path) || isPython(path) || isGo(path) || isJvm(path)),
+  keywords: ['algorithm', 'Algorithm', 'verify_signature', 'jwt.decode', 'SigningMethodNone', 'UnsafeAllowNoneSignatureType', 'parseUnsecuredClaims'],
+  reads: 'text',
+  check(line) {
+    const m = VERIFY_OFF.exec(line.text);
+    if (!m || !isCodeAt(line, m.index)) return null;
+    // verify=False is PyJWT 1's switch on jwt.decode (requests' verify=False is TLS: no-tls-verify-off).
+    if (/^verify\s*=/i.test(m[0]) && !/\bjwt\.decode\s*\(/.test(line.text)) return null;
+    return spanOf(m);
+  },
+};

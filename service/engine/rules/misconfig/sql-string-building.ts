@@ -1,0 +1,74 @@
+// SQL built from strings: a query or execute call whose SQL text is interpolated or concatenated
+// with a value that is not a literal. Parameterised queries (placeholders and a values argument),
+// tagged templates (sql`…${x}`, which the library parameterises) and query builders are fine.
+// One line at a time: a call whose SQL spans lines is not read (precision first).
+import { isGo, isJavaScript, isJvm, isPython, notTestCode } from '../files.ts';
+import type { LineRule } from '../rule.ts';
+import { isCodeAt } from '../rule.ts';
+
+/** The calls that run SQL, as they are spelled in the languages read. */
+const CALL_NAMES = [
+  'query', 'execute', 'executemany', 'exec', 'raw', 'Raw', 'queryRawUnsafe', 'executeRawUnsafe', 'Query', 'QueryRow', 'QueryContext',
+  'QueryRowContext', 'Exec', 'ExecContext', 'executeQuery', 'executeUpdate', 'executeLargeUpdate', 'prepareStatement', 'createQuery',
+  'createNativeQuery', 'queryForObject', 'queryForList', 'queryForMap',
+];
+const CALL = new RegExp(`(?:\\.|\\b)(?:${CALL_NAMES.map((name) => name.replace('$', '\\$')).join('|')})\\(\\s*`, 'g');
+
+/** An SQL statement's opening words, at the start of the string. */
+const SQL_START = /^\s*(?:SELECT|INSERT\s+INTO|UPDATE|DELETE\s+FROM|MERGE\s+INTO|REPLACE\s+INTO|UPSERT|WITH\s+\w+\s+AS|CREATE|DROP|ALTER|TRUNCATE|GRANT|EXEC(?:UTE)?|CALL)\b/i;
+
+/** What follows a string literal that builds SQL from a non-literal: `+ name`, `% name`, `.format(`. */
+const BUILT_AFTER = /^\s*(?:\+\s*(?!\s*["'`])[\w$.[\]()]|%\s*[\w(]|\.format\s*\()/;
+
+export const noSqlStringBuilding: LineRule = {
+  kind: 'line',
+  id: 'no-sql-string-building',
+  severity: 'warning',
+  summary: 'SQL built by interpolating or concatenating a value into the query text (SQL injection).',
+  help: 'Pass values as parameters: placeholders ($1, ?, %s, :name) and a values argument, a tagged template (sql`…`), or a query builder. Identifiers (table, column names) come from an allow-list.',
+  message: 'This query builds its SQL from a value: if the value comes from input, that is SQL injection; use placeholders and pass the values separately.',
+  files: notTestCode((path) => isJavaScript(path) || isPython(path) || isGo(path) || isJvm(path)),
+  keywords: CALL_NAMES.map((name) => `${name}(`),
+  reads: 'text',
+  check(line) {
+    const { text } = line;
+    CALL.lastIndex = 0;
+    for (let m = CALL.exec(text); m; m = CALL.exec(text)) {
+      if (!isCodeAt(line, m.index + (m[0].startsWith('.') ? 1 : 0))) continue;
+      const arg = m.index + m[0].length;
+      const built = builtSql(text, arg, line.path);
+      if (built) return { column: m.index + 1, endColumn: built + 1 };
+    }
+    return null;
+  },
+};
+
+/** Where the SQL argument at `at` ends if it is built from a non-literal (a template with ${…}, an f-string, Sprintf, concatenation), else 0. */
+function builtSql(text: string, at: number, path: string): number {
+  let i = at;
+  // Go: fmt.Sprintf("SELECT … %s", x); Python: f"SELECT … {x}".
+  const sprintf = /^fmt\.Sprintf\(\s*/.exec(text.slice(i, i + 20));
+  if (sprintf && isGo(path)) i += sprintf[0].length;
+  const fString = isPython(path) && /^[fF][rR]?["']/.test(text.slice(i, i + 3));
+  if (fString) i += text[i + 1] === '"' || text[i + 1] === "'" ? 1 : 2;
+  const quote = text[i];
+  if (quote !== '"' && quote !== "'" && quote !== '`') return 0;
+  const close = closingQuote(text, i);
+  if (close < 0) return 0;
+  const body = text.slice(i + 1, close);
+  if (!SQL_START.test(body)) return 0;
+  if (quote === '`' && isJavaScript(path) && body.includes('${')) return close + 1;
+  if (fString && /\{[^}]+\}/.test(body)) return close + 1;
+  if (sprintf && /%[sv]/.test(body)) return close + 1;
+  return BUILT_AFTER.test(text.slice(close + 1, close + 40)) ? close + 1 : 0;
+}
+
+/** The index of the quote that closes the string opened at `open` (escapes skipped), or -1. */
+function closingQuote(text: string, open: number): number {
+  const quote = text[open];
+  for (let i = open + 1; i < text.length; i++) {
+    if (text[i] === '\\') i++;
+    else if (text[i] === quote) return i;
+  }
+  return -1;
+}

@@ -1,0 +1,158 @@
+// The credential formats as one line rule, part of the `secret` rule (the same id as the
+// secretlint scan: one finding per line, one switch in the configuration). One pass of one
+// regular expression finds the formats' keywords on a line; each occurrence is tried against
+// the formats that have that keyword, by a sticky pattern of bounded length.
+import { isFixture, isTestFile } from '../files.ts';
+import type { LineMatch, LineRule } from '../rule.ts';
+import type { CredentialFormat } from './format.ts';
+import { CREDENTIAL_FORMATS } from './formats.ts';
+import { fakeNameEnd, isPlaceholderSecret, isQuotedSource, isReference, isTemplateOrDoc, shannonEntropy } from './placeholders.ts';
+
+export const SECRET_RULE_ID = 'secret';
+export const SECRET_SUMMARY = 'A credential (API token, access key, password, private key material) was added.';
+export const SECRET_HELP =
+  'Remove the secret from the change and rotate it: it is exposed to everyone who can read the repository. Load secrets from the environment or a secret store.';
+
+/** The formats by keyword, longest keyword first in the finder (the longer one of two at one place is the more specific). */
+function formatsByKeyword(formats: readonly CredentialFormat[]): Map<string, CredentialFormat[]> {
+  const map = new Map<string, CredentialFormat[]>();
+  for (const format of formats) {
+    for (const keyword of format.keywords) {
+      if (keyword.length < 3) throw new Error(`credential format ${format.id}: keyword "${keyword}" is shorter than three characters`);
+      const list = map.get(keyword);
+      if (list) list.push(format);
+      else map.set(keyword, [format]);
+    }
+  }
+  return map;
+}
+
+export interface DetectedCredential {
+  format: CredentialFormat;
+  start: number;
+  end: number;
+}
+
+/** Finds credentials of `formats` on one line of `path`: the first one, or null. */
+export function credentialDetector(formats: readonly CredentialFormat[]): {
+  keywords: string[];
+  /** The keywords of the formats that apply to `path` (the same array for the same answer). */
+  keywordsFor(path: string): readonly string[];
+  /**
+   * `found`: the keywords known to be on the line (the pre-filter's); empty: look for all of them.
+   * `code`: the line's code view (strings blanked), asked for only in tests and fixtures.
+   */
+  detect(text: string, path: string, found?: readonly string[], code?: () => string): DetectedCredential | null;
+} {
+  const byKeyword = formatsByKeyword(formats);
+  const keywords = [...byKeyword.keys()].sort((a, b) => b.length - a.length);
+  const escape = (keyword: string): string => keyword.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const allKeywords = new RegExp(keywords.map(escape).join('|'), 'g');
+  /** Finders for the sets of keywords lines have (most lines: one keyword), kept while there are few. */
+  const finders = new Map<string, RegExp>();
+  const occurrencesOf = (own: readonly string[]): RegExp => {
+    const key = own.join('\0');
+    let finder = finders.get(key);
+    if (!finder) {
+      if (finders.size >= 256) finders.clear();
+      finders.set(key, (finder = new RegExp(own.map(escape).join('|'), 'g')));
+    }
+    return finder;
+  };
+  /** Keywords by their first three characters: the candidates at one occurrence. */
+  const byHead = new Map<string, string[]>();
+  for (const keyword of keywords) byHead.set(keyword.slice(0, 3), [...(byHead.get(keyword.slice(0, 3)) ?? []), keyword]);
+  const scoped = formats.filter((format) => format.files !== undefined);
+  const keywordLists = new Map<string, string[]>();
+  return {
+    keywords,
+    keywordsFor(path) {
+      const key = scoped.map((format) => (format.files!(path) ? '1' : '0')).join('');
+      let list = keywordLists.get(key);
+      if (!list) {
+        const applies = new Set(formats.filter((format) => format.files?.(path) ?? true));
+        list = keywords.filter((keyword) => byKeyword.get(keyword)!.some((format) => applies.has(format)));
+        keywordLists.set(key, list);
+      }
+      return list;
+    },
+    detect(text, path, found = [], code = () => text) {
+      const testData = isTestFile(path) || isFixture(path);
+      const own = found.filter((keyword) => byKeyword.has(keyword));
+      // With the pre-filter's keywords: one indexOf walk per keyword found, no alternation of hundreds.
+      const finder = own.length > 0 ? occurrencesOf(own) : allKeywords;
+      let fakeEnd: number | undefined;
+      /** A credential known by a generic name only: kept while a named kind may follow on the line. */
+      let generic: DetectedCredential | null = null;
+      finder.lastIndex = 0;
+      for (let m = finder.exec(text); m; m = finder.exec(text)) {
+        const at = m.index;
+        // Occurrences overlap ("xoxe.xoxb-" holds "xoxb-"): look again one character on.
+        finder.lastIndex = at + 1;
+        // Every keyword that starts here, not only the longest.
+        for (const keyword of byHead.get(text.slice(at, at + 3))!) {
+          if (!text.startsWith(keyword, at)) continue;
+          for (const format of byKeyword.get(keyword)!) {
+            const found = tryFormat(format, text, at, path);
+            if (!found) continue;
+            if (testData) {
+              if (format.generic) continue;
+              fakeEnd ??= fakeNameEnd(text);
+              // A fake-sounding name, or source code quoted in a test's string: test data.
+              if (fakeEnd <= found.start || isQuotedSource(text, code(), found.start, found.end)) continue;
+            }
+            if (!format.generic) return found;
+            generic ??= found;
+          }
+        }
+      }
+      return generic;
+    },
+  };
+}
+
+function tryFormat(format: CredentialFormat, text: string, at: number, path: string): DetectedCredential | null {
+  if (format.wordStart && at > 0 && /[A-Za-z0-9]/.test(text[at - 1]!)) return null;
+  if (format.before && at > 0 && !format.before.test(text[at - 1]!)) return null;
+  if (format.files && !format.files(path)) return null;
+  format.pattern.lastIndex = at;
+  const m = format.pattern.exec(text);
+  if (!m) return null;
+  const span = m.indices?.groups?.['secret'] ?? m.indices?.[format.secretGroup];
+  if (!span) return null;
+  const [start, end] = span;
+  const secret = text.slice(start, end);
+  if (shannonEntropy(secret) < format.entropy || isReference(secret)) return null;
+  if (!format.uniformRunsAllowed && isPlaceholderSecret(secret)) return null;
+  if (format.accepts && !format.accepts(secret, m)) return null;
+  return { format, start, end };
+}
+
+const detector = credentialDetector(CREDENTIAL_FORMATS);
+
+/** "an Adobe client secret", "a password". */
+export function withArticle(kind: string): string {
+  return `${/^[aeiouAEIOU]/.test(kind) ? 'an' : 'a'} ${kind}`;
+}
+
+export function secretMessage(kind: string): string {
+  return `${withArticle(kind)[0]!.toUpperCase()}${withArticle(kind).slice(1)} was added; remove it, rotate it, and load it from the environment or a secret store.`;
+}
+
+export const credentialFormats: LineRule = {
+  kind: 'line',
+  id: SECRET_RULE_ID,
+  severity: 'error',
+  summary: SECRET_SUMMARY,
+  help: SECRET_HELP,
+  message: 'A secret was added; remove it, rotate it, and load it from the environment or a secret store.',
+  files: (path) => !isTemplateOrDoc(path),
+  keywords: detector.keywords,
+  keywordsFor: (path) => detector.keywordsFor(path),
+  reads: 'text',
+  check(line): LineMatch | null {
+    const found = detector.detect(line.text, line.path, line.keywords, () => line.code);
+    if (!found) return null;
+    return { column: found.start + 1, endColumn: found.end + 1, message: secretMessage(found.format.kind), secret: { start: found.start, end: found.end }, ...(found.format.generic ? { generic: true } : {}) };
+  },
+};

@@ -1,0 +1,124 @@
+// A credential format as data, in the manner of gitleaks' rules: an id, the kind of credential
+// (what the message names), keywords as a cheap pre-filter, a pattern matched where a keyword
+// occurs, the group that is the secret, an entropy gate and a check of its own.
+
+export interface CredentialFormat {
+  /** gitleaks' id where gitleaks has the format. */
+  id: string;
+  /** What the credential is, for the message: "a Twilio API key". Never the value. */
+  kind: string;
+  /** Case-sensitive literals of three characters or more; every match begins with one of them. */
+  keywords: readonly string[];
+  /**
+   * Sticky ('y') with indices ('d'): matched at each occurrence of a keyword. Every quantifier is
+   * bounded, so that one occurrence costs at most a few hundred steps (linear in the line).
+   */
+  pattern: RegExp;
+  /** The capture group that is the secret (0: the whole match); a group named `secret` wins. */
+  secretGroup: number;
+  /** Minimum Shannon entropy of the secret, bits per character. */
+  entropy: number;
+  /** The keyword may not follow a letter or digit (a token's prefix starts a word). */
+  wordStart: boolean;
+  /** A further test of the secret (a JWT's claims, the name it is assigned to); false: not this credential. */
+  accepts?: (secret: string, match: RegExpExecArray) => boolean;
+  /** The character before the keyword must pass this (a connection string's `;` or `?`). */
+  before?: RegExp;
+  /** Which files the format is looked for in (default: all the rule reads). */
+  files?: (path: string) => boolean;
+  /**
+   * Recognised by a generic name only (password, token): not looked for in tests and fixtures,
+   * whose literal credentials are test data.
+   */
+  generic?: boolean;
+  /** Placeholders are allowed (the format has fixed runs such as AAAAAAAAAA). */
+  uniformRunsAllowed?: boolean;
+}
+
+/** What may follow a secret: a quote, a separator, an escaped newline, the end of the line. */
+export const END = String.raw`(?=[\x60'"\s;,)\]}>&|<]|\\[nrt]|$)`;
+
+function escape(literal: string): string {
+  return literal.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+interface Options {
+  entropy?: number;
+  accepts?: (secret: string, match: RegExpExecArray) => boolean;
+  /** Extra regex flags ('i'). */
+  flags?: string;
+  uniformRunsAllowed?: boolean;
+  /** false: the prefix may follow a letter or digit. */
+  wordStart?: boolean;
+  /** false: a short prefix is a keyword on its own (another rule has it already, so it costs nothing more). */
+  bounded?: boolean;
+}
+
+/**
+ * The keyword sieve pays for a keyword of four characters or fewer with hundreds of table entries
+ * (see keyword-sieve.ts): such a prefix is looked for with the character before it, where tokens
+ * stand in code and config (a quote, `=`, `:`, a space).
+ */
+const SHORT_PREFIX = 4;
+const BOUNDARIES = ['"', "'", '`', '=', ':', ' '];
+
+/**
+ * A token that carries its own prefix: `ghp_…`, `xkeysib-…`. `body` is the regex source of what
+ * follows the prefix (bounded quantifiers). The whole token is the secret.
+ */
+export function prefixed(id: string, kind: string, prefixes: readonly string[], body: string, options: Options = {}): CredentialFormat {
+  const short = options.bounded !== false && prefixes.some((prefix) => prefix.length <= SHORT_PREFIX);
+  const token = `(?<secret>(?:${prefixes.map(escape).join('|')})${body})`;
+  return {
+    id,
+    kind,
+    keywords: short ? prefixes.flatMap((prefix) => BOUNDARIES.map((boundary) => boundary + prefix)) : prefixes,
+    pattern: new RegExp(`${short ? `[${BOUNDARIES.map(escape).join('')}]` : ''}${token}${END}`, `dy${options.flags ?? ''}`),
+    secretGroup: 0,
+    entropy: options.entropy ?? 0,
+    wordStart: !short && (options.wordStart ?? true),
+    ...(options.accepts ? { accepts: options.accepts } : {}),
+    ...(options.uniformRunsAllowed ? { uniformRunsAllowed: true } : {}),
+  };
+}
+
+/** lower, Capitalised and UPPER spellings: how names are written in code and config. */
+export function spellings(words: readonly string[]): string[] {
+  return [...new Set(words.flatMap((w) => [w.toLowerCase(), w[0]!.toUpperCase() + w.slice(1).toLowerCase(), w.toUpperCase()]))];
+}
+
+/** What follows a short name in a credential's name: a separator, or the next word of a camelCase name (Api, Key, Token, Secret, Password). */
+const NAME_FOLLOWERS = ['_', '-', '.', '=', ':', '"', "'", ' ', 'A', 'K', 'T', 'S', 'P'];
+
+/**
+ * The keywords of a provider's name: lower and UPPER case (discord_token, DISCORD_TOKEN,
+ * discordToken); a Capitalised spelling shares its blocks with common words (Discord,
+ * Disconnect), which costs the keyword sieve more than the rare DiscordToken = "…" is worth.
+ * A short name gets what may follow it (see SHORT_PREFIX).
+ */
+function nameKeywords(words: readonly string[]): string[] {
+  const forms = [...new Set(words.flatMap((w) => [w.toLowerCase(), w.toUpperCase()]))];
+  return forms.flatMap((form) => (form.length <= SHORT_PREFIX ? NAME_FOLLOWERS.map((next) => form + next) : [form]));
+}
+
+/** An assignment between a name and its value, as gitleaks reads it: `=`, `:`, `=>`, `:=`, `?=`, a comma (a function's argument). */
+export const ASSIGNMENT = String.raw`[\w.-]{0,20}?[\s'"]{0,3}(?:=|>|:{1,3}=|\|\||:|=>|\?=|,)[\x60'"\s=]{0,5}`;
+
+/**
+ * A value with no prefix of its own, recognised by the name it is assigned to: `TWITTER_SECRET =
+ * "…"`. `names` is the regex source of the provider's name (case-insensitive), `words` its
+ * literal spellings (the keywords), `value` the regex source of the secret.
+ */
+export function named(id: string, kind: string, names: string, words: readonly string[], value: string, options: Options = {}): CredentialFormat {
+  return {
+    id,
+    kind,
+    keywords: nameKeywords(words),
+    pattern: new RegExp(`(?:${names})${ASSIGNMENT}(${value})${END}`, 'dyi'),
+    secretGroup: 1,
+    entropy: options.entropy ?? 3,
+    wordStart: false,
+    ...(options.accepts ? { accepts: options.accepts } : {}),
+    ...(options.uniformRunsAllowed ? { uniformRunsAllowed: true } : {}),
+  };
+}

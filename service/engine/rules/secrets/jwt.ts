@@ -1,0 +1,28 @@
+// JSON Web Tokens are everywhere in tests and docs, and most are harmless (a public anon key, an
+// expired example). One that grants a privileged role is a credential: a Supabase service_role
+// key, an admin token.
+
+/** Roles and scopes that give more than a user's own access. */
+const PRIVILEGED = /^(?:service[_-]?role|admin|administrator|superuser|super[_-]?admin|root|owner|system|supabase_admin)$/i;
+
+function decodeSegment(segment: string): unknown {
+  try {
+    return JSON.parse(Buffer.from(segment, 'base64url').toString('utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+/** The token's claims name a privileged role (role, roles, scope, scp, groups, is_admin). */
+export function privilegedJwt(token: string): boolean {
+  const payload = decodeSegment(token.split('.')[1] ?? '');
+  if (typeof payload !== 'object' || payload === null) return false;
+  const claims = payload as Record<string, unknown>;
+  if (claims['is_admin'] === true || claims['admin'] === true) return true;
+  for (const key of ['role', 'roles', 'scope', 'scp', 'groups', 'https://hasura.io/jwt/claims']) {
+    const value = claims[key];
+    const values = typeof value === 'string' ? value.split(/[\s,]+/) : Array.isArray(value) ? value : typeof value === 'object' && value !== null ? Object.values(value).flat() : [];
+    if (values.some((v) => typeof v === 'string' && PRIVILEGED.test(v))) return true;
+  }
+  return false;
+}

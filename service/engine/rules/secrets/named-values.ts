@@ -1,0 +1,141 @@
+// Credentials with no shape of their own, recognised by what they are assigned to: a password,
+// secret, token or API key with a literal value (quoted in code; also bare in YAML, properties,
+// TOML, INI and .env files), a connection string's `Password=` / `password=` parameter, a URL
+// with an empty user name and a password (redis://:pw@host). Precision first: the name must end
+// in the credential word, and the value must look chosen or random, not like a label, a path,
+// an identifier or a placeholder.
+import { lastPathMemo } from '../files.ts';
+import type { CredentialFormat } from './format.ts';
+import { END, spellings } from './format.ts';
+import { isPlaceholderSecret, isReference, shannonEntropy } from './placeholders.ts';
+
+/** Files whose values are written bare: `password: hunter22`, `db.password=...`. */
+export const isConfigFile = lastPathMemo(
+  (path: string): boolean =>
+    /\.(ya?ml|properties|toml|ini|cfg|conf|env)$/i.test(path) || /(^|\/)\.env(\.[\w-]+)?$/.test(path) || /(^|\/)\.?(npmrc|pypirc|netrc)$/.test(path),
+);
+
+/** Between the name and the value: `=`, `:`, `=>`, `:=`, `?=`, with the name's closing quote. */
+const ASSIGN = String.raw`["']?[ \t]{0,3}(?:=|:|=>|:=|\?=)[ \t]{0,3}`;
+
+/** A quoted value (any file), or in config files a bare one up to the end of the line or a comment. */
+function valueIn(chars: string, min: number, max: number, bare: boolean): string {
+  const quoted = String.raw`(?<q>["'\x60])(?<secret>${chars}{${min},${max}})\k<q>`;
+  return bare ? String.raw`(?:${quoted}|(?<secret>${chars}{${min},${max}})(?=[ \t]*(?:[#;].*)?$))` : quoted;
+}
+
+/** What may follow the credential word in the name: `SECRET_KEY`, `apiKeyValue`, `TOKEN_SECRET`. */
+const NAME_TAIL = /^(?:[_.-]?(?:key|secret|token|value|str|string|b64|base64|hex|raw|plain|live|prod|production))*$/i;
+
+/** Values that are defaults, labels and words, not chosen passwords. */
+const WEAK_WORDS = /pass(?:wd|word)?|secret|admin|root|guest|demo|default|letmein|welcome|qwerty|test|user|login|token|null|none|undefined|true|false|required|optional|string/i;
+
+/** Segments of lower-case words or numbers joined by - _ . : an identifier, a file name, a key of a message catalogue. */
+const SLUG = /^(?:[a-z]+|[A-Z]+|\d+)(?:[-_.](?:[a-z]+|[A-Z]+|\d+))+$/;
+
+function nameTailOf(match: RegExpExecArray): string {
+  return match.groups?.['tail'] ?? '';
+}
+
+/** A chosen password: long enough, not a word list default, a placeholder, a label or a format string. */
+export function looksLikePassword(value: string): boolean {
+  if (value.length < 8 || isReference(value) || isPlaceholderSecret(value) || WEAK_WORDS.test(value) || SLUG.test(value)) return false;
+  if (/%[sd]|\{\d*\}|:\/\/|^\.{0,2}\//.test(value)) return false;
+  const letters = /[A-Za-z]/.test(value);
+  const others = /[^A-Za-z_.-]/.test(value);
+  return letters && others && shannonEntropy(value) >= 2.8;
+}
+
+/** A random key or token: digits and letters, high entropy (lower for hex, which has 16 symbols). */
+export function looksLikeRandomKey(value: string): boolean {
+  if (isReference(value) || isPlaceholderSecret(value) || SLUG.test(value)) return false;
+  if (/%[sd]|\{\d*\}|\$\{|:\/\/|^\.{0,2}\/|^[\w-]+\(/.test(value)) return false;
+  if (!/\d/.test(value) || !/[A-Za-z]/.test(value)) return false;
+  if (/^[\w-]+(?:\.[\w-]+){2,}$/.test(value) && !/\d.*[A-Z]|[A-Z].*\d/.test(value)) return false; // a dotted name
+  const entropy = shannonEntropy(value);
+  return /^[a-f0-9-]+$/i.test(value) ? value.replace(/-/g, '').length >= 32 && entropy >= 3 : entropy >= 3.5;
+}
+
+const PASSWORD_WORDS = ['password', 'passwd'];
+/** Schemes whose URLs carry a password: databases, caches, queues, mail and file transfer. */
+const URL_SCHEMES = [
+  'redis', 'rediss', 'amqp', 'amqps', 'mongodb', 'mongodb+srv', 'postgres', 'postgresql', 'mysql', 'mariadb', 'mssql', 'sqlserver',
+  'oracle', 'clickhouse', 'cockroachdb', 'couchdb', 'neo4j', 'neo4j+s', 'bolt', 'nats', 'kafka', 'mqtt', 'mqtts', 'ftp',
+  'sftp', 'smtp', 'smtps', 'imap', 'ldap', 'memcached', 'elasticsearch', 'cassandra',
+].filter((scheme) => scheme.length >= 4);
+const KEY_WORDS = ['secret', 'token', 'api_key', 'api-key', 'apikey', 'access_key', 'access-key', 'auth_key', 'private_key'];
+/**
+ * The names' spellings, as keywords. Config files get every spelling of every name. In code,
+ * "token", "Secret", "accessKey" and "privateKey" are everywhere (parsers, SDKs, key handling):
+ * there lower_case and UPPER_CASE names are keywords as they are (password =, API_KEY =), and
+ * "token" and camelCase names (clientSecret, dbPassword, apiKey) only with the start of an
+ * object's literal value after them (`Token: "`, `"clientSecret": "`). A keyword with " = " in
+ * it would cost the keyword sieve more than it finds: its rarest block is then the assignment.
+ */
+const KEY_KEYWORDS = [...spellings(KEY_WORDS), ...spellings(['secret_key']), 'apiKey', 'ApiKey', 'accessKey', 'AccessKey', 'authKey', 'AuthKey', 'privateKey', 'PrivateKey', 'secretKey', 'SecretKey'];
+const PASSWORD_KEYWORDS = spellings(PASSWORD_WORDS);
+const isCamel = (word: string): boolean => /[A-Z]/.test(word) && /[a-z]/.test(word);
+const OBJECT_VALUES = [': "', ": '", '": "', "': '"];
+/** Capitalised words joined by a separator (Access_key, Api-key): nobody's spelling. */
+const isOddSpelling = (word: string): boolean => /[_-]/.test(word) && /[A-Z]/.test(word) && /[a-z]/.test(word);
+const inCode = (keywords: readonly string[]): string[] =>
+  keywords.flatMap((keyword) => {
+    if (isOddSpelling(keyword)) return [];
+    if (keyword === 'TOKEN' || !(isCamel(keyword) || keyword === 'token')) return [keyword];
+    return OBJECT_VALUES.map((value) => keyword + value);
+  });
+const KEY_KEYWORDS_IN_CODE = inCode(KEY_KEYWORDS);
+const PASSWORD_KEYWORDS_IN_CODE = inCode(PASSWORD_KEYWORDS);
+const KEY_NAMES = String.raw`(?:secret|token|api[_-]?key|access[_-]?key|auth[_-]?key|private[_-]?key)`;
+
+function generic(id: string, kind: string, keywords: readonly string[], names: string, value: (bare: boolean) => string, accepts: (secret: string) => boolean, bare: boolean): CredentialFormat {
+  return {
+    id: bare ? `${id}-config` : id,
+    kind,
+    keywords,
+    pattern: new RegExp(`${names}(?<tail>[\\w.-]{0,24}?)${ASSIGN}${value(bare)}`, 'dyi'),
+    secretGroup: 0,
+    entropy: 0,
+    wordStart: false,
+    generic: true,
+    files: bare ? isConfigFile : (path) => !isConfigFile(path),
+    accepts: (secret, match) => NAME_TAIL.test(nameTailOf(match)) && accepts(secret),
+  };
+}
+
+const passwordValue = (bare: boolean) => valueIn(String.raw`[^"'\x60\s]`, 6, 128, bare);
+const keyValue = (bare: boolean) => valueIn(bare ? String.raw`[\w+/=.~-]` : String.raw`[^"'\x60\s]`, 16, 300, bare);
+
+export const NAMED_VALUES: CredentialFormat[] = [
+  ...[false, true].flatMap((bare) => [
+    generic('generic-password', 'password', bare ? PASSWORD_KEYWORDS : PASSWORD_KEYWORDS_IN_CODE, 'passw(?:or)?d', passwordValue, looksLikePassword, bare),
+    generic('generic-api-key', 'secret, token or API key', bare ? KEY_KEYWORDS : KEY_KEYWORDS_IN_CODE, KEY_NAMES, keyValue, looksLikeRandomKey, bare),
+  ]),
+  {
+    // JDBC (…?user=app&password=…), ADO.NET (…;Password=…;), ODBC (…;PWD=…;).
+    id: 'connection-string-password',
+    kind: 'password in a connection string',
+    keywords: [...spellings(['password=']), ...[';', '&', '?', ' ', '"', "'"].flatMap((before) => ['pwd=', 'Pwd=', 'PWD='].map((pwd) => before + pwd))],
+    pattern: new RegExp(String.raw`[;&? "']?(?:password|pwd)=(?<secret>[^;&\s'"\x60]{6,128})(?=[;&'"\x60\s]|$)`, 'dyi'),
+    secretGroup: 0,
+    entropy: 0,
+    wordStart: false,
+    generic: true,
+    accepts: looksLikePassword,
+  },
+  {
+    // Databases, caches and queues (secretlint reads http(s) and the common database schemes; this
+    // adds the rest, and an empty user name: redis://:pw@host).
+    id: 'url-credentials',
+    kind: 'password in a connection URL',
+    // The scheme and its colon: with "://" the sieve would pick blocks shared with every https:// URL.
+    keywords: URL_SCHEMES.map((scheme) => `${scheme}:`),
+    pattern: new RegExp(String.raw`[\w+.-]{1,20}:\/\/(?<user>[^:@/\s'"\x60]{0,64}):(?<secret>[^@\s/'"\x60]{3,128})@[\w.-]{1,253}(?=[:/?#'"\x60\s]|$)`, 'dy'),
+    secretGroup: 0,
+    entropy: 0,
+    wordStart: false,
+    // Connection strings in tests point at test databases.
+    generic: true,
+    accepts: looksLikePassword,
+  },
+];

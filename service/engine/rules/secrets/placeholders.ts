@@ -1,0 +1,73 @@
+// What is not a secret although it looks like one: placeholders (xxxx, <token>, changeme, EXAMPLE),
+// references to where the secret really lives (${VAR}, {{ secrets.X }}, process.env), values
+// too uniform to be random, and the files where values are examples by design.
+import { baseName, lastPathMemo } from '../files.ts';
+
+/** Shannon entropy of the characters of `value`, in bits per character. */
+export function shannonEntropy(value: string): number {
+  if (value.length === 0) return 0;
+  const counts = new Map<string, number>();
+  for (const c of value) counts.set(c, (counts.get(c) ?? 0) + 1);
+  let bits = 0;
+  for (const count of counts.values()) {
+    const p = count / value.length;
+    bits -= p * Math.log2(p);
+  }
+  return bits;
+}
+
+/** Words people put where a credential goes in examples and templates. */
+const PLACEHOLDER_WORDS = /example|sample|dummy|fake|changeme|change[_-]me|placeholder|redacted|replace[_-]?me|your[_-]|insert[_-]|xxxx|\*\*\*|\.\.\.|…|<[^>]*>|\[[^\]]*\]/i;
+/** A run of one character, or a counting run, that random data has next to never. */
+const UNIFORM_RUN = /(.)\1{5}|012345|123456|234567|345678|456789|abcdef|ABCDEF|qwerty/;
+
+/** The value is a placeholder or too uniform to be a real secret (its own entropy gate aside). */
+export function isPlaceholderSecret(value: string): boolean {
+  if (PLACEHOLDER_WORDS.test(value) || UNIFORM_RUN.test(value)) return true;
+  // Four or fewer distinct characters over 12 or more: a pattern, not a key.
+  return value.length >= 12 && new Set(value).size <= 4;
+}
+
+/** The value names where the secret lives instead of holding it. */
+const REFERENCE = /^(?:\$\{?[\w.]+\}?|\$\{\{.*\}\}|\{\{.*\}\}|%[\w.]+%|%\([\w.]+\)s|@[\w.]+@|ENV\[|os\.environ|os\.getenv|process\.env|System\.getenv|secretKeyRef|vault:|arn:aws:secretsmanager:|!Ref\b|!Sub\b)/;
+
+export function isReference(value: string): boolean {
+  return REFERENCE.test(value);
+}
+
+/**
+ * Templates (`.env.example`, `config.sample.yml`, `*.template`) and documentation hold example
+ * values by design: the `secret` rule does not read them.
+ */
+export const isTemplateOrDoc = lastPathMemo((path: string): boolean => {
+  const name = baseName(path).toLowerCase();
+  return /\.(example|sample|template|tmpl|tpl|dist)(\.\w+)?$/.test(name) || /\.(md|mdx|markdown|rst|adoc|txt)$/.test(name);
+});
+
+/** A name assigned to, that says its value is not real: FAKE_TOKEN =, dummyKey:, exampleSecret =, "mockCredentials":. */
+const ASSIGNED_NAME = /(?<!\w)(\w+)["']?\s*[:=]/g;
+const FAKE_WORD = /fake|dummy|mock|example|sample|placeholder/i;
+
+/**
+ * Where the first fake-sounding assigned name on the line ends (Infinity if none): a secret after
+ * it is test data. One pass: names start only at word starts.
+ */
+export function fakeNameEnd(text: string): number {
+  for (const m of text.matchAll(ASSIGNED_NAME)) if (FAKE_WORD.test(m[1]!)) return m.index + m[0].length;
+  return Number.POSITIVE_INFINITY;
+}
+
+
+/**
+ * The secret is part of source code quoted in a string ('aws_secret_access_key = "..."' as the
+ * input of a test): one of the quotes around or inside it is itself inside a string. In tests
+ * and fixtures that is test data, not a credential in use.
+ */
+export function isQuotedSource(text: string, code: string, from: number, to: number): boolean {
+  for (let i = Math.max(0, from - 1); i < to; i++) {
+    const c = text[i];
+    if ((c === '"' || c === "'" || c === '`') && code[i] === ' ') return true;
+  }
+  return false;
+}
+

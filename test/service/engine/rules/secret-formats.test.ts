@@ -1,0 +1,99 @@
+// The engine's own credential formats (service/engine/rules/secrets/): what counts as a leak and
+// what is a placeholder, a reference or a public value; messages name the kind, never the value;
+// fingerprints mask the value; .env files are reported on the lines that hold values.
+import { describe, expect, it } from 'vitest';
+import { findings } from '../review-helpers.ts';
+
+const b64url = (value: object): string => Buffer.from(JSON.stringify(value)).toString('base64url');
+const jwt = (claims: object): string => `${b64url({ alg: 'HS256', typ: 'JWT' })}.${b64url(claims)}.Qm7xT2vK9pLwR4sZ8yN3cF6hJ1dG5bV0aE2iU7oX9qM`;
+const HEX64 = 'a3f19c07d2b84e6f5a1c9e0d7b3f28c4e6a9d1f0b7c2e5a8d3f6b9c0e1a4d7f2';
+
+const secretLines = async (path: string, lines: string[]): Promise<number[]> =>
+  (await findings(path, lines)).filter((f) => f.rule_id === 'secret').map((f) => f.line);
+
+describe('no-env-file', () => {
+  it('reports the lines that hold values, not the first line of the file', async () => {
+    const found = await findings('.env', ['# local settings', '', 'DB_PASSWORD=Vd83kLq2Xz9p!', 'EMPTY=', 'FROM_ELSEWHERE=${SHARED_SECRET}', 'export PORT=3000']);
+    expect(found.filter((f) => f.rule_id === 'no-env-file').map((f) => f.line)).toEqual([3, 6]);
+  });
+
+  it("does not report a test app's .env file or a template", async () => {
+    expect(await findings('tests/test_apps/.env', ['FOO=env'])).toEqual([]);
+    expect(await findings('.env.example', ['DB_PASSWORD=changeme'])).toEqual([]);
+  });
+});
+
+describe('secret: placeholders, references and public values are not secrets', () => {
+  it.each([
+    ['src/billing.ts', 'const stripe = new Stripe("sk_live_xxxxxxxxxxxxxxxxxxxxxxxxxxxx");'],
+    ['src/billing.ts', 'const stripe = new Stripe("sk_live_XXXXXXXXXXXXXXXXXXXXXXXXXXXX");'],
+    ['config/app.yml', 'api_key: <your-api-key-here>'],
+    ['config/app.yml', 'password: ${DB_PASSWORD}'],
+    ['.github/workflows/ci.yml', '  token: ${{ secrets.NPM_TOKEN }}'],
+    ['k8s/deploy.yaml', '      secretKeyRef:'],
+    ['app/config.py', 'password = os.environ["DB_PASSWORD"]'],
+    ['config/database.rb', 'password: ENV["DB_PASSWORD"],'],
+    ['src/db.ts', 'const password = process.env.DB_PASSWORD;'],
+    ['config/app.yml', 'secret: 0000000000000000000000000000000000000000'],
+    ['src/app.py', 'API_KEY = "1234567890abcdef1234567890abcdef"'],
+    ['src/aws.ts', 'const SECRET_NAME = "prod-db-credentials-2";'],
+    ['src/auth.ts', 'const PASSWORD_RESET_TOKEN_TTL = "3600";'],
+    ['web/supabase.ts', `const supabase = createClient(url, "${jwt({ role: 'anon', iss: 'supabase' })}");`],
+    ['web/checkout.ts', 'const stripe = loadStripe("pk_live_51H8Jd2KqAbC3dEf4GhI5jKl6MnO7pQr8StU9vWx0YzA1bC2dE3fG4hI5jKl6MnO7p");'],
+    // diff-review-ignore secret (a sample token in documentation, which is not read)
+    ['docs/setup.md', 'export GITHUB_TOKEN=ghp_aB3dE5fG7hJ9kL1mN2pQ4rS6tU8vW0xY2zA4'],
+    ['.env.sample', `WEBHOOK_SECRET=${HEX64}`],
+  ])('%s: %s', async (path, line) => {
+    expect(await secretLines(path, [line])).toEqual([]);
+  });
+});
+
+describe('secret: the engine\'s formats', () => {
+  it('names the kind of credential and never the value', async () => {
+    const token = `dop_v1_${HEX64}`;
+    const [finding] = await findings('infra/do.tf', [`token = "${token}"`]);
+    expect(finding?.rule_id).toBe('secret');
+    expect(finding!.message).toBe('secret: A DigitalOcean personal access token was added; remove it, rotate it, and load it from the environment or a secret store.');
+    expect(finding!.message).not.toContain(token.slice(-12));
+  });
+
+  it('prefers the named kind to a generic name on the same line', async () => {
+    const [finding] = await findings('src/ai.py', [`API_KEY = "pplx-${'aB3dE5fG7hJ9kL1mN2pQ4rS6tU8vW0xY2zA4bC6dE8fG0hJ2'}"`]);
+    expect(finding!.message).toContain('Perplexity API key');
+  });
+
+  it('reports a JWT that grants a privileged role', async () => {
+    const lines = [`const admin = createClient(url, "${jwt({ role: 'service_role', iss: 'supabase' })}");`];
+    expect((await findings('src/admin.ts', lines))[0]?.message).toContain('JSON Web Token with a privileged role');
+  });
+
+  it('keeps the fingerprint when only the secret changes', async () => {
+    const [a] = await findings('src/hooks.ts', [`const WEBHOOK_SECRET = "${HEX64}";`]);
+    const [b] = await findings('src/hooks.ts', [`const WEBHOOK_SECRET = "${[...HEX64].reverse().join('')}";`]);
+    expect(a?.rule_id).toBe('secret');
+    expect(b!.fingerprint).toBe(a!.fingerprint);
+  });
+
+  it('reads passwords bare in config files and quoted in code, and only literal ones', async () => {
+    expect(await secretLines('config/database.yml', ['production:', '  password: Vd83kLq2Xz9p!'])).toEqual([2]);
+    expect(await secretLines('src/db.ts', ['const password = "Vd83kLq2Xz9p!";'])).toEqual([1]);
+    expect(await secretLines('src/db.py', ['password = get_password()'])).toEqual([]);
+    expect(await secretLines('src/form.ts', ['const password_hash = "Vd83kLq2Xz9p!";'])).toEqual([]);
+  });
+
+  it('reads connection strings of other schemes, an empty user, JDBC and ADO.NET', async () => {
+    const lines = [
+      'url: redis://:Qm7xT2vK9pLw@cache.internal:6379/0',
+      'AMQP_URL = "amqps://orders:Qm7xT2vK9pLw@mq.internal:5671/prod"',
+      'url = "jdbc:postgresql://db:5432/app?user=app&password=Qm7xT2vK9pLw"',
+      'var cs = "Server=sql;Database=Orders;User Id=app;Password=Qm7xT2vK9pLw;";',
+      'url: redis://localhost:6379/0',
+    ];
+    expect(await secretLines('config/services.conf', lines)).toEqual([1, 2, 3, 4]);
+  });
+
+  it('does not read test data by generic names, but does read provider tokens in tests', async () => {
+    expect(await secretLines('src/login.test.ts', ['const password = "Vd83kLq2Xz9p!";'])).toEqual([]);
+    expect(await secretLines('src/do.test.ts', [`const client = new Client("dop_v1_${HEX64}");`])).toEqual([1]);
+  });
+});
