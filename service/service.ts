@@ -168,7 +168,9 @@ export async function createService(options: ServiceOptions = {}): Promise<Servi
     if (resumed > 0) log.info({ jobs: resumed }, 'resuming unfinished reviews');
     const sweep = () =>
       reviews.sweep().then(
-        (removed) => removed.reviews + removed.keys > 0 && log.info(removed, 'retention: removed old reviews and idempotency keys'),
+        (removed) =>
+          removed.reviews + removed.keys > 0 &&
+          log.info(removed, 'retention: removed old reviews and idempotency keys'),
         (error: unknown) => log.error({ err: error }, 'retention sweep failed'),
       );
     void sweep();

@@ -13,7 +13,9 @@ export const projectRoot = fileURLToPath(new URL('../../', import.meta.url));
 export async function buildExtension() {
   const started = Date.now();
   // The bundle options use paths relative to the project root, as esbuild.config.mjs runs there.
-  const results = await Promise.all(bundles.map((options) => build({ ...options, absWorkingDir: projectRoot, write: false })));
+  const results = await Promise.all(
+    bundles.map((options) => build({ ...options, absWorkingDir: projectRoot, write: false })),
+  );
   for (const file of results.flatMap((result) => result.outputFiles)) {
     const current = await readFile(file.path).catch(() => undefined);
     if (current?.equals(file.contents)) continue;

@@ -21,7 +21,10 @@ const segment = (ax, ay, bx, by, width) => (x, y) => {
   const t = Math.max(0, Math.min(1, ((x - ax) * dx + (y - ay) * dy) / (dx * dx + dy * dy)));
   return (x - ax - t * dx) ** 2 + (y - ay - t * dy) ** 2 <= (width / 2) ** 2;
 };
-const any = (...shapes) => (x, y) => shapes.some((shape) => shape(x, y));
+const any =
+  (...shapes) =>
+  (x, y) =>
+    shapes.some((shape) => shape(x, y));
 
 const layers = [
   { shape: roundedSquare, color: [33, 92, 168] },
@@ -49,7 +52,11 @@ for (let y = 0; y < SIZE; y++) {
       }
     }
     const offset = (y * SIZE + x) * 4;
-    if (a > 0) pixels.set([Math.round(r / a), Math.round(g / a), Math.round(b / a), Math.round((255 * a) / SAMPLES ** 2)], offset);
+    if (a > 0)
+      pixels.set(
+        [Math.round(r / a), Math.round(g / a), Math.round(b / a), Math.round((255 * a) / SAMPLES ** 2)],
+        offset,
+      );
   }
 }
 
@@ -76,7 +83,11 @@ const header = Buffer.alloc(13);
 header.writeUInt32BE(SIZE, 0);
 header.writeUInt32BE(SIZE, 4);
 header.set([8, 6, 0, 0, 0], 8);
-const rows = Buffer.concat(Array.from({ length: SIZE }, (_, y) => Buffer.concat([Buffer.from([0]), pixels.subarray(y * SIZE * 4, (y + 1) * SIZE * 4)])));
+const rows = Buffer.concat(
+  Array.from({ length: SIZE }, (_, y) =>
+    Buffer.concat([Buffer.from([0]), pixels.subarray(y * SIZE * 4, (y + 1) * SIZE * 4)]),
+  ),
+);
 const png = Buffer.concat([
   Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
   chunk('IHDR', header),

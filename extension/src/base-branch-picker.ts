@@ -25,7 +25,9 @@ async function branchesOf(cwd: string): Promise<string[]> {
 export async function chooseBaseBranch(folder: vscode.Uri): Promise<string | undefined> {
   const branches = await branchesOf(folder.fsPath);
   if (branches.length === 0) {
-    void vscode.window.showInformationMessage('Diff Review: this repository has no other branch to compare with. Create or fetch one, then review again.');
+    void vscode.window.showInformationMessage(
+      'Diff Review: this repository has no other branch to compare with. Create or fetch one, then review again.',
+    );
     return undefined;
   }
   const picked = await vscode.window.showQuickPick(branches, {
@@ -35,6 +37,12 @@ export async function chooseBaseBranch(folder: vscode.Uri): Promise<string | und
   });
   if (picked === undefined) return undefined;
   const inWorkspace = vscode.workspace.getWorkspaceFolder(folder) !== undefined;
-  await vscode.workspace.getConfiguration(SECTION, folder).update('baseBranch', picked, inWorkspace ? vscode.ConfigurationTarget.WorkspaceFolder : vscode.ConfigurationTarget.Global);
+  await vscode.workspace
+    .getConfiguration(SECTION, folder)
+    .update(
+      'baseBranch',
+      picked,
+      inWorkspace ? vscode.ConfigurationTarget.WorkspaceFolder : vscode.ConfigurationTarget.Global,
+    );
   return picked;
 }

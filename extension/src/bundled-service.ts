@@ -39,7 +39,8 @@ export class BundledService {
   /** The running service's endpoint, starting it when needed. */
   endpoint(): Promise<BundledServiceEndpoint> {
     // After deactivation nothing would stop a service started now.
-    if (this.disposed) return Promise.reject(new Error('Diff Review has been deactivated; reload the window to review again.'));
+    if (this.disposed)
+      return Promise.reject(new Error('Diff Review has been deactivated; reload the window to review again.'));
     this.starting ??= this.start().catch((error: unknown) => {
       this.starting = undefined; // the next review tries again
       throw error;
@@ -75,7 +76,9 @@ export class BundledService {
     try {
       const service = await this.listen();
       this.service = service;
-      this.log.info(`Started the bundled service at ${service.url} (data in ${this.dataDir}, ${Date.now() - started} ms).`);
+      this.log.info(
+        `Started the bundled service at ${service.url} (data in ${this.dataDir}, ${Date.now() - started} ms).`,
+      );
       const file = service.dashboardTokenFile;
       return { url: service.url, dashboardToken: () => readSecretFile(file) };
     } catch (error) {
@@ -95,7 +98,13 @@ export class BundledService {
     const ports = [...Array.from({ length: count }, (_, index) => BUNDLED_PORTS.first + ((offset + index) % count)), 0];
     for (const port of ports) {
       try {
-        return await createService({ dataDir: this.dataDir, port, host: '127.0.0.1', logLevel: 'warn', logStream: this.serviceLog() });
+        return await createService({
+          dataDir: this.dataDir,
+          port,
+          host: '127.0.0.1',
+          logLevel: 'warn',
+          logStream: this.serviceLog(),
+        });
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE' || port === 0) throw error;
       }
@@ -125,6 +134,9 @@ export class BundledService {
 }
 
 async function readSecretFile(file: string | undefined): Promise<string> {
-  if (!file) throw new Error('The bundled service has no dashboard-token file (DIFF_REVIEW_DASHBOARD_TOKEN is set); set an API token instead.');
+  if (!file)
+    throw new Error(
+      'The bundled service has no dashboard-token file (DIFF_REVIEW_DASHBOARD_TOKEN is set); set an API token instead.',
+    );
   return (await readFile(file, 'utf8')).trim();
 }

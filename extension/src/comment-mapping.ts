@@ -34,7 +34,8 @@ export interface DiagnosticPlan {
 
 const SEVERITY_RANK: Record<Severity, number> = { info: 0, warning: 1, error: 2 };
 
-export const meetsMinimum = (severity: Severity, minimum: Severity): boolean => SEVERITY_RANK[severity] >= SEVERITY_RANK[minimum];
+export const meetsMinimum = (severity: Severity, minimum: Severity): boolean =>
+  SEVERITY_RANK[severity] >= SEVERITY_RANK[minimum];
 
 /** `no-debugger: Remove …` → `no-debugger`. The API promises messages begin with the rule id. */
 const RULE_PREFIX = /^([A-Za-z0-9@][\w@/.-]*): /;
@@ -57,12 +58,18 @@ export interface Truncation {
  * Takes the engine's cap notice (`review-truncated: 5997 more findings were not reported (the limit
  * is 500); …`) out of the comments: it says something about the review, not about its line.
  */
-export function splitTruncation(comments: readonly ReviewComment[]): { comments: ReviewComment[]; truncated?: Truncation } {
+export function splitTruncation(comments: readonly ReviewComment[]): {
+  comments: ReviewComment[];
+  truncated?: Truncation;
+} {
   const findings: ReviewComment[] = [];
   let truncated: Truncation | undefined;
   for (const comment of comments) {
     const { code, text } = splitRuleId(comment.message);
-    const counts = code === TRUNCATED_RULE_ID ? /^(\d+) more findings? (?:was|were) not reported \(the limit is (\d+)\)/.exec(text) : null;
+    const counts =
+      code === TRUNCATED_RULE_ID
+        ? /^(\d+) more findings? (?:was|were) not reported \(the limit is (\d+)\)/.exec(text)
+        : null;
     if (counts) truncated = { notReported: Number(counts[1]), limit: Number(counts[2]) };
     else findings.push(comment);
   }
@@ -84,13 +91,18 @@ export function resolveInRepository(root: string, filePath: string): string | un
 export function textSpan(lineText: string): { startCharacter: number; endCharacter: number } {
   const start = lineText.length - lineText.trimStart().length;
   const end = lineText.trimEnd().length;
-  return end > start ? { startCharacter: start, endCharacter: end } : { startCharacter: 0, endCharacter: lineText.length };
+  return end > start
+    ? { startCharacter: start, endCharacter: end }
+    : { startCharacter: 0, endCharacter: lineText.length };
 }
 
 export const splitLines = (text: string): string[] => text.split(/\r?\n/);
 
 /** 1-based SARIF columns → 0-based characters on the line, when they fit on it. */
-function columnSpan(columns: ColumnSpan | undefined, lineText: string): { startCharacter: number; endCharacter: number } | undefined {
+function columnSpan(
+  columns: ColumnSpan | undefined,
+  lineText: string,
+): { startCharacter: number; endCharacter: number } | undefined {
   if (!columns || columns.end - 1 > lineText.length) return undefined;
   return { startCharacter: columns.start - 1, endCharacter: columns.end - 1 };
 }
@@ -134,7 +146,10 @@ export function planDiagnostics(
       plan.unplaced.push({ comment, reason: 'the file no longer exists' });
       continue;
     }
-    const mapped: MappedLine = comment.line >= 1 ? (options.lineMapOf?.(file)?.(comment.line) ?? { kind: 'kept', line: comment.line }) : { kind: 'kept', line: comment.line };
+    const mapped: MappedLine =
+      comment.line >= 1
+        ? (options.lineMapOf?.(file)?.(comment.line) ?? { kind: 'kept', line: comment.line })
+        : { kind: 'kept', line: comment.line };
     const stale = mapped.kind === 'changed';
     if (stale && options.changedLine !== 'stale') {
       plan.unplaced.push({ comment, reason: 'its line has changed since the reviewed commit' });
@@ -151,7 +166,15 @@ export function planDiagnostics(
     const list = plan.files.get(file) ?? [];
     // Columns hold on the reviewed text only: a changed line gets its whole text.
     const span = (stale ? undefined : columnSpan(options.columnsOf?.(comment), lineText)) ?? textSpan(lineText);
-    list.push({ line, ...span, severity: comment.severity, code, message: text, lineText, ...(stale ? { stale } : {}) });
+    list.push({
+      line,
+      ...span,
+      severity: comment.severity,
+      code,
+      message: text,
+      lineText,
+      ...(stale ? { stale } : {}),
+    });
     plan.files.set(file, list);
   }
   for (const list of plan.files.values()) list.sort((a, b) => a.line - b.line);

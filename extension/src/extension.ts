@@ -31,7 +31,9 @@ export function activate(context: vscode.ExtensionContext): DiffReviewApi {
   const log = vscode.window.createOutputChannel('Diff Review', { log: true });
   bundled = new BundledService(path.join(context.globalStorageUri.fsPath, 'service'), log);
   const diagnostics = new ReviewDiagnostics(() => readSettings().editedLineBehavior);
-  const statusBar = new ReviewStatusBar(vscode.workspace.workspaceFolders?.some((folder) => inGitRepository(folder.uri.fsPath)) ?? false);
+  const statusBar = new ReviewStatusBar(
+    vscode.workspace.workspaceFolders?.some((folder) => inGitRepository(folder.uri.fsPath)) ?? false,
+  );
   const session = new ServiceSession(context.secrets, bundled, log);
   const controller = new ReviewController({ session, diagnostics, statusBar, log });
 
@@ -40,9 +42,13 @@ export function activate(context: vscode.ExtensionContext): DiffReviewApi {
     diagnostics,
     statusBar,
     controller,
-    vscode.commands.registerCommand(COMMANDS.review, (argument?: unknown) => controller.review(reviewOptionsOf(argument))),
+    vscode.commands.registerCommand(COMMANDS.review, (argument?: unknown) =>
+      controller.review(reviewOptionsOf(argument)),
+    ),
     vscode.commands.registerCommand(COMMANDS.clear, () => controller.clear()),
-    vscode.commands.registerCommand(COMMANDS.chooseBaseBranch, (folder?: vscode.Uri) => controller.chooseBaseBranch(folder instanceof vscode.Uri ? folder : undefined)),
+    vscode.commands.registerCommand(COMMANDS.chooseBaseBranch, (folder?: vscode.Uri) =>
+      controller.chooseBaseBranch(folder instanceof vscode.Uri ? folder : undefined),
+    ),
     ...registerTokenCommands(session),
     vscode.commands.registerCommand(COMMANDS.showLog, () => log.show()),
     reviewOnSave(() => controller.review({ quiet: true })),

@@ -71,8 +71,15 @@ export function describeFailure(error: unknown, context: FailureContext): Failur
   }
   if (error instanceof NoBaseBranchError) {
     // Found by the extension: none of the usual names exists (no origin, no main). A picker helps more than git advice.
-    const message = context.baseBranch ? error.message : `No base branch to compare with: none of ${error.tried.join(', ')} exists. Choose the branch your work is compared against.`;
-    return { kind: 'no_base_branch', message, actions: ['Choose Base Branch', 'Show Log'], setting: SETTING.baseBranch };
+    const message = context.baseBranch
+      ? error.message
+      : `No base branch to compare with: none of ${error.tried.join(', ')} exists. Choose the branch your work is compared against.`;
+    return {
+      kind: 'no_base_branch',
+      message,
+      actions: ['Choose Base Branch', 'Show Log'],
+      setting: SETTING.baseBranch,
+    };
   }
   if (error instanceof GitError) return { kind: 'git', message: error.message, actions: ['Show Log'] };
   const message = error instanceof Error ? error.message : String(error);
@@ -107,23 +114,43 @@ function describeApiError(error: ApiError, context: FailureContext): FailureRepo
         actions: ['Set Token', 'Show Log'],
       };
     case 413:
-      return { kind: 'diff_too_large', message: `The diff is too large to review (413).${said}`, actions: ['Open Settings', 'Show Log'], setting: SETTING.baseBranch };
+      return {
+        kind: 'diff_too_large',
+        message: `The diff is too large to review (413).${said}`,
+        actions: ['Open Settings', 'Show Log'],
+        setting: SETTING.baseBranch,
+      };
     case 429: {
       const when = error.retryAfterSeconds === undefined ? 'in a moment' : `in ${error.retryAfterSeconds} s`;
-      return { kind: 'rate_limited', message: `${capitalize(context.service)} is busy (429 ${error.error}). Try again ${when}.`, actions: ['Show Log'] };
+      return {
+        kind: 'rate_limited',
+        message: `${capitalize(context.service)} is busy (429 ${error.error}). Try again ${when}.`,
+        actions: ['Show Log'],
+      };
     }
     default:
       if (error.status >= 500) {
-        return { kind: 'server_error', message: `${capitalize(context.service)} failed (${error.status} ${error.error}).${said} Try again; the log has details.`, actions: ['Show Log'] };
+        return {
+          kind: 'server_error',
+          message: `${capitalize(context.service)} failed (${error.status} ${error.error}).${said} Try again; the log has details.`,
+          actions: ['Show Log'],
+        };
       }
-      return { kind: error.error, message: `${capitalize(context.service)} refused the review (${error.status} ${error.error}).${said}`, actions: ['Show Log'] };
+      return {
+        kind: error.error,
+        message: `${capitalize(context.service)} refused the review (${error.status} ${error.error}).${said}`,
+        actions: ['Show Log'],
+      };
   }
 }
 
 /** "the bundled service" → "The bundled service"; a URL is left as it is written. */
 const capitalize = (text: string) => (isUrl(text) ? text : text.charAt(0).toUpperCase() + text.slice(1));
 const isUrl = (text: string) => /^https?:/.test(text);
-const hasErrorBody = (error: ApiError) => typeof error.body === 'object' && error.body !== null && typeof (error.body as { error?: unknown }).error === 'string';
+const hasErrorBody = (error: ApiError) =>
+  typeof error.body === 'object' &&
+  error.body !== null &&
+  typeof (error.body as { error?: unknown }).error === 'string';
 const ensureStop = (text: string) => (/[.!?]$/.test(text) ? text : `${text}.`);
 
 function pathOf(url: string): string {

@@ -30,7 +30,8 @@ export function mapLineThroughHunks(hunks: readonly LineHunk[], line: number): M
       if (line < hunk.oldStart) break;
       if (line < hunk.oldStart + hunk.oldLines) {
         // Replaced: the matching line of the new text; deleted: the line that took its place.
-        const now = hunk.newLines === 0 ? hunk.newStart + 1 : hunk.newStart + Math.min(line - hunk.oldStart, hunk.newLines - 1);
+        const now =
+          hunk.newLines === 0 ? hunk.newStart + 1 : hunk.newStart + Math.min(line - hunk.oldStart, hunk.newLines - 1);
         return { kind: 'changed', line: now };
       }
     }
@@ -57,7 +58,12 @@ export function composeLineMaps(first: LineMap | undefined, second: LineMap | un
 /** The hunks of a one-file unified diff (made with --unified=0: no context lines), by the service's own diff parser. */
 export function hunksOf(diff: string): LineHunk[] {
   if (diff.trim() === '') return [];
-  return (parseUnifiedDiff(diff).files[0]?.hunks ?? []).map(({ oldStart, oldLines, newStart, newLines }) => ({ oldStart, oldLines, newStart, newLines }));
+  return (parseUnifiedDiff(diff).files[0]?.hunks ?? []).map(({ oldStart, oldLines, newStart, newLines }) => ({
+    oldStart,
+    oldLines,
+    newStart,
+    newLines,
+  }));
 }
 
 const literal = (file: string) => `:(literal)${file}`;
@@ -66,13 +72,26 @@ const literal = (file: string) => `:(literal)${file}`;
  * The uncommitted changes of each file (paths relative to the root) against `commit`, as hunks;
  * files without changes are left out. One git call when nothing changed, then one per changed file.
  */
-export async function uncommittedHunks(root: string, commit: string, files: readonly string[], options: GitOptions = {}): Promise<Map<string, LineHunk[]>> {
+export async function uncommittedHunks(
+  root: string,
+  commit: string,
+  files: readonly string[],
+  options: GitOptions = {},
+): Promise<Map<string, LineHunk[]>> {
   const result = new Map<string, LineHunk[]>();
   if (files.length === 0) return result;
-  const { stdout } = await runGit(root, ['diff', '--no-relative', '--no-renames', '--name-only', '-z', commit, '--', ...files.map(literal)], options);
+  const { stdout } = await runGit(
+    root,
+    ['diff', '--no-relative', '--no-renames', '--name-only', '-z', commit, '--', ...files.map(literal)],
+    options,
+  );
   const changed = stdout.split('\0').filter((file) => file !== '');
   for (const file of changed) {
-    const diff = await runGit(root, ['diff', ...STABLE_DIFF_OPTIONS, '--unified=0', '--no-renames', commit, '--', literal(file)], options);
+    const diff = await runGit(
+      root,
+      ['diff', ...STABLE_DIFF_OPTIONS, '--unified=0', '--no-renames', commit, '--', literal(file)],
+      options,
+    );
     result.set(file, hunksOf(diff.stdout));
   }
   return result;
@@ -82,7 +101,11 @@ export async function uncommittedHunks(root: string, commit: string, files: read
  * The hunks that turn `before` into `after` (Myers' O(ND) line diff, after the common start and end
  * are set aside), or undefined when they differ in more than `maxEdits` lines: then nobody maps.
  */
-export function diffLineHunks(before: readonly string[], after: readonly string[], maxEdits = 2000): LineHunk[] | undefined {
+export function diffLineHunks(
+  before: readonly string[],
+  after: readonly string[],
+  maxEdits = 2000,
+): LineHunk[] | undefined {
   let head = 0;
   while (head < before.length && head < after.length && before[head] === after[head]) head++;
   let endA = before.length;
@@ -107,7 +130,8 @@ export function diffLineHunks(before: readonly string[], after: readonly string[
     if (d > maxEdits) return undefined;
     trace.push(v.slice(offset - d, offset + d + 1));
     for (let k = -d; k <= d; k += 2) {
-      let x = k === -d || (k !== d && v[offset + k - 1]! < v[offset + k + 1]!) ? v[offset + k + 1]! : v[offset + k - 1]! + 1;
+      let x =
+        k === -d || (k !== d && v[offset + k - 1]! < v[offset + k + 1]!) ? v[offset + k + 1]! : v[offset + k - 1]! + 1;
       let y = x - k;
       while (x < n && y < m && a(x) === b(y)) {
         x++;
@@ -181,7 +205,11 @@ export interface CurrentLineMapOptions extends GitOptions {
  * reviewed lines to its current lines. Reviewed commit → disk through git's hunks, disk → an
  * editor's unsaved text through a line diff.
  */
-export async function currentLineMaps(root: string, files: ReadonlyMap<string, CurrentText | undefined>, options: CurrentLineMapOptions = {}): Promise<Map<string, LineMap>> {
+export async function currentLineMaps(
+  root: string,
+  files: ReadonlyMap<string, CurrentText | undefined>,
+  options: CurrentLineMapOptions = {},
+): Promise<Map<string, LineMap>> {
   const maps = new Map<string, LineMap>();
   const present = [...files].filter((entry): entry is [string, CurrentText] => entry[1] !== undefined);
   if (options.reviewedCommit !== undefined) {
@@ -193,14 +221,18 @@ export async function currentLineMaps(root: string, files: ReadonlyMap<string, C
         if (absolute !== undefined) maps.set(absolute, lineMapOf(fileHunks));
       }
     } catch (error) {
-      options.warn?.(`Could not compare the working tree with the reviewed commit (${error instanceof Error ? error.message : String(error)}); comments are placed by the commit's line numbers.`);
+      options.warn?.(
+        `Could not compare the working tree with the reviewed commit (${error instanceof Error ? error.message : String(error)}); comments are placed by the commit's line numbers.`,
+      );
     }
   }
   for (const [file, text] of present) {
     if (text.diskLines === undefined) continue;
     const hunks = diffLineHunks(text.diskLines, text.lines);
     if (hunks === undefined) {
-      options.warn?.(`${path.relative(root, file)} has too many unsaved edits to follow; its comments are placed by the saved file's lines.`);
+      options.warn?.(
+        `${path.relative(root, file)} has too many unsaved edits to follow; its comments are placed by the saved file's lines.`,
+      );
       continue;
     }
     if (hunks.length > 0) {

@@ -35,14 +35,16 @@ export function lineAfterChange(line: number, lineLength: number, change: TextCh
   const endsAtLineStart = change.endLine === line && change.endCharacter === 0;
   if (endsAtLineStart && change.startLine < line) {
     // Lines above (and their line breaks) replaced: the line survives if the new text ends a line, or is empty after a column 0.
-    if (change.text.endsWith('\n') || (change.text === '' && change.startCharacter === 0)) return { kind: 'moved', line: line + delta };
+    if (change.text.endsWith('\n') || (change.text === '' && change.startCharacter === 0))
+      return { kind: 'moved', line: line + delta };
     return { kind: 'edited', line: change.startLine };
   }
   if (change.startLine === line) {
     // Text after the end of the line that begins with a line break: lines opened or replaced below.
     if (change.startCharacter >= lineLength && /^\r?\n/.test(change.text)) return { kind: 'moved', line };
     const empty = change.endLine === line && change.startCharacter === change.endCharacter;
-    if (empty && change.startCharacter === 0 && change.text.endsWith('\n')) return { kind: 'moved', line: line + delta }; // lines inserted above
+    if (empty && change.startCharacter === 0 && change.text.endsWith('\n'))
+      return { kind: 'moved', line: line + delta }; // lines inserted above
     if (empty && change.text === '') return { kind: 'moved', line };
   }
   return { kind: 'edited', line: change.startLine };
@@ -65,7 +67,12 @@ export function lineAfterChanges(line: number, lineLength: number, changes: read
  * Finds the line whose text is `expected`, nearest to `guess` (at most `maxDistance` lines away),
  * for when a file's text changed while nobody watched it (a closed file, an edit discarded).
  */
-export function reanchor(lines: readonly string[], expected: string, guess: number, maxDistance = 500): number | undefined {
+export function reanchor(
+  lines: readonly string[],
+  expected: string,
+  guess: number,
+  maxDistance = 500,
+): number | undefined {
   if (lines[guess] === expected) return guess;
   for (let distance = 1; distance <= maxDistance; distance++) {
     const below = guess + distance;

@@ -8,7 +8,14 @@ import { planDiagnostics, splitTruncation, type Truncation } from './comment-map
 import { readTexts } from './current-texts.ts';
 import { currentLineMaps } from './line-mapping.ts';
 import { COMMANDS } from './command-ids.ts';
-import { describeFailedJob, describeFailure, describeInvalidServiceUrl, SETTING, type FailureAction, type FailureReport } from './failure-report.ts';
+import {
+  describeFailedJob,
+  describeFailure,
+  describeInvalidServiceUrl,
+  SETTING,
+  type FailureAction,
+  type FailureReport,
+} from './failure-report.ts';
 import type { ReviewDiagnostics } from './review-diagnostics.ts';
 import { progressMessage, runReview, type ReviewOutcome, type ReviewProgress } from './review-runner.ts';
 import { isUnauthorized, isUnreachable, MissingTokenError, serviceLabel, type ServiceSession } from './session.ts';
@@ -56,10 +63,14 @@ export interface ReviewOptions {
  * `{ cancellation: CancellationToken, includeUncommitted: boolean }`.
  */
 export function reviewOptionsOf(argument: unknown): ReviewOptions {
-  const given = argument as { cancellation?: Partial<vscode.CancellationToken>; rootUri?: Partial<vscode.Uri>; includeUncommitted?: unknown } | undefined;
+  const given = argument as
+    | { cancellation?: Partial<vscode.CancellationToken>; rootUri?: Partial<vscode.Uri>; includeUncommitted?: unknown }
+    | undefined;
   const options: ReviewOptions = {};
-  if (typeof given?.cancellation?.onCancellationRequested === 'function') options.cancellation = given.cancellation as vscode.CancellationToken;
-  if (given?.rootUri?.scheme === 'file' && typeof given.rootUri.fsPath === 'string') options.folder = given.rootUri.fsPath;
+  if (typeof given?.cancellation?.onCancellationRequested === 'function')
+    options.cancellation = given.cancellation as vscode.CancellationToken;
+  if (given?.rootUri?.scheme === 'file' && typeof given.rootUri.fsPath === 'string')
+    options.folder = given.rootUri.fsPath;
   if (typeof given?.includeUncommitted === 'boolean') options.includeUncommitted = given.includeUncommitted;
   return options;
 }
@@ -72,7 +83,12 @@ export class ReviewController implements vscode.Disposable {
   private running: AbortController | undefined;
   private readonly subscriptions: vscode.Disposable[];
 
-  constructor(parts: { session: ServiceSession; diagnostics: ReviewDiagnostics; statusBar: ReviewStatusBar; log: vscode.LogOutputChannel }) {
+  constructor(parts: {
+    session: ServiceSession;
+    diagnostics: ReviewDiagnostics;
+    statusBar: ReviewStatusBar;
+    log: vscode.LogOutputChannel;
+  }) {
     this.session = parts.session;
     this.diagnostics = parts.diagnostics;
     this.statusBar = parts.statusBar;
@@ -93,9 +109,18 @@ export class ReviewController implements vscode.Disposable {
     const controller = new AbortController();
     this.running = controller;
     const cwd = options.folder ?? this.folder()?.uri.fsPath;
-    if (!cwd) return this.finishOutside('no-folder', 'Open a folder that is part of a git repository, then review its changes.', options, started);
+    if (!cwd)
+      return this.finishOutside(
+        'no-folder',
+        'Open a folder that is part of a git repository, then review its changes.',
+        options,
+        started,
+      );
     const configured = readSettings(vscode.Uri.file(cwd));
-    const settings = options.includeUncommitted === undefined ? configured : { ...configured, run: { ...configured.run, includeUncommitted: options.includeUncommitted } };
+    const settings =
+      options.includeUncommitted === undefined
+        ? configured
+        : { ...configured, run: { ...configured.run, includeUncommitted: options.includeUncommitted } };
 
     const urlProblem = serviceUrlProblem(settings.serviceUrl);
     if (urlProblem) return this.finishWithFailure(describeInvalidServiceUrl(urlProblem), options, started);
@@ -110,7 +135,9 @@ export class ReviewController implements vscode.Disposable {
       };
       const listeners = [cancel, options.cancellation].map((token) => token?.onCancellationRequested(stop));
       if (options.cancellation?.isCancellationRequested) stop();
-      return this.reviewIn(cwd, settings, controller.signal, report, (url) => (serviceUrl = url)).finally(() => listeners.forEach((listener) => listener?.dispose()));
+      return this.reviewIn(cwd, settings, controller.signal, report, (url) => (serviceUrl = url)).finally(() =>
+        listeners.forEach((listener) => listener?.dispose()),
+      );
     };
     try {
       const outcome = await vscode.window.withProgress(
@@ -128,12 +155,25 @@ export class ReviewController implements vscode.Disposable {
         this.log.info('Review cancelled.');
         return { outcome: 'cancelled', serviceUrl, durationMs: Date.now() - started };
       }
-      if (error instanceof NotAGitRepositoryError) return this.finishOutside('not-a-repository', `${cwd} is not in a git repository: there is nothing to review.`, options, started);
+      if (error instanceof NotAGitRepositoryError)
+        return this.finishOutside(
+          'not-a-repository',
+          `${cwd} is not in a git repository: there is nothing to review.`,
+          options,
+          started,
+        );
       const failure =
         error instanceof MissingTokenError
-          ? { kind: 'missing_token', message: error.message, actions: ['Set Token', 'Open Settings'] as FailureAction[], setting: SETTING.serviceUrl }
+          ? {
+              kind: 'missing_token',
+              message: error.message,
+              actions: ['Set Token', 'Open Settings'] as FailureAction[],
+              setting: SETTING.serviceUrl,
+            }
           : describeFailure(error, { service: serviceLabel(settings.serviceUrl), baseBranch: settings.run.baseBranch });
-      this.log.error(`Review failed (${failure.kind}): ${failure.message}${error instanceof Error && error.cause instanceof Error ? ` [${error.cause.message}]` : ''}`);
+      this.log.error(
+        `Review failed (${failure.kind}): ${failure.message}${error instanceof Error && error.cause instanceof Error ? ` [${error.cause.message}]` : ''}`,
+      );
       return { ...this.finishWithFailure(failure, options, started, cwd), serviceUrl };
     } finally {
       if (this.running === controller) this.running = undefined;
@@ -167,7 +207,13 @@ export class ReviewController implements vscode.Disposable {
     return (active && vscode.workspace.getWorkspaceFolder(active)) ?? vscode.workspace.workspaceFolders?.[0];
   }
 
-  private async reviewIn(cwd: string, settings: Settings, signal: AbortSignal, report: (message: string) => void, connected: (url: string) => void): Promise<ReviewOutcome> {
+  private async reviewIn(
+    cwd: string,
+    settings: Settings,
+    signal: AbortSignal,
+    report: (message: string) => void,
+    connected: (url: string) => void,
+  ): Promise<ReviewOutcome> {
     const onProgress = (progress: ReviewProgress) => {
       const message = progressMessage(progress);
       report(message);
@@ -177,16 +223,31 @@ export class ReviewController implements vscode.Disposable {
       const connection = await this.session.connect(settings.serviceUrl, settings.requestTimeoutMs, signal);
       connected(connection.url);
       try {
-        return await runReview({ cwd, client: connection.client, settings: settings.run, signal, log: this.log, onProgress, git: gitPath() });
+        return await runReview({
+          cwd,
+          client: connection.client,
+          settings: settings.run,
+          signal,
+          log: this.log,
+          onProgress,
+          git: gitPath(),
+        });
       } catch (error) {
-        if (attempt === 0 && connection.bundled && isUnauthorized(error) && (await this.session.recoverBundledToken())) continue;
-        if (attempt === 0 && connection.bundled && isUnreachable(error) && this.session.takeOverBundledService()) continue;
+        if (attempt === 0 && connection.bundled && isUnauthorized(error) && (await this.session.recoverBundledToken()))
+          continue;
+        if (attempt === 0 && connection.bundled && isUnreachable(error) && this.session.takeOverBundledService())
+          continue;
         throw error;
       }
     }
   }
 
-  private async show(outcome: ReviewOutcome, settings: Settings, options: ReviewOptions, started: number): Promise<ReviewCommandResult> {
+  private async show(
+    outcome: ReviewOutcome,
+    settings: Settings,
+    options: ReviewOptions,
+    started: number,
+  ): Promise<ReviewCommandResult> {
     const durationMs = () => Date.now() - started;
     if (outcome.kind === 'nothing-to-review') {
       this.diagnostics.clear();
@@ -198,7 +259,8 @@ export class ReviewController implements vscode.Disposable {
       this.log.info(message);
       if (!options.quiet) {
         void vscode.window.showInformationMessage(`Diff Review: ${message}`, ...actions).then((action) => {
-          if (action === REVIEW_UNCOMMITTED) void this.review({ ...options, folder: prepared.root, includeUncommitted: true });
+          if (action === REVIEW_UNCOMMITTED)
+            void this.review({ ...options, folder: prepared.root, includeUncommitted: true });
         });
       }
       return { outcome: 'nothing-to-review', actions, durationMs: durationMs() };
@@ -206,12 +268,19 @@ export class ReviewController implements vscode.Disposable {
     if (outcome.kind === 'failed') {
       const failure = describeFailedJob(outcome.job);
       this.log.error(`Review ${outcome.job.review_id} failed: ${failure.message}`);
-      return { ...this.finishWithFailure(failure, options, started), outcome: 'failed', reviewId: outcome.job.review_id };
+      return {
+        ...this.finishWithFailure(failure, options, started),
+        outcome: 'failed',
+        reviewId: outcome.job.review_id,
+      };
     }
 
     const { job, prepared } = outcome;
     const { comments, truncated } = splitTruncation(job.comments ?? []);
-    const texts = await readTexts(prepared.root, comments.map((comment) => comment.file_path));
+    const texts = await readTexts(
+      prepared.root,
+      comments.map((comment) => comment.file_path),
+    );
     // The review saw the commit (or the working tree); the files may differ from it now.
     const lineMaps = await currentLineMaps(prepared.root, texts, {
       reviewedCommit: prepared.includesUncommitted ? undefined : prepared.headCommit,
@@ -228,12 +297,19 @@ export class ReviewController implements vscode.Disposable {
       this.log.warn(`Not shown: ${comment.file_path}:${comment.line} (${reason}): ${comment.message}`);
     }
     const shown = this.diagnostics.replace(plan.files);
-    this.statusBar.show({ kind: 'done', findings: shown, hidden: plan.belowMinimum, ...(truncated ? { truncated } : {}) });
+    this.statusBar.show({
+      kind: 'done',
+      findings: shown,
+      hidden: plan.belowMinimum,
+      ...(truncated ? { truncated } : {}),
+    });
     this.log.info(
       `Review ${job.review_id}: ${comments.length} comment(s), ${shown} shown, ${plan.belowMinimum} below the minimum severity, ${plan.unplaced.length} not placed${truncated ? `, ${truncated.notReported} not reported (the service stops at ${truncated.limit})` : ''} (${durationMs()} ms from the command).`,
     );
     if (truncated && !options.quiet) {
-      void vscode.window.showWarningMessage(`Diff Review: the review stopped at ${truncated.limit} findings; ${count(truncated.notReported)} more were not reported. Fix these and review again.`);
+      void vscode.window.showWarningMessage(
+        `Diff Review: the review stopped at ${truncated.limit} findings; ${count(truncated.notReported)} more were not reported. Fix these and review again.`,
+      );
     }
     const notShown = plan.unplaced.map(({ comment, reason }) => `${comment.file_path}:${comment.line} (${reason})`);
     return {
@@ -248,23 +324,37 @@ export class ReviewController implements vscode.Disposable {
     };
   }
 
-  private finishWithFailure(failure: FailureReport, options: ReviewOptions, started: number, cwd?: string): ReviewCommandResult {
+  private finishWithFailure(
+    failure: FailureReport,
+    options: ReviewOptions,
+    started: number,
+    cwd?: string,
+  ): ReviewCommandResult {
     this.statusBar.show({ kind: 'failed', message: failure.message });
     if (!options.quiet) {
       // Not awaited: the notification stays until the user answers it, the command does not.
-      void vscode.window.showErrorMessage(`Diff Review: ${failure.message}`, ...failure.actions).then((action) => this.onAction(action, failure, cwd));
+      void vscode.window
+        .showErrorMessage(`Diff Review: ${failure.message}`, ...failure.actions)
+        .then((action) => this.onAction(action, failure, cwd));
     }
     return { outcome: 'error', failure, durationMs: Date.now() - started };
   }
 
   /** No folder, or a folder outside git: nothing to review, which is no failure. The status bar item hides. */
-  private finishOutside(outcome: 'no-folder' | 'not-a-repository', message: string, options: ReviewOptions, started: number): ReviewCommandResult {
+  private finishOutside(
+    outcome: 'no-folder' | 'not-a-repository',
+    message: string,
+    options: ReviewOptions,
+    started: number,
+  ): ReviewCommandResult {
     this.diagnostics.clear();
     this.statusBar.show({ kind: 'outside' });
     this.log.info(message);
     if (!options.quiet) {
       const actions: FailureAction[] = outcome === 'no-folder' ? ['Open Folder'] : [];
-      void vscode.window.showInformationMessage(`Diff Review: ${message}`, ...actions).then((action) => this.onAction(action));
+      void vscode.window
+        .showInformationMessage(`Diff Review: ${message}`, ...actions)
+        .then((action) => this.onAction(action));
     }
     return { outcome, durationMs: Date.now() - started };
   }
@@ -274,7 +364,8 @@ export class ReviewController implements vscode.Disposable {
     else if (action === 'Set Token') void vscode.commands.executeCommand(COMMANDS.setToken);
     else if (action === 'Open Settings') void openSetting(failure?.setting);
     else if (action === 'Open Folder') void vscode.commands.executeCommand('workbench.action.files.openFolder');
-    else if (action === 'Choose Base Branch') void vscode.commands.executeCommand(COMMANDS.chooseBaseBranch, cwd ? vscode.Uri.file(cwd) : undefined);
+    else if (action === 'Choose Base Branch')
+      void vscode.commands.executeCommand(COMMANDS.chooseBaseBranch, cwd ? vscode.Uri.file(cwd) : undefined);
   }
 }
 
@@ -283,10 +374,12 @@ const REVIEW_UNCOMMITTED = 'Review Including Uncommitted Changes';
 /** Staged or unstaged changes to tracked files (the review leaves untracked files out). */
 async function hasUncommittedChanges(root: string): Promise<boolean> {
   try {
-    const status = await runGit(root, ['status', '--porcelain', '--untracked-files=no'], { git: gitPath(), signal: AbortSignal.timeout(10_000) });
+    const status = await runGit(root, ['status', '--porcelain', '--untracked-files=no'], {
+      git: gitPath(),
+      signal: AbortSignal.timeout(10_000),
+    });
     return status.stdout.trim() !== '';
   } catch {
     return false; // only an offer: without it, the message stays true
   }
 }
-

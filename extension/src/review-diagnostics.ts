@@ -55,7 +55,9 @@ export class ReviewDiagnostics implements vscode.Disposable {
       watcher.onDidCreate((uri) => void this.onDiskChange(uri)),
       watcher.onDidDelete((uri) => void this.onDiskChange(uri)),
       vscode.workspace.onDidChangeTextDocument((event) => this.onEdit(event)),
-      vscode.workspace.onDidOpenTextDocument((document) => this.reanchorFile(document.uri, splitLines(document.getText()))),
+      vscode.workspace.onDidOpenTextDocument((document) =>
+        this.reanchorFile(document.uri, splitLines(document.getText())),
+      ),
       // A closed file goes back to its text on disk (its unsaved edits may have been discarded).
       vscode.workspace.onDidCloseTextDocument((document) => void this.reanchorFromDisk(document.uri)),
     ];
@@ -66,7 +68,10 @@ export class ReviewDiagnostics implements vscode.Disposable {
     this.clear();
     for (const [file, planned] of files) {
       const uri = vscode.Uri.file(file);
-      this.tracked.set(uri.toString(), planned.map((entry) => ({ planned: entry, line: entry.line, edited: false })));
+      this.tracked.set(
+        uri.toString(),
+        planned.map((entry) => ({ planned: entry, line: entry.line, edited: false })),
+      );
       const open = openDocument(uri);
       if (open) this.reanchorFile(uri, splitLines(open.getText()));
       else this.render(uri);
@@ -164,7 +169,9 @@ export class ReviewDiagnostics implements vscode.Disposable {
       entries.map((entry) => {
         const guess = entry.line < 0 ? entry.planned.line : entry.line;
         const line = reanchor(lines, entry.planned.lineText, guess);
-        return line === undefined ? { ...entry, line: Math.min(guess, lastLine), edited: true } : { ...entry, line, edited: false };
+        return line === undefined
+          ? { ...entry, line: Math.min(guess, lastLine), edited: true }
+          : { ...entry, line, edited: false };
       }),
     );
     this.render(uri);
@@ -184,7 +191,11 @@ export class ReviewDiagnostics implements vscode.Disposable {
     } catch {
       // Deleted (or unreadable): nothing to show them on until it is back.
       const entries = this.tracked.get(uri.toString());
-      if (entries) this.tracked.set(uri.toString(), entries.map((entry) => ({ ...entry, line: -1, edited: true })));
+      if (entries)
+        this.tracked.set(
+          uri.toString(),
+          entries.map((entry) => ({ ...entry, line: -1, edited: true })),
+        );
       return this.render(uri);
     }
     this.reanchorFile(uri, splitLines(text));
@@ -192,7 +203,9 @@ export class ReviewDiagnostics implements vscode.Disposable {
 
   private render(uri: vscode.Uri, document?: vscode.TextDocument): void {
     const keepEdited = this.editedLineBehavior() === 'stale';
-    const entries = (this.tracked.get(uri.toString()) ?? []).filter((entry) => entry.line >= 0 && (!entry.edited || keepEdited));
+    const entries = (this.tracked.get(uri.toString()) ?? []).filter(
+      (entry) => entry.line >= 0 && (!entry.edited || keepEdited),
+    );
     const diagnostics = entries.map((entry) => toDiagnostic(entry, document));
     if (diagnostics.length === 0) this.collection.delete(uri);
     else this.collection.set(uri, diagnostics);
@@ -200,7 +213,8 @@ export class ReviewDiagnostics implements vscode.Disposable {
   }
 }
 
-const openDocument = (uri: vscode.Uri): vscode.TextDocument | undefined => vscode.workspace.textDocuments.find((document) => document.uri.toString() === uri.toString());
+const openDocument = (uri: vscode.Uri): vscode.TextDocument | undefined =>
+  vscode.workspace.textDocuments.find((document) => document.uri.toString() === uri.toString());
 
 /** The line at or next to `guess` whose text is `expected`: `guess` first. */
 function anchoredNear(document: vscode.TextDocument, expected: string, guess: number): number | undefined {

@@ -27,7 +27,11 @@ export class ReviewMemory {
   }
 
   save(files: ReadonlyMap<string, readonly PlannedDiagnostic[]>, state: SavedReview['state']): Thenable<void> {
-    const saved: SavedReview = { version: VERSION, files: [...files].map(([file, planned]) => [file, [...planned]]), state };
+    const saved: SavedReview = {
+      version: VERSION,
+      files: [...files].map(([file, planned]) => [file, [...planned]]),
+      state,
+    };
     return this.memento.update(KEY, saved);
   }
 
@@ -47,7 +51,11 @@ export class ReviewMemory {
  * Shows the saved review again (at activation), then keeps the memory in step: the findings as
  * they are placed while the last review stands, nothing once it is cleared or superseded by none.
  */
-export function keepLastReview(memory: ReviewMemory, diagnostics: ReviewDiagnostics, statusBar: ReviewStatusBar): vscode.Disposable {
+export function keepLastReview(
+  memory: ReviewMemory,
+  diagnostics: ReviewDiagnostics,
+  statusBar: ReviewStatusBar,
+): vscode.Disposable {
   const saved = memory.load();
   if (saved) {
     diagnostics.restore(new Map(saved.files));

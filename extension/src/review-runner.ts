@@ -114,7 +114,10 @@ export async function runReview(options: ReviewRunOptions): Promise<ReviewOutcom
     });
   } catch (error) {
     if (signal.aborted) throw new AbortError('The review was cancelled.', { cause: error });
-    if (gitSignal.aborted) throw new Error(`Git did not finish within ${settings.gitTimeoutMs / 1000} s while preparing the diff.`, { cause: error });
+    if (gitSignal.aborted)
+      throw new Error(`Git did not finish within ${settings.gitTimeoutMs / 1000} s while preparing the diff.`, {
+        cause: error,
+      });
     throw error;
   }
   const files = filesIn(prepared.diff);
@@ -155,13 +158,20 @@ export async function runReview(options: ReviewRunOptions): Promise<ReviewOutcom
  * The columns of the review's findings, from its SARIF. Without them (an older service, a failed
  * request) the comments still show, on their lines' text.
  */
-async function columnsOfReview(client: DiffReviewClient, job: ReviewJob, signal: AbortSignal, log: ReviewLog): Promise<ColumnsOf> {
+async function columnsOfReview(
+  client: DiffReviewClient,
+  job: ReviewJob,
+  signal: AbortSignal,
+  log: ReviewLog,
+): Promise<ColumnsOf> {
   if ((job.comments ?? []).length === 0) return () => undefined;
   try {
     return columnsFromSarif(await client.getSarif(job.review_id, { signal }));
   } catch (error) {
     if (signal.aborted) throw error;
-    log.warn(`No columns for review ${job.review_id} (its SARIF: ${error instanceof Error ? error.message : String(error)}); its comments cover their lines.`);
+    log.warn(
+      `No columns for review ${job.review_id} (its SARIF: ${error instanceof Error ? error.message : String(error)}); its comments cover their lines.`,
+    );
     return () => undefined;
   }
 }
@@ -178,10 +188,14 @@ async function createWithRateLimitRetries(options: ReviewRunOptions, prepared: P
         { signal, idempotencyKey, retryRateLimited: false },
       );
     } catch (error) {
-      if (error instanceof ApiError && error.status === 413) throw new DiffTooLargeError(prepared.diffBytes, LIMITS.diffBytes, { cause: error });
+      if (error instanceof ApiError && error.status === 413)
+        throw new DiffTooLargeError(prepared.diffBytes, LIMITS.diffBytes, { cause: error });
       const wait = error instanceof ApiError && error.status === 429 ? (error.retryAfterSeconds ?? 1) : undefined;
-      if (wait === undefined || attempt >= settings.rateLimitRetries || wait > settings.maxRetryAfterSeconds) throw error;
-      log.warn(`The service is busy (${(error as ApiError).error}); trying again in ${wait} s as its Retry-After asks.`);
+      if (wait === undefined || attempt >= settings.rateLimitRetries || wait > settings.maxRetryAfterSeconds)
+        throw error;
+      log.warn(
+        `The service is busy (${(error as ApiError).error}); trying again in ${wait} s as its Retry-After asks.`,
+      );
       options.onProgress?.({ step: 'rate-limited', retryAfterSeconds: wait });
       await delay(wait * 1000, signal);
     }

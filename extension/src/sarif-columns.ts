@@ -16,7 +16,12 @@ const keyOf = (filePath: string, line: number, message: string) => `${filePath}\
 
 interface SarifResult {
   message?: { text?: unknown };
-  locations?: { physicalLocation?: { artifactLocation?: { uri?: unknown }; region?: { startLine?: unknown; startColumn?: unknown; endColumn?: unknown } } }[];
+  locations?: {
+    physicalLocation?: {
+      artifactLocation?: { uri?: unknown };
+      region?: { startLine?: unknown; startColumn?: unknown; endColumn?: unknown };
+    };
+  }[];
 }
 
 /** Reads the columns out of a SARIF log: anything unexpected in it is skipped, never thrown. */
@@ -30,7 +35,14 @@ export function columnsFromSarif(sarif: unknown): ColumnsOf {
       const { startLine, startColumn, endColumn } = location?.region ?? {};
       const uri = location?.artifactLocation?.uri;
       const text = result.message?.text;
-      if (typeof uri !== 'string' || typeof text !== 'string' || !isPositive(startLine) || !isPositive(startColumn) || !isPositive(endColumn)) continue;
+      if (
+        typeof uri !== 'string' ||
+        typeof text !== 'string' ||
+        !isPositive(startLine) ||
+        !isPositive(startColumn) ||
+        !isPositive(endColumn)
+      )
+        continue;
       if (endColumn <= startColumn) continue;
       const filePath = decodePath(uri);
       if (filePath !== undefined) spans.set(keyOf(filePath, startLine, text), { start: startColumn, end: endColumn });
@@ -39,7 +51,8 @@ export function columnsFromSarif(sarif: unknown): ColumnsOf {
   return (comment) => spans.get(keyOf(comment.file_path, comment.line, comment.message));
 }
 
-const isPositive = (value: unknown): value is number => typeof value === 'number' && Number.isInteger(value) && value >= 1;
+const isPositive = (value: unknown): value is number =>
+  typeof value === 'number' && Number.isInteger(value) && value >= 1;
 
 /** The service writes each path segment percent-encoded. */
 function decodePath(uri: string): string | undefined {

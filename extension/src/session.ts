@@ -56,8 +56,16 @@ export class ServiceSession {
   async connect(serviceUrl: string, requestTimeoutMs: number, signal: AbortSignal): Promise<Connection> {
     if (serviceUrl !== '') {
       const stored = await this.stored(serviceUrl);
-      if (!stored) throw new MissingTokenError(`No API token is set for ${serviceUrl}. Run "Diff Review: Set API Token" with a review token of that service.`);
-      return { client: this.client(serviceUrl, stored.token, requestTimeoutMs), label: serviceUrl, url: serviceUrl, bundled: false };
+      if (!stored)
+        throw new MissingTokenError(
+          `No API token is set for ${serviceUrl}. Run "Diff Review: Set API Token" with a review token of that service.`,
+        );
+      return {
+        client: this.client(serviceUrl, stored.token, requestTimeoutMs),
+        label: serviceUrl,
+        url: serviceUrl,
+        bundled: false,
+      };
     }
     const endpoint = await this.bundled.endpoint();
     let stored = await this.stored('bundled');
@@ -66,7 +74,12 @@ export class ServiceSession {
       stored = await this.provision(endpoint.url, await endpoint.dashboardToken(), requestTimeoutMs, signal);
       if (replaced) await this.revoke(replaced);
     }
-    return { client: this.client(endpoint.url, stored.token, requestTimeoutMs), label: serviceLabel(''), url: endpoint.url, bundled: true };
+    return {
+      client: this.client(endpoint.url, stored.token, requestTimeoutMs),
+      label: serviceLabel(''),
+      url: endpoint.url,
+      bundled: true,
+    };
   }
 
   /**
@@ -77,7 +90,7 @@ export class ServiceSession {
     const stored = await this.stored('bundled');
     if (!stored?.provisioned) return false;
     await this.secrets.delete(secretKey('bundled'));
-    this.log.warn('The bundled service refused the extension\'s own token; making a new one.');
+    this.log.warn("The bundled service refused the extension's own token; making a new one.");
     return true;
   }
 
@@ -95,7 +108,10 @@ export class ServiceSession {
   async setToken(serviceUrl: string, token: string): Promise<void> {
     const replaced = serviceUrl === '' ? await this.stored('bundled') : undefined;
     if (replaced) await this.revoke(replaced);
-    await this.secrets.store(secretKey(serviceUrl || 'bundled'), JSON.stringify({ token, provisioned: false } satisfies StoredToken));
+    await this.secrets.store(
+      secretKey(serviceUrl || 'bundled'),
+      JSON.stringify({ token, provisioned: false } satisfies StoredToken),
+    );
     this.log.info(`Stored an API token for ${serviceLabel(serviceUrl)}.`);
   }
 
@@ -113,11 +129,26 @@ export class ServiceSession {
     return createClient({ baseUrl, token, timeoutMs, retry: 2, maxRetryAfterMs: 10_000, userAgent: USER_AGENT });
   }
 
-  private async provision(url: string, dashboardToken: string, timeoutMs: number, signal: AbortSignal): Promise<StoredToken> {
-    const created = await this.client(url, dashboardToken, timeoutMs).createToken({ name: TOKEN_NAME, expires_in_days: BUNDLED_TOKEN_DAYS }, { signal });
-    const stored: StoredToken = { token: created.token, provisioned: true, id: created.id, expiresAt: created.expires_at };
+  private async provision(
+    url: string,
+    dashboardToken: string,
+    timeoutMs: number,
+    signal: AbortSignal,
+  ): Promise<StoredToken> {
+    const created = await this.client(url, dashboardToken, timeoutMs).createToken(
+      { name: TOKEN_NAME, expires_in_days: BUNDLED_TOKEN_DAYS },
+      { signal },
+    );
+    const stored: StoredToken = {
+      token: created.token,
+      provisioned: true,
+      id: created.id,
+      expiresAt: created.expires_at,
+    };
     await this.secrets.store(secretKey('bundled'), JSON.stringify(stored));
-    this.log.info(`Created the extension's review token ${created.id} on the bundled service (expires ${created.expires_at ?? 'never'}).`);
+    this.log.info(
+      `Created the extension's review token ${created.id} on the bundled service (expires ${created.expires_at ?? 'never'}).`,
+    );
     return stored;
   }
 
@@ -131,11 +162,22 @@ export class ServiceSession {
       const endpoint = await this.bundled.endpoint();
       const dashboard = this.client(endpoint.url, await endpoint.dashboardToken(), 10_000);
       // Stored by an older version without its id: found by its prefix.
-      const id = stored.id ?? (await dashboard.listTokens()).tokens.find((token) => token.name === TOKEN_NAME && stored.token.startsWith(token.prefix))?.id;
-      if (id) await dashboard.deleteToken(id).catch((error: unknown) => (error instanceof ApiError && error.status === 404 ? undefined : Promise.reject(error)));
+      const id =
+        stored.id ??
+        (await dashboard.listTokens()).tokens.find(
+          (token) => token.name === TOKEN_NAME && stored.token.startsWith(token.prefix),
+        )?.id;
+      if (id)
+        await dashboard
+          .deleteToken(id)
+          .catch((error: unknown) =>
+            error instanceof ApiError && error.status === 404 ? undefined : Promise.reject(error),
+          );
       this.log.info(`Revoked the extension's review token ${id ?? '(already gone)'} on the bundled service.`);
     } catch (error) {
-      this.log.warn(`Could not revoke the extension's old token on the bundled service: ${error instanceof Error ? error.message : String(error)}`);
+      this.log.warn(
+        `Could not revoke the extension's old token on the bundled service: ${error instanceof Error ? error.message : String(error)}`,
+      );
     }
   }
 
@@ -145,7 +187,12 @@ export class ServiceSession {
     try {
       const parsed = JSON.parse(raw) as Partial<StoredToken>;
       if (typeof parsed.token === 'string' && parsed.token !== '') {
-        return { token: parsed.token, provisioned: parsed.provisioned === true, id: parsed.id, expiresAt: parsed.expiresAt };
+        return {
+          token: parsed.token,
+          provisioned: parsed.provisioned === true,
+          id: parsed.id,
+          expiresAt: parsed.expiresAt,
+        };
       }
     } catch {
       // Not JSON: a bare token (an older version, or set by hand).
@@ -158,7 +205,8 @@ const secretKey = (target: string) => `diffReview.token:${target}`;
 
 /** Due for renewal: ends within a week, or made by an older version without an expiry (no `expiresAt` at all). */
 const expiresSoon = (stored: StoredToken): boolean =>
-  stored.expiresAt === undefined || (typeof stored.expiresAt === 'string' && Date.parse(stored.expiresAt) - Date.now() < RENEW_BEFORE_MS);
+  stored.expiresAt === undefined ||
+  (typeof stored.expiresAt === 'string' && Date.parse(stored.expiresAt) - Date.now() < RENEW_BEFORE_MS);
 
 /** The service could not be reached at all (nothing listens, or the connection broke). */
 export const isUnreachable = (error: unknown): boolean => error instanceof NetworkError;

@@ -50,5 +50,8 @@ export function gitPath(): string | undefined {
 
 /** Opens the Settings editor on one setting (`diffReview.serviceUrl`), or on all of the extension's. */
 export function openSetting(id?: string): Thenable<unknown> {
-  return vscode.commands.executeCommand('workbench.action.openSettings', id ? `@id:${id}` : `@ext:diff-review.diff-review`);
+  return vscode.commands.executeCommand(
+    'workbench.action.openSettings',
+    id ? `@id:${id}` : `@ext:diff-review.diff-review`,
+  );
 }

@@ -19,7 +19,9 @@ async function setToken(session: ServiceSession, token?: unknown): Promise<boole
   // A token kept under a URL that is not one would never be used.
   const problem = serviceUrlProblem(serviceUrl);
   if (problem) {
-    void vscode.window.showErrorMessage(`Diff Review: ${problem} No token was stored.`, 'Open Settings').then((action) => action && openSetting(SETTING.serviceUrl));
+    void vscode.window
+      .showErrorMessage(`Diff Review: ${problem} No token was stored.`, 'Open Settings')
+      .then((action) => action && openSetting(SETTING.serviceUrl));
     return false;
   }
   const target = serviceLabel(serviceUrl);
@@ -31,11 +33,13 @@ async function setToken(session: ServiceSession, token?: unknown): Promise<boole
           prompt: `A review API token (drv_…) for ${target}. It is kept in VS Code's secret storage.`,
           password: true,
           ignoreFocusOut: true,
-          validateInput: (text) => (text.trim() === '' ? 'Paste a token.' : /\s/.test(text.trim()) ? 'A token has no spaces.' : undefined),
+          validateInput: (text) =>
+            text.trim() === '' ? 'Paste a token.' : /\s/.test(text.trim()) ? 'A token has no spaces.' : undefined,
         });
   if (value === undefined || value.trim() === '') return false;
   await session.setToken(serviceUrl, value.trim());
-  if (typeof token !== 'string') void vscode.window.showInformationMessage(`Diff Review: the API token for ${target} is stored.`);
+  if (typeof token !== 'string')
+    void vscode.window.showInformationMessage(`Diff Review: the API token for ${target} is stored.`);
   return true;
 }
 
@@ -43,5 +47,7 @@ async function signOut(session: ServiceSession): Promise<void> {
   const { serviceUrl } = readSettings();
   const had = await session.signOut(serviceUrl);
   const target = serviceLabel(serviceUrl);
-  void vscode.window.showInformationMessage(had ? `Diff Review: signed out of ${target}.` : `Diff Review: no token was stored for ${target}.`);
+  void vscode.window.showInformationMessage(
+    had ? `Diff Review: signed out of ${target}.` : `Diff Review: no token was stored for ${target}.`,
+  );
 }

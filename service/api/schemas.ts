@@ -21,7 +21,10 @@ const Nullable = <T extends Type.TSchema>(schema: T) => Type.Union([schema, Type
 
 export const ReviewStatus = Type.Union(
   [Type.Literal('queued'), Type.Literal('running'), Type.Literal('completed'), Type.Literal('failed')],
-  { description: 'queued → running → completed | failed; a queued or running job may also end failed (cancelled, timeout).' },
+  {
+    description:
+      'queued → running → completed | failed; a queued or running job may also end failed (cancelled, timeout).',
+  },
 );
 
 export const Severity = Type.Union([Type.Literal('error'), Type.Literal('warning'), Type.Literal('info')], {
@@ -31,16 +34,24 @@ export const Severity = Type.Union([Type.Literal('error'), Type.Literal('warning
 export const ReviewComment = Type.Object(
   {
     file_path: Type.String({ description: 'Path in the new version of the repository, without a/ or b/ prefix.' }),
-    line: Type.Integer({ minimum: 1, description: '1-based line in the new version of the file; always a line the diff adds.' }),
-    message: Type.String({ description: 'Begins with the rule id, e.g. "no-debugger: Remove the debugger statement before merging."' }),
+    line: Type.Integer({
+      minimum: 1,
+      description: '1-based line in the new version of the file; always a line the diff adds.',
+    }),
+    message: Type.String({
+      description: 'Begins with the rule id, e.g. "no-debugger: Remove the debugger statement before merging."',
+    }),
     severity: Severity,
   },
   { additionalProperties: false, $id: 'ReviewComment' },
 );
 
-export const JobErrorCode = Type.Union(
-  [Type.Literal('invalid_diff'), Type.Literal('timeout'), Type.Literal('cancelled'), Type.Literal('internal_error')],
-);
+export const JobErrorCode = Type.Union([
+  Type.Literal('invalid_diff'),
+  Type.Literal('timeout'),
+  Type.Literal('cancelled'),
+  Type.Literal('internal_error'),
+]);
 
 export const ReviewJobError = Type.Object(
   {
@@ -80,7 +91,8 @@ export const CreateReviewBody = Type.Object(
       minLength: 1,
       maxLength: LIMITS.repositoryChars,
       pattern: `^[^${INVISIBLE}]+$`,
-      description: 'Repository identifier, e.g. github.com/acme/widgets. No Unicode control, format or line-separator characters.',
+      description:
+        'Repository identifier, e.g. github.com/acme/widgets. No Unicode control, format or line-separator characters.',
     }),
     base_commit: Type.Optional(Type.String({ pattern: '^[0-9a-fA-F]{7,64}$', description: '7–64 hex digits.' })),
   },
@@ -146,7 +158,8 @@ export const CreateTokenBody = Type.Object(
       maxLength: LIMITS.tokenNameChars,
       // not only whitespace, and nothing invisible
       pattern: `^(?!\\s*$)[^${INVISIBLE}]+$`,
-      description: 'What the token is for. At least one visible character; no Unicode control, format or line-separator characters.',
+      description:
+        'What the token is for. At least one visible character; no Unicode control, format or line-separator characters.',
     }),
     scopes: Type.Optional(Type.Array(ReviewScope, { minItems: 1, uniqueItems: true, description: 'Default: both.' })),
     expires_in_days: Type.Optional(

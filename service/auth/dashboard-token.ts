@@ -45,7 +45,10 @@ export async function ensureDashboardToken(
     await rm(file, { force: true }); // a stale file would hand clients a token that no longer works
     return { created: false };
   }
-  const onDisk = await readFile(file, 'utf8').then((s) => s.trim(), () => undefined);
+  const onDisk = await readFile(file, 'utf8').then(
+    (s) => s.trim(),
+    () => undefined,
+  );
   if (current && onDisk && hashSecret(onDisk) === current.hash) return { file, created: false };
   await rotateDashboardToken(store, dataDir, clock);
   return { file, created: true };
@@ -66,7 +69,11 @@ export class DashboardTokenRequiredError extends Error {
  * the explicit secret is the one every instance shares; without one, a token already in the
  * store (set by another instance) serves, and otherwise the start is refused.
  */
-export async function ensureSharedDashboardToken(store: TokenStore, clock: Clock, explicit?: string): Promise<DashboardTokenState> {
+export async function ensureSharedDashboardToken(
+  store: TokenStore,
+  clock: Clock,
+  explicit?: string,
+): Promise<DashboardTokenState> {
   const current = await findDashboardToken(store);
   if (explicit === undefined) {
     if (current) return { created: false };

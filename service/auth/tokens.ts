@@ -84,7 +84,8 @@ export class TokenService {
   async revoke(owner: string, id: string): Promise<void> {
     const token = await this.#store.getToken(id);
     // Another owner's token, the dashboard token and a revoked one all look alike: not found.
-    if (!token || token.owner !== owner || token.type !== 'review' || token.revoked_at) throw new NotFoundError(`Token ${id}`);
+    if (!token || token.owner !== owner || token.type !== 'review' || token.revoked_at)
+      throw new NotFoundError(`Token ${id}`);
     await this.#store.updateToken(id, { revoked_at: new Date(this.#clock.now()).toISOString() });
   }
 }

@@ -34,10 +34,20 @@ export function presentedHash(authorization: string | undefined): string {
  * the endpoint needs; throws UnauthorizedError (unknown, revoked), TokenExpiredError (exactly at
  * expiry counts) or InsufficientScopeError (wrong type or scope).
  */
-export function verifyToken(token: StoredToken | undefined, hash: string, need: AuthRequirement, now: number): Principal {
+export function verifyToken(
+  token: StoredToken | undefined,
+  hash: string,
+  need: AuthRequirement,
+  now: number,
+): Principal {
   const known = token === undefined ? undefined : derived(token);
   // In constant time, as API.md promises, whatever way the store matched the hash.
-  if (token === undefined || known === undefined || !sameDigest(known.digest, Buffer.from(hash, 'hex')) || token.revoked_at) {
+  if (
+    token === undefined ||
+    known === undefined ||
+    !sameDigest(known.digest, Buffer.from(hash, 'hex')) ||
+    token.revoked_at
+  ) {
     throw new UnauthorizedError('invalid');
   }
   if (known.expiresMs <= now) throw new TokenExpiredError(token.expires_at!);
@@ -69,7 +79,10 @@ function derived(token: StoredToken): Derived {
   let known = deriveds.get(token);
   if (known === undefined || known.hash !== token.hash || known.expiresAt !== token.expires_at) {
     const expiresMs = token.expires_at === null ? Infinity : Date.parse(token.expires_at);
-    deriveds.set(token, (known = { hash: token.hash, digest: Buffer.from(token.hash, 'hex'), expiresAt: token.expires_at, expiresMs }));
+    deriveds.set(
+      token,
+      (known = { hash: token.hash, digest: Buffer.from(token.hash, 'hex'), expiresAt: token.expires_at, expiresMs }),
+    );
   }
   return known;
 }

@@ -82,7 +82,8 @@ export function createClient(options: ClientOptions): DiffReviewClient {
     getSarif: (id, o = {}) => transport.json({ method: 'GET', path: review(id, '/sarif'), signal: o.signal }),
     events: (id, o = {}) => reviewEvents(transport, id, o),
     waitForReview: (id, o = {}) => waitForReview(client, id, o),
-    createToken: (body, o = {}) => transport.json({ method: 'POST', path: '/v1/auth/tokens', json: body, signal: o.signal }),
+    createToken: (body, o = {}) =>
+      transport.json({ method: 'POST', path: '/v1/auth/tokens', json: body, signal: o.signal }),
     listTokens: (o = {}) => transport.json({ method: 'GET', path: '/v1/auth/tokens', signal: o.signal }),
     deleteToken: (id, o = {}) =>
       transport.send({ method: 'DELETE', path: `/v1/auth/tokens/${encodeURIComponent(id)}`, signal: o.signal }),

@@ -58,7 +58,9 @@ function parseJob(data: string, reviewId: string): ReviewJob {
   try {
     value = JSON.parse(data);
   } catch (error) {
-    throw new EventStreamError(`The event stream of review ${reviewId} carried data that is not JSON.`, { cause: error });
+    throw new EventStreamError(`The event stream of review ${reviewId} carried data that is not JSON.`, {
+      cause: error,
+    });
   }
   const job = value as Partial<ReviewJob> | null;
   if (typeof job !== 'object' || job === null || typeof job.review_id !== 'string' || typeof job.status !== 'string') {

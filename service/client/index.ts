@@ -1,7 +1,14 @@
 // The Diff Review API v1 client, shared by the VS Code extension, the desktop app, the CLI and the
 // tests. Runs wherever fetch does (Node, browsers, Electron renderers): no node: imports here.
 export { createClient, type DiffReviewClient, type SarifLog } from './client.ts';
-export type { CallOptions, ClientOptions, CreateReviewOptions, EventsOptions, TokenSource, WaitOptions } from './options.ts';
+export type {
+  CallOptions,
+  ClientOptions,
+  CreateReviewOptions,
+  EventsOptions,
+  TokenSource,
+  WaitOptions,
+} from './options.ts';
 export {
   AbortError,
   ApiError,

@@ -62,7 +62,10 @@ export function apiErrorFromBody(
   call: Pick<FailedCall, 'method' | 'url'>,
 ): ApiError {
   const fields = typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
-  const id = typeof fields.error === 'string' && fields.error !== '' ? fields.error : (defaultErrorIds[status] ?? `http_${status}`);
+  const id =
+    typeof fields.error === 'string' && fields.error !== ''
+      ? fields.error
+      : (defaultErrorIds[status] ?? `http_${status}`);
   const text = typeof body === 'string' ? body.trim().slice(0, 200) : '';
   const message =
     typeof fields.message === 'string' && fields.message !== ''

@@ -66,7 +66,9 @@ export function createTransport(options: ClientOptions): Transport {
     limit: retryLimit,
     methods: request.retryable ? ['get', 'delete', 'post'] : ['get', 'delete'],
     statusCodes: request.noRateLimitRetry ? RETRY_STATUS_CODES.filter((status) => status !== 429) : RETRY_STATUS_CODES,
-    afterStatusCodes: request.noRateLimitRetry ? RETRY_AFTER_STATUS_CODES.filter((status) => status !== 429) : RETRY_AFTER_STATUS_CODES,
+    afterStatusCodes: request.noRateLimitRetry
+      ? RETRY_AFTER_STATUS_CODES.filter((status) => status !== 429)
+      : RETRY_AFTER_STATUS_CODES,
     maxRetryAfter: maxRetryAfterMs,
     backoffLimit: 5_000,
     jitter: (delay) => delay * (0.5 + Math.random() * 0.5),
@@ -140,7 +142,9 @@ function normalizeBaseUrl(baseUrl: string): string {
   try {
     url = new URL(baseUrl);
   } catch {
-    throw new TypeError(`baseUrl must be an absolute http(s) URL such as http://127.0.0.1:8787, got ${JSON.stringify(baseUrl)}.`);
+    throw new TypeError(
+      `baseUrl must be an absolute http(s) URL such as http://127.0.0.1:8787, got ${JSON.stringify(baseUrl)}.`,
+    );
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new TypeError(`baseUrl must use http or https, got ${url.protocol}`);

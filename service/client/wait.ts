@@ -25,10 +25,7 @@ export async function waitForReview(
   if (options.signal?.aborted) throw abortErrorFrom(options.signal);
 
   const deadline = new AbortController();
-  const timer =
-    options.timeoutMs === undefined
-      ? undefined
-      : setTimeout(() => deadline.abort(), options.timeoutMs);
+  const timer = options.timeoutMs === undefined ? undefined : setTimeout(() => deadline.abort(), options.timeoutMs);
   const signal = options.signal ? AbortSignal.any([options.signal, deadline.signal]) : deadline.signal;
 
   let last: ReviewJob | undefined;

@@ -19,11 +19,17 @@ export class SieveCache {
 
   /** One sieve for the keywords of all these plans: a review reads the diff's text once. */
   sieveFor(plans: readonly FilePlan[]): KeywordSieve {
-    const key = plans.map((plan) => plan.id).sort((a, b) => a - b).join(' ');
+    const key = plans
+      .map((plan) => plan.id)
+      .sort((a, b) => a - b)
+      .join(' ');
     let sieve = this.sieves.get(key);
     if (!sieve) {
       if (this.sieves.size >= 64) this.sieves.clear();
-      sieve = new KeywordSieve(plans.flatMap((plan) => [...plan.rulesOf.keys()]), this.scratch);
+      sieve = new KeywordSieve(
+        plans.flatMap((plan) => [...plan.rulesOf.keys()]),
+        this.scratch,
+      );
       this.sieves.set(key, sieve);
     }
     return sieve;
@@ -40,13 +46,19 @@ export function lineEndOf(file: IndexedFile): number {
  * For each file: its added lines that contain a keyword of its rules, with the keywords found.
  * A file whose plan has no pre-filter gets all its added lines.
  */
-export function candidateLines(diff: DiffIndex, files: readonly { file: IndexedFile; plan: FilePlan }[], sieves: SieveCache): Candidate[][] {
+export function candidateLines(
+  diff: DiffIndex,
+  files: readonly { file: IndexedFile; plan: FilePlan }[],
+  sieves: SieveCache,
+): Candidate[][] {
   const { start, end, kind } = diff.lines;
   const out = files.map((): Candidate[] => []);
   const sieved: number[] = [];
   files.forEach(({ file, plan }, f) => {
     if (!plan.everyLine) sieved.push(f);
-    else for (let k = file.hunks[0]!.first; k < lineEndOf(file); k++) if (kind[k] === ADDED) out[f]!.push({ k, keywords: [] });
+    else
+      for (let k = file.hunks[0]!.first; k < lineEndOf(file); k++)
+        if (kind[k] === ADDED) out[f]!.push({ k, keywords: [] });
   });
   if (sieved.length === 0) return out;
 
@@ -58,7 +70,8 @@ export function candidateLines(diff: DiffIndex, files: readonly { file: IndexedF
 
   // Occurrences come nearly in text order: sort them by offset, then sweep lines and files once.
   const order = Array.from({ length: found.length / 2 }, (_, i) => i);
-  if (!order.every((i) => i === 0 || found[2 * i]! >= found[2 * i - 2]!)) order.sort((x, y) => found[2 * x]! - found[2 * y]!);
+  if (!order.every((i) => i === 0 || found[2 * i]! >= found[2 * i - 2]!))
+    order.sort((x, y) => found[2 * x]! - found[2 * y]!);
   let k = firstLine;
   let s = 0;
   for (const i of order) {

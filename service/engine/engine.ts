@@ -78,7 +78,13 @@ interface Collected {
 }
 
 /** Runs the file and line rules, and gathers the lines of the scan rules. */
-function collect(diff: DiffIndex, rules: ActiveRules, planner: Planner, sieves: SieveCache, prefilter: boolean): Collected {
+function collect(
+  diff: DiffIndex,
+  rules: ActiveRules,
+  planner: Planner,
+  sieves: SieveCache,
+  prefilter: boolean,
+): Collected {
   const raw: RawFinding[] = [];
   const scanInputs = new Map<ScanRule, ScanInput[]>(rules.scan.map((rule) => [rule, []]));
   let addedLines = 0;
@@ -95,14 +101,24 @@ function collect(diff: DiffIndex, rules: ActiveRules, planner: Planner, sieves: 
         const k = lineIndexOf(diff, file, found.line);
         const text = k < 0 ? '' : lineText(diff, k);
         const above = k < 0 ? undefined : lineAbove(diff, file, k);
-        raw.push({ rule, file: path, line: found.line, message: found.message ?? rule.message, text, above, ...(found.secretLine ? { secret: { start: 0, end: text.length } } : {}) });
+        raw.push({
+          rule,
+          file: path,
+          line: found.line,
+          message: found.message ?? rule.message,
+          text,
+          above,
+          ...(found.secretLine ? { secret: { start: 0, end: text.length } } : {}),
+        });
       }
     }
     const plan = planner.planFor(path);
     if (plan.line.length > 0 || plan.scan.length > 0) reviewed.push({ file, path, plan });
   }
   const candidates = candidateLines(diff, reviewed, sieves);
-  reviewed.forEach(({ file, path, plan }, i) => reviewLines(diff, file, path, plan, prefilter, candidates[i]!, raw, scanInputs));
+  reviewed.forEach(({ file, path, plan }, i) =>
+    reviewLines(diff, file, path, plan, prefilter, candidates[i]!, raw, scanInputs),
+  );
   return { raw, scanInputs, stats: { files: diff.files.length, addedLines } };
 }
 
@@ -115,7 +131,17 @@ async function runScanRules({ raw, scanInputs }: Collected): Promise<void> {
         // Columns of a piece of a long line are columns of the line.
         const { path: file, offset, line: text, newLine, above } = inputs[f.index]!;
         const secret = f.secret ? { secret: { start: offset + f.secret.start, end: offset + f.secret.end } } : {};
-        raw.push({ rule, file, line: newLine, column: offset + f.column, endColumn: offset + f.endColumn, message: f.message, text, above, ...secret });
+        raw.push({
+          rule,
+          file,
+          line: newLine,
+          column: offset + f.column,
+          endColumn: offset + f.endColumn,
+          message: f.message,
+          text,
+          above,
+          ...secret,
+        });
       }
     }),
   );

@@ -47,8 +47,19 @@ function fingerprintText(f: RawFinding): string {
   return f.text.slice(0, f.secret.start) + SECRET_MASK + f.text.slice(f.secret.end);
 }
 
-export function finish(raw: RawFinding[], severity: ReadonlyMap<string, Severity>, maxFindings: number | undefined): Finding[] {
-  raw.sort((a, b) => compare(a.file, b.file) || a.line - b.line || compare(a.rule.id, b.rule.id) || Number(a.generic ?? false) - Number(b.generic ?? false) || (a.column ?? 0) - (b.column ?? 0));
+export function finish(
+  raw: RawFinding[],
+  severity: ReadonlyMap<string, Severity>,
+  maxFindings: number | undefined,
+): Finding[] {
+  raw.sort(
+    (a, b) =>
+      compare(a.file, b.file) ||
+      a.line - b.line ||
+      compare(a.rule.id, b.rule.id) ||
+      Number(a.generic ?? false) - Number(b.generic ?? false) ||
+      (a.column ?? 0) - (b.column ?? 0),
+  );
   const findings: Finding[] = [];
   const seen = new Set<string>();
   const occurrences = new Map<string, number>();

@@ -101,7 +101,9 @@ export function reviewLines(
   const removedLines = (): Set<string> => {
     if (!removed) {
       removed = new Set();
-      for (const h of file.hunks) for (let i = h.first; i < h.first + h.count; i++) if (kind[i] === DELETED) removed.add(lineText(diff, i).trim());
+      for (const h of file.hunks)
+        for (let i = h.first; i < h.first + h.count; i++)
+          if (kind[i] === DELETED) removed.add(lineText(diff, i).trim());
     }
     return removed;
   };
@@ -122,10 +124,14 @@ export function reviewLines(
     for (const s of scanRules) {
       const rule = plan.scan[s]!;
       // The rule's own keywords found on the line.
-      const found = plan.everyLine ? rule.keywords : keywords.filter((keyword) => plan.rulesOf.get(keyword)!.scan.includes(s));
+      const found = plan.everyLine
+        ? rule.keywords
+        : keywords.filter((keyword) => plan.rulesOf.get(keyword)!.scan.includes(s));
       for (const piece of pieces(text)) {
         if (!prefilter || rule.accepts(piece.text, found)) {
-          scanInputs.get(rule)!.push({ path, ...piece, line: text, newLine: newLine[k]!, above: lineAbove(diff, file, k) });
+          scanInputs
+            .get(rule)!
+            .push({ path, ...piece, line: text, newLine: newLine[k]!, above: lineAbove(diff, file, k) });
         }
       }
     }
@@ -153,7 +159,11 @@ export function reviewLines(
       lineAt(offset) {
         const i = k + offset;
         if (i < hunk.first || i >= hunk.first + hunk.count) return undefined;
-        return { kind: String.fromCharCode(kind[i]!) as DiffLine['kind'], text: readable(lineText(diff, i)), newLine: newLine[i]! };
+        return {
+          kind: String.fromCharCode(kind[i]!) as DiffLine['kind'],
+          text: readable(lineText(diff, i)),
+          newLine: newLine[i]!,
+        };
       },
     };
     for (const r of lineRules) {

@@ -86,7 +86,8 @@ export class Planner {
     let lists = this.keywordLists.get(rule);
     if (!lists) this.keywordLists.set(rule, (lists = []));
     let id = lists.indexOf(list);
-    if (id < 0) id = lists.findIndex((known) => known.length === list.length && known.every((keyword, i) => keyword === list[i]));
+    if (id < 0)
+      id = lists.findIndex((known) => known.length === list.length && known.every((keyword, i) => keyword === list[i]));
     if (id < 0) id = lists.push(list) - 1;
     return id;
   }
@@ -96,7 +97,9 @@ export class Planner {
     const keywordsOfLine = lineKeywords.filter((keywords) => keywords !== null);
     const scan = this.rules.scan.filter((rule) => rule.files(path));
     const everyLine =
-      !this.prefilter || keywordsOfLine.some((keywords) => keywords.length === 0) || scan.some((rule) => rule.keywords.length === 0);
+      !this.prefilter ||
+      keywordsOfLine.some((keywords) => keywords.length === 0) ||
+      scan.some((rule) => rule.keywords.length === 0);
     const rulesOf = new Map<string, { line: number[]; scan: number[] }>();
     const entry = (keyword: string) => {
       let rulesOfKeyword = rulesOf.get(keyword);

@@ -8,7 +8,12 @@ export const HEAD_LINES = 5;
 
 export function reviewedFile(diff: DiffIndex, file: IndexedFile): ReviewedFile {
   const { hunks, hunkChars, ...header } = file;
-  return { ...header, hunkChars, firstAddedLine: firstAddedLine(diff, file), head: hunks[0] && hunks[0].newStart <= 1 ? headText(diff, file) : null };
+  return {
+    ...header,
+    hunkChars,
+    firstAddedLine: firstAddedLine(diff, file),
+    head: hunks[0] && hunks[0].newStart <= 1 ? headText(diff, file) : null,
+  };
 }
 
 function firstAddedLine(diff: DiffIndex, file: IndexedFile): number | null {
@@ -27,6 +32,10 @@ function headText(diff: DiffIndex, file: IndexedFile): string {
   let plain = true;
   for (let k = head.first; k < stop; k++) if (kind[k] === DELETED) plain = false;
   // Usually one slice of the diff: the lines follow each other there (with their markers).
-  if (plain && stop > head.first) return diff.text.slice(diff.lines.start[head.first], diff.lines.end[stop - 1]).replace(/\r?\n[+ ]/g, '\n');
-  return diffLines(diff, head.first, stop - head.first).filter((line) => line.kind !== '-').map((line) => line.text).join('\n');
+  if (plain && stop > head.first)
+    return diff.text.slice(diff.lines.start[head.first], diff.lines.end[stop - 1]).replace(/\r?\n[+ ]/g, '\n');
+  return diffLines(diff, head.first, stop - head.first)
+    .filter((line) => line.kind !== '-')
+    .map((line) => line.text)
+    .join('\n');
 }

@@ -25,7 +25,10 @@ function fence(example: RuleExample): string {
   const shown = example.lines.slice(0, SHOWN_LINES);
   const more = example.lines.length - shown.length;
   const width = String(shown.length).length;
-  const body = [...shown.map((line, i) => `${String(i + 1).padStart(width)} | ${line}`), ...(more > 0 ? [`… (${more} more lines)`] : [])].join('\n');
+  const body = [
+    ...shown.map((line, i) => `${String(i + 1).padStart(width)} | ${line}`),
+    ...(more > 0 ? [`… (${more} more lines)`] : []),
+  ].join('\n');
   const ticks = body.includes('```') ? '````' : '```';
   return `\`${example.path}\`, added lines:\n\n${ticks}\n${body}\n${ticks}`;
 }
@@ -61,6 +64,17 @@ export function rulePage(doc: RuleDoc): string {
 }
 
 export function rulesIndexPage(docs: readonly RuleDoc[]): string {
-  const rows = docs.map((doc) => `| [${doc.id}](${doc.id}.md) | ${doc.severity} | ${doc.summary.replace(/\|/g, '\\|')} |`);
-  return ['# Rules', '', 'Every rule of the review engine. Generated from the rules\' own data: do not edit by hand.', '', '| rule | severity | what it finds |', '|---|---|---|', ...rows, ''].join('\n');
+  const rows = docs.map(
+    (doc) => `| [${doc.id}](${doc.id}.md) | ${doc.severity} | ${doc.summary.replace(/\|/g, '\\|')} |`,
+  );
+  return [
+    '# Rules',
+    '',
+    "Every rule of the review engine. Generated from the rules' own data: do not edit by hand.",
+    '',
+    '| rule | severity | what it finds |',
+    '|---|---|---|',
+    ...rows,
+    '',
+  ].join('\n');
 }

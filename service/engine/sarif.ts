@@ -17,7 +17,8 @@ export interface SarifInput {
   toolVersion: string;
 }
 
-export const SARIF_SCHEMA = 'https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json';
+export const SARIF_SCHEMA =
+  'https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json';
 
 /** Percent-encodes what a URI reference may not contain raw, keeping the path's slashes. */
 function pathToUri(path: string): string {
@@ -30,7 +31,8 @@ function pathToUri(path: string): string {
  */
 function repositoryUriOf(repository: string): string | undefined {
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(repository) && URL.canParse(repository)) return repository;
-  if (/^[a-z0-9-]+(\.[a-z0-9-]+)+(:\d+)?\/\S+$/i.test(repository) && URL.canParse(`https://${repository}`)) return `https://${repository}`;
+  if (/^[a-z0-9-]+(\.[a-z0-9-]+)+(:\d+)?\/\S+$/i.test(repository) && URL.canParse(`https://${repository}`))
+    return `https://${repository}`;
   return undefined;
 }
 
@@ -97,7 +99,10 @@ export function buildSarif(input: SarifInput, rules: readonly RuleInfo[]): objec
     run['versionControlProvenance'] = [provenance];
   } else if (input.repository !== undefined) {
     // Not a URI (a folder name): SARIF's repositoryUri must be an absolute URI, so it goes in a property bag.
-    run['properties'] = { repository: input.repository, ...(input.baseCommit !== undefined ? { baseCommit: input.baseCommit } : {}) };
+    run['properties'] = {
+      repository: input.repository,
+      ...(input.baseCommit !== undefined ? { baseCommit: input.baseCommit } : {}),
+    };
   }
   return { $schema: SARIF_SCHEMA, version: '2.1.0', runs: [run] };
 }

@@ -1,7 +1,8 @@
 // Inline suppression: `diff-review-ignore` (every rule) or `diff-review-ignore rule-a, rule-b`,
 // in a comment on the line itself or on the line above.
 
-const DIRECTIVE = /(?:\/\/|\/\*|#|<!--|--|;|\*)\s*diff-review-ignore(?![\w-])((?:[ \t]+[a-z][\w-]*(?:[ \t]*,[ \t]*[a-z][\w-]*)*)?)/;
+const DIRECTIVE =
+  /(?:\/\/|\/\*|#|<!--|--|;|\*)\s*diff-review-ignore(?![\w-])((?:[ \t]+[a-z][\w-]*(?:[ \t]*,[ \t]*[a-z][\w-]*)*)?)/;
 
 /** The rule ids a line's directive names: null when it has none, [] for "every rule". */
 export function suppressedRules(text: string): string[] | null {

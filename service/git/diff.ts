@@ -62,7 +62,11 @@ export async function diffFromBase(root: string, baseCommit: string, options: Di
 
 /** Files not tracked and not ignored, relative to the root, in git's order. */
 export async function listUntrackedFiles(root: string, options: GitOptions = {}): Promise<string[]> {
-  const { stdout } = await runGit(root, ['ls-files', '--others', '--exclude-standard', '-z', '--full-name', '--', ':/'], options);
+  const { stdout } = await runGit(
+    root,
+    ['ls-files', '--others', '--exclude-standard', '-z', '--full-name', '--', ':/'],
+    options,
+  );
   return stdout.split('\0').filter((path) => path !== '');
 }
 

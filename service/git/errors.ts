@@ -8,7 +8,10 @@ export class GitError extends Error {
   readonly exitCode: number | undefined;
   readonly stderr: string;
 
-  constructor(message: string, details: { args?: readonly string[]; exitCode?: number; stderr?: string; cause?: unknown } = {}) {
+  constructor(
+    message: string,
+    details: { args?: readonly string[]; exitCode?: number; stderr?: string; cause?: unknown } = {},
+  ) {
     super(message, { cause: details.cause });
     this.args = details.args ?? [];
     this.exitCode = details.exitCode;
@@ -35,7 +38,11 @@ export class NotAGitRepositoryError extends GitError {
   override name = 'NotAGitRepositoryError';
   readonly cwd: string;
 
-  constructor(cwd: string, reason = 'is not inside a git repository', details: ConstructorParameters<typeof GitError>[1] = {}) {
+  constructor(
+    cwd: string,
+    reason = 'is not inside a git repository',
+    details: ConstructorParameters<typeof GitError>[1] = {},
+  ) {
     super(`${cwd} ${reason}. Open a folder that is part of a git repository.`, details);
     this.cwd = cwd;
   }

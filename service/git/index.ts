@@ -3,7 +3,14 @@
 export { prepareReview, reviewRequestOf, type PreparedReview, type PrepareReviewOptions } from './prepare-review.ts';
 export { findRepositoryRoot, normalizeRemoteUrl, originUrl, repositoryIdentifier } from './repository.ts';
 export { commitOf, findBaseCommit, findBaseRef, headCommit, remoteDefaultBranch, type BaseRefOptions } from './base.ts';
-export { diffFromBase, listUntrackedFiles, stagedDiff, STABLE_DIFF_OPTIONS, type BaseDiff, type DiffOptions } from './diff.ts';
+export {
+  diffFromBase,
+  listUntrackedFiles,
+  stagedDiff,
+  STABLE_DIFF_OPTIONS,
+  type BaseDiff,
+  type DiffOptions,
+} from './diff.ts';
 export { runGit, type GitOptions, type GitResult, type RunGitOptions } from './run-git.ts';
 export {
   GitError,

@@ -54,7 +54,12 @@ export async function prepareReview(options: PrepareReviewOptions): Promise<Prep
     findBaseRef(root, baseBranch === undefined ? git : { ...git, baseBranch }),
   ]);
   const baseCommit = await findBaseCommit(root, baseRef, { ...git, head });
-  const { diff, untrackedFiles } = await diffFromBase(root, baseCommit, { ...git, head, includeUncommitted, includeUntracked });
+  const { diff, untrackedFiles } = await diffFromBase(root, baseCommit, {
+    ...git,
+    head,
+    includeUncommitted,
+    includeUntracked,
+  });
   return {
     root,
     repository,

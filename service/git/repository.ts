@@ -12,7 +12,10 @@ export async function findRepositoryRoot(cwd: string, options: GitOptions = {}):
     return resolve(stdout.trim());
   } catch (error) {
     if (error instanceof GitError && /must be run in a work tree/i.test(error.stderr)) {
-      throw new NotAGitRepositoryError(cwd, 'is not inside a git working tree (it is a bare repository or a .git folder)');
+      throw new NotAGitRepositoryError(
+        cwd,
+        'is not inside a git working tree (it is a bare repository or a .git folder)',
+      );
     }
     throw error;
   }

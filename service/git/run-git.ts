@@ -4,7 +4,13 @@
 import { execFile, type ExecException } from 'node:child_process';
 import { stat } from 'node:fs/promises';
 import { GitError, GitNotFoundError, NotAGitRepositoryError } from './errors.ts';
-import { configEnvironment, FILTER_COMMANDS_LISTING, filterOverrides, honoursOverrides, LISTING_CANARY } from './filter-drivers.ts';
+import {
+  configEnvironment,
+  FILTER_COMMANDS_LISTING,
+  filterOverrides,
+  honoursOverrides,
+  LISTING_CANARY,
+} from './filter-drivers.ts';
 
 /** Options every function of the git module accepts. */
 export interface GitOptions {
@@ -68,7 +74,16 @@ const READS_NO_FILES = new Set(['rev-parse', 'symbolic-ref', 'merge-base', 'remo
  * Variables that would point git elsewhere than `cwd` or change the diff's shape. They can leak in
  * when a tool runs inside a git hook or an editor's terminal.
  */
-const STRIPPED_ENV = ['GIT_DIR', 'GIT_WORK_TREE', 'GIT_INDEX_FILE', 'GIT_PREFIX', 'GIT_DIFF_OPTS', 'GIT_EXTERNAL_DIFF', 'GIT_PAGER', 'PAGER'];
+const STRIPPED_ENV = [
+  'GIT_DIR',
+  'GIT_WORK_TREE',
+  'GIT_INDEX_FILE',
+  'GIT_PREFIX',
+  'GIT_DIFF_OPTS',
+  'GIT_EXTERNAL_DIFF',
+  'GIT_PAGER',
+  'PAGER',
+];
 
 const FIXED_ENV = {
   // English messages (we read some of them), no prompts, no index lock for read-only commands.
@@ -93,13 +108,17 @@ export async function runGit(cwd: string, args: readonly string[], options: RunG
 }
 
 /** The environment that blanks the repository's own filter commands (filter-drivers.ts). */
-async function repositoryFilterOverrides(cwd: string, env: NodeJS.ProcessEnv, options: RunGitOptions): Promise<NodeJS.ProcessEnv> {
+async function repositoryFilterOverrides(
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+  options: RunGitOptions,
+): Promise<NodeJS.ProcessEnv> {
   const listingEnv = { ...env, ...configEnvironment(env, [LISTING_CANARY]) };
   // 1: no filter is configured; 129: an option this git does not know (--show-scope, git < 2.26).
   const listing = await execGit(cwd, FILTER_COMMANDS_LISTING, listingEnv, { ...options, okExitCodes: [0, 1, 129] });
   if (!honoursOverrides(listing.stdout)) {
     throw new GitError(
-      'Git 2.31 or newer is needed: older versions cannot be kept from running the commands a repository\'s configuration names. Update Git (https://git-scm.com/downloads), or set the path to a newer git executable.',
+      "Git 2.31 or newer is needed: older versions cannot be kept from running the commands a repository's configuration names. Update Git (https://git-scm.com/downloads), or set the path to a newer git executable.",
       { args: FILTER_COMMANDS_LISTING, exitCode: listing.exitCode, stderr: listing.stderr },
     );
   }
@@ -107,7 +126,12 @@ async function repositoryFilterOverrides(cwd: string, env: NodeJS.ProcessEnv, op
 }
 
 /** Runs one git command with the fixed settings; errors explained with the caller's `args`. */
-function execGit(cwd: string, args: readonly string[], env: NodeJS.ProcessEnv, options: RunGitOptions): Promise<GitResult> {
+function execGit(
+  cwd: string,
+  args: readonly string[],
+  env: NodeJS.ProcessEnv,
+  options: RunGitOptions,
+): Promise<GitResult> {
   const gitPath = options.git ?? 'git';
   const fullArgs = ['--no-pager', ...FIXED_CONFIG.flatMap((setting) => ['-c', setting]), ...args];
   return new Promise<GitResult>((resolve, reject) => {
@@ -150,7 +174,8 @@ async function explain(
   if (error.code === 'ENOENT') {
     // spawn reports a missing cwd as ENOENT too; tell the two apart.
     const folder = await stat(cwd).catch(() => undefined);
-    if (!folder?.isDirectory()) return new NotAGitRepositoryError(cwd, 'does not exist or is not a folder', { cause: error });
+    if (!folder?.isDirectory())
+      return new NotAGitRepositoryError(cwd, 'does not exist or is not a folder', { cause: error });
     return new GitNotFoundError(gitPath, error);
   }
   if (error.code === 'ERR_CHILD_PROCESS_STDIO_MAXBUFFER') {
@@ -172,5 +197,8 @@ async function explain(
     );
   }
   const firstLine = stderr.trim().split('\n')[0] ?? '';
-  return new GitError(`git ${args.join(' ')} failed${exitCode === undefined ? '' : ` (exit ${exitCode})`}${firstLine ? `: ${firstLine}` : ''}`, details);
+  return new GitError(
+    `git ${args.join(' ')} failed${exitCode === undefined ? '' : ` (exit ${exitCode})`}${firstLine ? `: ${firstLine}` : ''}`,
+    details,
+  );
 }

@@ -37,7 +37,11 @@ export class HttpError extends Error {
 }
 
 export function sendError(reply: FastifyReply, error: HttpError) {
-  return reply.code(error.status).headers(error.headers).type(JSON_TYPE).send({ error: error.error, message: error.message });
+  return reply
+    .code(error.status)
+    .headers(error.headers)
+    .type(JSON_TYPE)
+    .send({ error: error.error, message: error.message });
 }
 
 /** The body of an error answer written without Fastify (its serializer writes the same bytes). */
@@ -53,15 +57,19 @@ export function domainReply(error: unknown): HttpError | undefined {
   if (!(error instanceof Error)) return undefined;
   if (error instanceof InvalidRequestError) return new HttpError(400, 'invalid_request', error.message);
   if (error instanceof UnauthorizedError) {
-    const challenge = error.reason === 'missing' ? undefined : error.reason === 'malformed' ? 'invalid_request' : 'invalid_token';
+    const challenge =
+      error.reason === 'missing' ? undefined : error.reason === 'malformed' ? 'invalid_request' : 'invalid_token';
     return new HttpError(401, 'unauthorized', error.message, bearer(challenge));
   }
-  if (error instanceof TokenExpiredError) return new HttpError(403, 'token_expired', error.message, bearer('invalid_token'));
-  if (error instanceof InsufficientScopeError) return new HttpError(403, 'insufficient_scope', error.message, bearer('insufficient_scope', error.scope));
+  if (error instanceof TokenExpiredError)
+    return new HttpError(403, 'token_expired', error.message, bearer('invalid_token'));
+  if (error instanceof InsufficientScopeError)
+    return new HttpError(403, 'insufficient_scope', error.message, bearer('insufficient_scope', error.scope));
   if (error instanceof NotFoundError) return new HttpError(404, 'not_found', error.message);
   if (error instanceof ConflictError) return new HttpError(409, 'conflict', error.message);
   if (error instanceof DiffTooLargeError) return new HttpError(413, 'diff_too_large', error.message);
-  if (error instanceof QueueFullError) return new HttpError(429, 'queue_full', error.message, { 'retry-after': String(error.retryAfterSeconds) });
+  if (error instanceof QueueFullError)
+    return new HttpError(429, 'queue_full', error.message, { 'retry-after': String(error.retryAfterSeconds) });
   // Our failure, but its message says only what the caller needs to know (nothing was queued).
   if (error instanceof ReviewNotSavedError) return new HttpError(500, 'internal_error', error.message);
   return undefined;
@@ -74,11 +82,17 @@ export function toHttpError(error: FastifyError | Error, request: FastifyRequest
   if (fromDomain !== undefined) return fromDomain;
   const fastifyError = error as FastifyError;
   if (fastifyError.validation) {
-    return new HttpError(400, 'invalid_request', describeValidationError(fastifyError.validation as never, fastifyError.validationContext ?? 'body'));
+    return new HttpError(
+      400,
+      'invalid_request',
+      describeValidationError(fastifyError.validation as never, fastifyError.validationContext ?? 'body'),
+    );
   }
   switch (fastifyError.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return request.url.startsWith('/v1/reviews') ? domainReply(new DiffTooLargeError())! : new HttpError(413, 'payload_too_large', 'The request body is too large.');
+      return request.url.startsWith('/v1/reviews')
+        ? domainReply(new DiffTooLargeError())!
+        : new HttpError(413, 'payload_too_large', 'The request body is too large.');
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return new HttpError(400, 'invalid_request', 'Content-Type must be application/json.');
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
@@ -93,11 +107,21 @@ export function toHttpError(error: FastifyError | Error, request: FastifyRequest
     return new HttpError(429, 'rate_limited', error.message || 'Too many requests; wait for Retry-After seconds.');
   }
   if (status >= 400 && status < 500) return new HttpError(status, idFor(status), error.message);
-  return new HttpError(500, 'internal_error', 'The service failed to answer this request. The error was logged; try again.');
+  return new HttpError(
+    500,
+    'internal_error',
+    'The service failed to answer this request. The error was logged; try again.',
+  );
 }
 
 const idFor = (status: number): ErrorId =>
-  status === 404 ? 'not_found' : status === 413 ? 'payload_too_large' : status === 408 ? 'request_timeout' : 'invalid_request';
+  status === 404
+    ? 'not_found'
+    : status === 413
+      ? 'payload_too_large'
+      : status === 408
+        ? 'request_timeout'
+        : 'invalid_request';
 
 export function installErrorReplies(app: FastifyInstance) {
   app.setErrorHandler((error: FastifyError, request, reply) => {
@@ -111,7 +135,14 @@ export function installErrorReplies(app: FastifyInstance) {
     return sendError(reply, answer);
   });
   app.setNotFoundHandler((request, reply) =>
-    sendError(reply, new HttpError(404, 'not_found', `There is no ${request.method} ${request.url.split('?')[0]}. The API is described at /v1/openapi.json.`)),
+    sendError(
+      reply,
+      new HttpError(
+        404,
+        'not_found',
+        `There is no ${request.method} ${request.url.split('?')[0]}. The API is described at /v1/openapi.json.`,
+      ),
+    ),
   );
 }
 
@@ -124,10 +155,24 @@ export function routerErrorReply(error: FastifyError, request: FastifyRequest, r
   switch (error.code) {
     case 'FST_ERR_MAX_PARAM_LENGTH':
       // No id is that long: there is nothing there (and saying so leaks nothing).
-      return sendError(reply, new HttpError(404, 'not_found', `There is no ${request.method} ${path.slice(0, 200)}…; the id is far too long to exist.`));
+      return sendError(
+        reply,
+        new HttpError(
+          404,
+          'not_found',
+          `There is no ${request.method} ${path.slice(0, 200)}…; the id is far too long to exist.`,
+        ),
+      );
     case 'FST_ERR_BAD_URL':
       // A path parameter that does not decode names nothing; 404 keeps GET within its documented statuses.
-      return sendError(reply, new HttpError(404, 'not_found', `There is no ${request.method} ${path.slice(0, 200)}: its percent-encoding is not valid UTF-8.`));
+      return sendError(
+        reply,
+        new HttpError(
+          404,
+          'not_found',
+          `There is no ${request.method} ${path.slice(0, 200)}: its percent-encoding is not valid UTF-8.`,
+        ),
+      );
     default:
       return sendError(reply, toHttpError(error, request));
   }

@@ -50,10 +50,18 @@ export class EventStreamSlots {
   take(tokenId: string): EventStreamSlot {
     const mine = this.#byToken.get(tokenId);
     if (mine !== undefined && mine.size >= this.#limits.perToken) {
-      throw this.#refusal('per_token', mine, `This token has ${this.#limits.perToken} event streams open, the most one token may hold at once`);
+      throw this.#refusal(
+        'per_token',
+        mine,
+        `This token has ${this.#limits.perToken} event streams open, the most one token may hold at once`,
+      );
     }
     if (this.#all.size >= this.#limits.total) {
-      throw this.#refusal('total', this.#all, `The service has ${this.#limits.total} event streams open, the most it holds at once`);
+      throw this.#refusal(
+        'total',
+        this.#all,
+        `The service has ${this.#limits.total} event streams open, the most it holds at once`,
+      );
     }
     const held: Held = { tokenId, openedAt: this.#now() };
     this.#all.add(held);
@@ -91,7 +99,10 @@ export class EventStreamSlots {
     const now = this.#now();
     if (now - warning.at < WARN_EVERY_MS) return;
     const limit = cap === 'total' ? this.#limits.total : this.#limits.perToken;
-    this.#log.warn({ cap, limit, open: this.#all.size, refused: warning.refused }, 'event stream cap reached: new streams are refused (429)');
+    this.#log.warn(
+      { cap, limit, open: this.#all.size, refused: warning.refused },
+      'event stream cap reached: new streams are refused (429)',
+    );
     warning.at = now;
     warning.refused = 0;
   }

@@ -17,16 +17,22 @@ interface Entry {
  * here; bounded by bytes.
  */
 export class FinishedBodies {
-  readonly #cache = new LRUCache<string, Entry>({ maxSize: 16 * 1024 * 1024, sizeCalculation: (e) => e.bytes.length + 100 });
+  readonly #cache = new LRUCache<string, Entry>({
+    maxSize: 16 * 1024 * 1024,
+    sizeCalculation: (e) => e.bytes.length + 100,
+  });
 
   /** The answer kept for the review as it is now, or undefined. */
   get(review: StoredReview): Buffer | undefined {
     const entry = this.#cache.get(review.review_id);
-    return entry !== undefined && entry.updatedAt === review.updated_at && entry.status === review.status ? entry.bytes : undefined;
+    return entry !== undefined && entry.updatedAt === review.updated_at && entry.status === review.status
+      ? entry.bytes
+      : undefined;
   }
 
   /** Keeps the answer of a finished review; an unfinished one's answer changes, and is not kept. */
   set(review: StoredReview, bytes: Buffer): void {
-    if (isTerminal(review)) this.#cache.set(review.review_id, { updatedAt: review.updated_at, status: review.status, bytes });
+    if (isTerminal(review))
+      this.#cache.set(review.review_id, { updatedAt: review.updated_at, status: review.status, bytes });
   }
 }

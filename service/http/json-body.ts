@@ -31,7 +31,12 @@ export function installJsonBodyParser(app: FastifyInstance) {
     }
     const text = bytes.toString('utf8');
     if (nestsDeeperThan(text, LIMITS.jsonDepth)) {
-      done(new InvalidRequestError(`The request body nests deeper than ${LIMITS.jsonDepth} levels of arrays and objects; no valid request does.`), undefined);
+      done(
+        new InvalidRequestError(
+          `The request body nests deeper than ${LIMITS.jsonDepth} levels of arrays and objects; no valid request does.`,
+        ),
+        undefined,
+      );
       return;
     }
     try {

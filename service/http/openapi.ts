@@ -17,7 +17,8 @@ export function openapiOptions(version: string): FastifyDynamicSwaggerOptions {
           `Limits: a diff is at most ${DIFF_LIMIT_TEXT} (413 \`diff_too_large\` beyond).`,
           'Rate limits are per token and announced in `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`; a 429 carries `Retry-After`.',
           'Finished reviews are kept for 30 days by default. Every non-2xx response body is `{ "error": string, "message"?: string }`.',
-          'Request bodies are JSON in UTF-8: bytes that are not UTF-8 are refused (400 naming the field), never replaced; arrays and objects nest at most ' + `${LIMITS.jsonDepth} levels.`,
+          'Request bodies are JSON in UTF-8: bytes that are not UTF-8 are refused (400 naming the field), never replaced; arrays and objects nest at most ' +
+            `${LIMITS.jsonDepth} levels.`,
           'A service bound to a loopback address answers only requests whose Host is 127.0.0.1, localhost or [::1] (or a name its operator allows): any other is answered 421 `misdirected_request`, on every path (DNS rebinding).',
         ].join('\n'),
       },
@@ -31,17 +32,21 @@ export function openapiOptions(version: string): FastifyDynamicSwaggerOptions {
           reviewBearerAuth: {
             type: 'http',
             scheme: 'bearer',
-            description: 'A review API token (`drv_…`) with the scope `reviews:read` or `reviews:write`. Create one with POST /v1/auth/tokens.',
+            description:
+              'A review API token (`drv_…`) with the scope `reviews:read` or `reviews:write`. Create one with POST /v1/auth/tokens.',
           },
           dashboardBearerAuth: {
             type: 'http',
             scheme: 'bearer',
-            description: 'The dashboard token. A local service writes it to `<data dir>/dashboard-token` on first start.',
+            description:
+              'The dashboard token. A local service writes it to `<data dir>/dashboard-token` on first start.',
           },
         },
       },
     },
     // Components are named after the schemas' $id (ReviewJob, ReviewComment, ...).
-    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
+    refResolver: {
+      buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`),
+    },
   };
 }

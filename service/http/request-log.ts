@@ -15,7 +15,11 @@ export class RequestLog extends LogController {
   override incomingRequest(): void {}
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
     if (!error && reply.statusCode < 400 && !isLevelEnabled(reply.log, 'debug')) return; // the usual poll: nothing to build
-    const fields = { req: { method: request.method, url: loggedUrl(request.url) }, res: { statusCode: reply.statusCode }, responseTime: reply.elapsedTime };
+    const fields = {
+      req: { method: request.method, url: loggedUrl(request.url) },
+      res: { statusCode: reply.statusCode },
+      responseTime: reply.elapsedTime,
+    };
     if (error) reply.log.error({ ...fields, err: error }, 'request errored');
     else if (reply.statusCode >= 400) reply.log.info(fields, 'request completed');
     else reply.log.debug(fields, 'request completed');
@@ -41,7 +45,8 @@ export function loggedUrl(url: string): string {
   return `${url.slice(0, start)}?${query.join('&')}`;
 }
 
-export const isLevelEnabled = (log: FastifyBaseLogger, level: string) => (log as FastifyBaseLogger & { isLevelEnabled(level: string): boolean }).isLevelEnabled(level);
+export const isLevelEnabled = (log: FastifyBaseLogger, level: string) =>
+  (log as FastifyBaseLogger & { isLevelEnabled(level: string): boolean }).isLevelEnabled(level);
 
 /**
  * Each request's logger (the service's, with the request id bound), made when the request first

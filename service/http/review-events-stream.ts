@@ -19,7 +19,11 @@ export interface ReviewStreamOptions {
   lifetimeMs: number;
 }
 
-export function streamReviewEvents(request: FastifyRequest, reply: FastifyReply, { review, events, view, slot, lifetimeMs }: ReviewStreamOptions) {
+export function streamReviewEvents(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  { review, events, view, slot, lifetimeMs }: ReviewStreamOptions,
+) {
   reply.hijack();
   const raw = reply.raw;
   raw.writeHead(200, {

@@ -11,7 +11,14 @@ import type { TokenService } from '../auth/tokens.ts';
 import type { ReviewEvents } from '../jobs/review-events.ts';
 import type { ReviewService } from '../reviews/review-service.ts';
 import { installAuth } from './auth.ts';
-import { clientErrorReply, domainReply, errorBody, HttpError, installErrorReplies, routerErrorReply } from './error-replies.ts';
+import {
+  clientErrorReply,
+  domainReply,
+  errorBody,
+  HttpError,
+  installErrorReplies,
+  routerErrorReply,
+} from './error-replies.ts';
 import { SharedRateLimitStore } from './shared-rate-limit-store.ts';
 import { installJsonBodyParser } from './json-body.ts';
 import { EventStreamSlots, type EventStreamLimits } from './event-stream-slots.ts';
@@ -57,7 +64,11 @@ export interface ServerDeps {
 
 export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   const bodies = new FinishedBodies();
-  const polls = new PollAnswerer({ tokens: deps.tokens, reviews: deps.reviews, bodies, need: reviewRead,
+  const polls = new PollAnswerer({
+    tokens: deps.tokens,
+    reviews: deps.reviews,
+    bodies,
+    need: reviewRead,
     debugLogging: () => isLevelEnabled(deps.loggerInstance, 'debug'),
     hostCheck: deps.hostCheck,
   });
@@ -70,7 +81,8 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     return503OnClosing: true,
     forceCloseConnections: 'idle',
     logController: new RequestLog(),
-    childLoggerFactory: (logger, bindings, options) => new LazyChildLogger(logger, bindings, options) as unknown as FastifyBaseLogger,
+    childLoggerFactory: (logger, bindings, options) =>
+      new LazyChildLogger(logger, bindings, options) as unknown as FastifyBaseLogger,
   });
   app.addHook('preClose', (done) => {
     polls.close(); // Fastify answers 503 from now on
@@ -94,7 +106,11 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     enableDraftSpec: true,
     store: SharedRateLimitStore as never,
     errorResponseBuilder: (_request, context) =>
-      new HttpError(429, 'rate_limited', `Too many requests: this token may make ${context.max} of them per minute here. Retry in ${context.after}.`),
+      new HttpError(
+        429,
+        'rate_limited',
+        `Too many requests: this token may make ${context.max} of them per minute here. Retry in ${context.after}.`,
+      ),
   });
 
   const routes = new Map<string, Set<string>>();
@@ -124,7 +140,11 @@ function methodNotAllowedRoutes(app: FastifyInstance, routes: Map<string, Set<st
       // onRequest: answered before any body is read
       onRequest: async (request, reply) => {
         reply.header('allow', allow.join(', '));
-        throw new HttpError(405, 'method_not_allowed', `${request.method} is not allowed on ${url}; use ${allow.join(' or ')}.`);
+        throw new HttpError(
+          405,
+          'method_not_allowed',
+          `${request.method} is not allowed on ${url}; use ${allow.join(' or ')}.`,
+        );
       },
       handler: async () => undefined,
     });
@@ -145,7 +165,11 @@ function createHttpServer(handler: http.RequestListener, timeouts: ServerTimeout
   server.on('checkContinue', (request, response) => {
     if (Number(request.headers['content-length']) > LIMITS.reviewBodyBytes) {
       const body = errorBody(domainReply(new DiffTooLargeError())!);
-      response.writeHead(413, { 'content-type': JSON_TYPE, 'content-length': Buffer.byteLength(body), connection: 'close' });
+      response.writeHead(413, {
+        'content-type': JSON_TYPE,
+        'content-length': Buffer.byteLength(body),
+        connection: 'close',
+      });
       response.end(body);
       return;
     }

@@ -8,7 +8,14 @@ import type { FastifySchema, FastifySchemaCompiler } from 'fastify';
 import { sharedSchemas } from '../api/schemas.ts';
 
 function makeAjv(options: Options) {
-  const ajv = new Ajv({ allErrors: false, verbose: true, removeAdditional: false, useDefaults: true, strict: false, ...options });
+  const ajv = new Ajv({
+    allErrors: false,
+    verbose: true,
+    removeAdditional: false,
+    useDefaults: true,
+    strict: false,
+    ...options,
+  });
   addFormats.default(ajv);
   for (const schema of sharedSchemas) ajv.addSchema(schema);
   return ajv;
@@ -38,8 +45,16 @@ function withCheapNonEmpty(schema: unknown): unknown {
   if (Array.isArray(schema)) return schema.map(withCheapNonEmpty);
   if (schema === null || typeof schema !== 'object') return schema;
   const copy: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(schema)) copy[key] = key === 'const' || key === 'default' || key === 'enum' || key === 'examples' ? value : withCheapNonEmpty(value);
-  if (copy.type === 'string' && copy.minLength === 1 && copy.maxLength === undefined && copy.pattern === undefined && copy.format === undefined) {
+  for (const [key, value] of Object.entries(schema))
+    copy[key] =
+      key === 'const' || key === 'default' || key === 'enum' || key === 'examples' ? value : withCheapNonEmpty(value);
+  if (
+    copy.type === 'string' &&
+    copy.minLength === 1 &&
+    copy.maxLength === undefined &&
+    copy.pattern === undefined &&
+    copy.format === undefined
+  ) {
     delete copy.minLength;
     copy[NON_EMPTY] = true;
   }
@@ -47,7 +62,11 @@ function withCheapNonEmpty(schema: unknown): unknown {
 }
 
 export const validatorCompiler: FastifySchemaCompiler<FastifySchema> = ({ schema, httpPart }) =>
-  (httpPart === 'body' ? bodyAjv.compile(withCheapNonEmpty(schema) as object) : withDecimalIntegers(schema, urlAjv.compile(schema as object))) as ReturnType<FastifySchemaCompiler<FastifySchema>>;
+  (httpPart === 'body'
+    ? bodyAjv.compile(withCheapNonEmpty(schema) as object)
+    : withDecimalIntegers(schema, urlAjv.compile(schema as object))) as ReturnType<
+    FastifySchemaCompiler<FastifySchema>
+  >;
 
 const DECIMAL_INTEGER = /^-?[0-9]+$/;
 const NOT_DECIMAL = 'x-decimal-digits';
@@ -61,7 +80,15 @@ function withDecimalIntegers(schema: unknown, validate: ValidateFunction): Valid
     for (const name of integers) {
       const value = data?.[name];
       if (typeof value === 'string' && !DECIMAL_INTEGER.test(value)) {
-        checked.errors = [{ keyword: NOT_DECIMAL, instancePath: `/${name}`, schemaPath: '', params: {}, message: 'must be decimal digits' }];
+        checked.errors = [
+          {
+            keyword: NOT_DECIMAL,
+            instancePath: `/${name}`,
+            schemaPath: '',
+            params: {},
+            message: 'must be decimal digits',
+          },
+        ];
         return false;
       }
     }
@@ -72,7 +99,12 @@ function withDecimalIntegers(schema: unknown, validate: ValidateFunction): Valid
   return checked;
 }
 
-const PART_NAMES: Record<string, string> = { body: 'body', querystring: 'query parameter', params: 'path parameter', headers: 'header' };
+const PART_NAMES: Record<string, string> = {
+  body: 'body',
+  querystring: 'query parameter',
+  params: 'path parameter',
+  headers: 'header',
+};
 
 /** One sentence that names the field and says what it must be. */
 export function describeValidationError(errors: ErrorObject[], part: string): string {
@@ -84,7 +116,7 @@ export function describeValidationError(errors: ErrorObject[], part: string): st
     .map((p) => (/^\d+$/.test(p) ? `[${p}]` : p))
     .join('.')
     .replace(/\.\[/g, '[');
-  const what = path ? `${part === 'body' ? '' : `${PART_NAMES[part] ?? part} `}${path}` : PART_NAMES[part] ?? part;
+  const what = path ? `${part === 'body' ? '' : `${PART_NAMES[part] ?? part} `}${path}` : (PART_NAMES[part] ?? part);
   const params = error.params as Record<string, unknown>;
   switch (error.keyword) {
     case 'required':
@@ -97,7 +129,9 @@ export function describeValidationError(errors: ErrorObject[], part: string): st
         : `The request ${PART_NAMES[part] ?? part} must be a JSON ${String(params.type)}.`;
     case 'minLength':
     case NON_EMPTY:
-      return params.limit === 1 ? `${what} must not be empty.` : `${what} must be at least ${String(params.limit)} characters.`;
+      return params.limit === 1
+        ? `${what} must not be empty.`
+        : `${what} must be at least ${String(params.limit)} characters.`;
     case 'maxLength':
       return `${what} must be at most ${String(params.limit)} characters.`;
     case 'pattern':
@@ -111,7 +145,8 @@ export function describeValidationError(errors: ErrorObject[], part: string): st
       return `${what} must not repeat items.`;
     case 'anyOf': {
       const options = (error.parentSchema as { anyOf?: Alternative[] })?.anyOf ?? [];
-      if (options.every((s) => s.const !== undefined)) return `${what} must be one of ${options.map((s) => JSON.stringify(s.const)).join(', ')}.`;
+      if (options.every((s) => s.const !== undefined))
+        return `${what} must be one of ${options.map((s) => JSON.stringify(s.const)).join(', ')}.`;
       return `${what} must be ${options.map(describeAlternative).join(', or ')}.`;
     }
     case NOT_DECIMAL:
@@ -137,7 +172,8 @@ function describeAlternative(schema: Alternative): string {
   if (schema.const !== undefined) return JSON.stringify(schema.const);
   if (schema.type === 'null' || schema.type === undefined) return 'null';
   const kind = article(schema.type);
-  if (schema.minimum !== undefined && schema.maximum !== undefined) return `${kind} from ${schema.minimum} to ${schema.maximum}`;
+  if (schema.minimum !== undefined && schema.maximum !== undefined)
+    return `${kind} from ${schema.minimum} to ${schema.maximum}`;
   if (schema.minimum !== undefined) return `${kind} of at least ${schema.minimum}`;
   if (schema.maximum !== undefined) return `${kind} of at most ${schema.maximum}`;
   return kind;
@@ -154,7 +190,8 @@ function allowed(error: ErrorObject): string {
 const article = (type: string) => (/^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`);
 
 function patternMeaning(path: string): string {
-  if (path === 'repository') return 'must not contain control, format or line-separator characters (such as U+0000–U+001F, U+0085, U+200B, U+202E, U+2028)';
+  if (path === 'repository')
+    return 'must not contain control, format or line-separator characters (such as U+0000–U+001F, U+0085, U+200B, U+202E, U+2028)';
   if (path === 'name') return 'must have a visible character, and no control, format or line-separator characters';
   if (path === 'base_commit') return 'must be 7–64 hexadecimal digits (a commit id)';
   return 'has an invalid format';

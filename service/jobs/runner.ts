@@ -93,7 +93,12 @@ export class JobRunner {
     const timer = setTimeout(() => controller.abort('timeout' satisfies StopReason), jobTimeoutMs);
     const startedAt = new Date(clock.now()).toISOString();
     try {
-      await this.#save(reviewId, { status: 'running', started_at: startedAt, updated_at: startedAt, attempts: review.attempts + 1 });
+      await this.#save(reviewId, {
+        status: 'running',
+        started_at: startedAt,
+        updated_at: startedAt,
+        attempts: review.attempts + 1,
+      });
       // A store that keeps the diff in a file lets the worker read it there (see ReviewTask).
       const diffFile = store.diffFile?.(reviewId);
       const task: ReviewTask = diffFile === undefined ? { diff: await store.readDiff(reviewId) } : { diffFile };
@@ -102,20 +107,36 @@ export class JobRunner {
         await store.writeFindings(reviewId, result.findings);
         const now = new Date(clock.now()).toISOString();
         await this.#finish(reviewId, { status: 'completed', completed_at: now, updated_at: now });
-        log.info({ review_id: reviewId, ms: clock.now() - Date.parse(startedAt), findings: result.findings.length, ...result.stats }, 'review completed');
+        log.info(
+          {
+            review_id: reviewId,
+            ms: clock.now() - Date.parse(startedAt),
+            findings: result.findings.length,
+            ...result.stats,
+          },
+          'review completed',
+        );
       } else {
         await this.#fail(reviewId, result.code, result.message);
       }
     } catch (error) {
       const reason = controller.signal.aborted ? (controller.signal.reason as StopReason) : undefined;
       if (reason === 'timeout') {
-        await this.#fail(reviewId, 'timeout', `The review ran past its time limit of ${formatSeconds(jobTimeoutMs)} and was stopped. Split the diff into smaller ones.`);
+        await this.#fail(
+          reviewId,
+          'timeout',
+          `The review ran past its time limit of ${formatSeconds(jobTimeoutMs)} and was stopped. Split the diff into smaller ones.`,
+        );
       } else if (reason === 'shutdown') {
         await this.#requeue(reviewId);
       } else if (reason !== 'cancelled') {
         // never the diff or the error's data: only what went wrong where
         log.error({ review_id: reviewId, err: error }, 'review failed unexpectedly');
-        await this.#fail(reviewId, 'internal_error', 'The review failed because of an error in the service. It was logged; try again.');
+        await this.#fail(
+          reviewId,
+          'internal_error',
+          'The review failed because of an error in the service. It was logged; try again.',
+        );
       }
     } finally {
       clearTimeout(timer);
@@ -137,7 +158,11 @@ export class JobRunner {
   }
 
   async #requeue(reviewId: string) {
-    await this.#save(reviewId, { status: 'queued', started_at: undefined, updated_at: new Date(this.#options.clock.now()).toISOString() });
+    await this.#save(reviewId, {
+      status: 'queued',
+      started_at: undefined,
+      updated_at: new Date(this.#options.clock.now()).toISOString(),
+    });
   }
 
   /** Records a change and tells the followers; false when it could not be written to disk. */

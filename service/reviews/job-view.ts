@@ -17,7 +17,8 @@ export function toReviewJob(review: StoredReview, findings?: readonly Finding[])
     job.completed_at = review.completed_at!;
     job.comments = (findings ?? []).map(toReviewComment);
   }
-  if (review.status === 'failed' && review.error) job.error = { code: review.error.code, message: review.error.message };
+  if (review.status === 'failed' && review.error)
+    job.error = { code: review.error.code, message: review.error.message };
   return job;
 }
 

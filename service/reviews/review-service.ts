@@ -5,8 +5,20 @@ import type { Logger } from 'pino';
 import { LRUCache } from 'lru-cache';
 import { monotonicFactory } from 'ulid';
 import { LIMITS } from '../api/limits.ts';
-import { ConflictError, InvalidRequestError, NotFoundError, QueueFullError, ReviewNotSavedError } from '../api/errors.ts';
-import { REVIEW_ID, type CreateReviewBody, type ListReviewsQuery, type ReviewJob, type ReviewList } from '../api/schemas.ts';
+import {
+  ConflictError,
+  InvalidRequestError,
+  NotFoundError,
+  QueueFullError,
+  ReviewNotSavedError,
+} from '../api/errors.ts';
+import {
+  REVIEW_ID,
+  type CreateReviewBody,
+  type ListReviewsQuery,
+  type ReviewJob,
+  type ReviewList,
+} from '../api/schemas.ts';
 import type { Clock } from '../clock.ts';
 import type { JobRunner } from '../jobs/runner.ts';
 import type { ReviewEvents } from '../jobs/review-events.ts';
@@ -14,7 +26,13 @@ import type { SyncReviewLookup } from '../store/in-memory-lookups.ts';
 import { isTerminal } from '../api/review-status.ts';
 import { toSarif } from '../engine/index.ts';
 import type { Finding } from '../engine/types.ts';
-import { StoreWriteError, type IdempotencyStore, type ReviewFileStore, type ReviewStore, type StoredReview } from '../store/types.ts';
+import {
+  StoreWriteError,
+  type IdempotencyStore,
+  type ReviewFileStore,
+  type ReviewStore,
+  type StoredReview,
+} from '../store/types.ts';
 import { toCreatedJob, toReviewJob } from './job-view.ts';
 import { ownedBy } from './ownership.ts';
 
@@ -52,10 +70,16 @@ export class ReviewService {
     this.#o = options;
   }
 
-  async create(owner: string, body: CreateReviewBody, idempotencyKey?: string): Promise<{ job: ReviewJob; replayed: boolean }> {
+  async create(
+    owner: string,
+    body: CreateReviewBody,
+    idempotencyKey?: string,
+  ): Promise<{ job: ReviewJob; replayed: boolean }> {
     if (idempotencyKey === undefined) return { job: toCreatedJob(await this.#create(owner, body)), replayed: false };
     if (!IDEMPOTENCY_KEY.test(idempotencyKey)) {
-      throw new InvalidRequestError('Idempotency-Key must be 1–255 printable ASCII characters without spaces (a UUID is a good choice).');
+      throw new InvalidRequestError(
+        'Idempotency-Key must be 1–255 printable ASCII characters without spaces (a UUID is a good choice).',
+      );
     }
     const requestHash = hashRequest(body);
     const slot = `${owner}\u0000${idempotencyKey}`;
@@ -83,14 +107,22 @@ export class ReviewService {
   }
 
   /** The create in progress with this key, as a replay (or a refusal when the bodies differ). */
-  #joinCreating(slot: string, requestHash: string, key: string): Promise<{ job: ReviewJob; replayed: boolean }> | undefined {
+  #joinCreating(
+    slot: string,
+    requestHash: string,
+    key: string,
+  ): Promise<{ job: ReviewJob; replayed: boolean }> | undefined {
     const pending = this.#creating.get(slot);
     if (!pending) return undefined;
     if (pending.requestHash !== requestHash) throw keyReused(key);
     return pending.review.then((review) => ({ job: toCreatedJob(review), replayed: true }));
   }
 
-  async #create(owner: string, body: CreateReviewBody, idempotency?: { key: string; requestHash: string }): Promise<StoredReview> {
+  async #create(
+    owner: string,
+    body: CreateReviewBody,
+    idempotency?: { key: string; requestHash: string },
+  ): Promise<StoredReview> {
     const { runner } = this.#o;
     // Checked and reserved in one step: a burst of concurrent creates all see the queue before
     // any of them is enqueued (the store writes come in between), so each one holds a place.
@@ -105,7 +137,11 @@ export class ReviewService {
     }
   }
 
-  async #admit(owner: string, body: CreateReviewBody, idempotency?: { key: string; requestHash: string }): Promise<StoredReview> {
+  async #admit(
+    owner: string,
+    body: CreateReviewBody,
+    idempotency?: { key: string; requestHash: string },
+  ): Promise<StoredReview> {
     const { store, runner, clock, events } = this.#o;
     const now = clock.now();
     const at = new Date(now).toISOString();
@@ -125,7 +161,13 @@ export class ReviewService {
       const writes = [store.insertReview(review)];
       if (idempotency) {
         writes.push(
-          store.putIdempotency({ owner, key: idempotency.key, request_hash: idempotency.requestHash, review_id: review.review_id, created_at: at }),
+          store.putIdempotency({
+            owner,
+            key: idempotency.key,
+            request_hash: idempotency.requestHash,
+            review_id: review.review_id,
+            created_at: at,
+          }),
         );
       }
       await Promise.all(writes);
@@ -181,7 +223,11 @@ export class ReviewService {
     const reviews: ReviewJob[] = [];
     for (const [i, view] of views.entries()) {
       if (view.status === 'fulfilled') reviews.push(view.value);
-      else this.#o.log?.error({ review_id: page[i]!.review_id, cause: causeOf(view.reason) }, 'list: left out a review whose results could not be read');
+      else
+        this.#o.log?.error(
+          { review_id: page[i]!.review_id, cause: causeOf(view.reason) },
+          'list: left out a review whose results could not be read',
+        );
     }
     return { reviews, next_cursor: more ? encodeCursor(page[limit - 1]!.review_id) : null };
   }
@@ -189,7 +235,9 @@ export class ReviewService {
   async cancel(owner: string, id: string): Promise<ReviewJob> {
     const review = await this.find(owner, id);
     if (isTerminal(review)) {
-      throw new ConflictError(`The review is already ${review.status}; only queued or running reviews can be cancelled.`);
+      throw new ConflictError(
+        `The review is already ${review.status}; only queued or running reviews can be cancelled.`,
+      );
     }
     const { store, runner, events, clock } = this.#o;
     const updated = await store.updateReview(id, {
@@ -220,8 +268,12 @@ export class ReviewService {
   /** Deletes finished reviews past retention and idempotency keys past 24 hours. */
   async sweep(): Promise<{ reviews: number; keys: number }> {
     const now = this.#o.clock.now();
-    const reviews = await this.#o.store.deleteFinishedBefore(new Date(now - this.#o.retentionDays * 24 * HOUR_MS).toISOString());
-    const keys = await this.#o.store.deleteIdempotencyBefore(new Date(now - LIMITS.idempotencyHours * HOUR_MS).toISOString());
+    const reviews = await this.#o.store.deleteFinishedBefore(
+      new Date(now - this.#o.retentionDays * 24 * HOUR_MS).toISOString(),
+    );
+    const keys = await this.#o.store.deleteIdempotencyBefore(
+      new Date(now - LIMITS.idempotencyHours * HOUR_MS).toISOString(),
+    );
     return { reviews, keys };
   }
 
@@ -242,7 +294,9 @@ function hashRequest(body: CreateReviewBody): string {
 }
 
 const keyReused = (key: string) =>
-  new InvalidRequestError(`Idempotency-Key "${key}" was already used with a different request body. Use a new key for a new review.`);
+  new InvalidRequestError(
+    `Idempotency-Key "${key}" was already used with a different request body. Use a new key for a new review.`,
+  );
 
 /** An error's code or name: a parse error's message quotes the file, which is not for the log. */
 const causeOf = (error: unknown) => (error as NodeJS.ErrnoException)?.code ?? (error as Error)?.name ?? 'unknown';
@@ -251,6 +305,7 @@ const encodeCursor = (reviewId: string) => Buffer.from(reviewId, 'utf8').toStrin
 
 function decodeCursor(cursor: string): string {
   const id = Buffer.from(cursor, 'base64url').toString('utf8');
-  if (!REVIEW_ID.test(id)) throw new InvalidRequestError('cursor is not valid: pass the next_cursor of the previous page unchanged.');
+  if (!REVIEW_ID.test(id))
+    throw new InvalidRequestError('cursor is not valid: pass the next_cursor of the previous page unchanged.');
   return id;
 }

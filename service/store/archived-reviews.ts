@@ -66,9 +66,17 @@ export class ArchivedReviews {
   #tornTail(file: string, whole: number, tail: Buffer): void {
     const ids = [...tail.toString('utf8').matchAll(/"review_id":"(rev_[0-9A-Z]{26})"/g)].map((m) => m[1]!);
     if (ids.length === 0 || ids.some((id) => this.#documentCopy(id) === undefined)) {
-      throw new ArchiveCutError(file, whole, tail.length, ids.filter((id) => this.#documentCopy(id) === undefined));
+      throw new ArchiveCutError(
+        file,
+        whole,
+        tail.length,
+        ids.filter((id) => this.#documentCopy(id) === undefined),
+      );
     }
-    this.#log.warn({ file, bytes: tail.length, reviews: ids }, 'archive: dropped the torn last line of an append cut short by a crash; the store file holds its reviews');
+    this.#log.warn(
+      { file, bytes: tail.length, reviews: ids },
+      'archive: dropped the torn last line of an append cut short by a crash; the store file holds its reviews',
+    );
   }
 
   /** How many ids the archive has a line for (the document may hold some of them too). */
@@ -151,7 +159,9 @@ export class ArchivedReviews {
     const archived = new Map<string, StoredReview | undefined | typeof DAMAGED>();
     for (const [k, review] of (await this.#read(archivedIds)).entries()) archived.set(archivedIds[k]!, review);
     // One deleted by retention while it was read is left out; so is a damaged one (logged by #read).
-    return page.map((r) => (typeof r === 'string' ? archived.get(r) : r)).filter((r): r is StoredReview => r !== undefined && r !== DAMAGED);
+    return page
+      .map((r) => (typeof r === 'string' ? archived.get(r) : r))
+      .filter((r): r is StoredReview => r !== undefined && r !== DAMAGED);
   }
 
   /**
@@ -241,7 +251,10 @@ export class ArchivedReviews {
           pending.push(i);
         } else {
           out[i] = DAMAGED;
-          this.#log.error({ review_id: id, segment: locations[k]!.day }, 'archive: the line of a review is damaged; it is left out');
+          this.#log.error(
+            { review_id: id, segment: locations[k]!.day },
+            'archive: the line of a review is damaged; it is left out',
+          );
         }
       }
     }

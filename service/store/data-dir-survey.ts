@@ -27,7 +27,13 @@ export async function surveyDataDir(dataDir: string): Promise<DataDirSurvey> {
     ['', DIFFS_DIR, RESULTS_DIR, ARCHIVE_DIR, IDEMPOTENCY_DIR].map((dir) => namesIn(path.join(dataDir, dir))),
   );
   const temps: string[] = [];
-  for (const [dir, names] of [['', root], [DIFFS_DIR, diffs], [RESULTS_DIR, results], [ARCHIVE_DIR, archive], [IDEMPOTENCY_DIR, keys]] as const) {
+  for (const [dir, names] of [
+    ['', root],
+    [DIFFS_DIR, diffs],
+    [RESULTS_DIR, results],
+    [ARCHIVE_DIR, archive],
+    [IDEMPOTENCY_DIR, keys],
+  ] as const) {
     for (const name of names!) if (TEMP.test(name)) temps.push(path.join(dataDir, dir, name));
   }
   return {
@@ -40,7 +46,8 @@ export async function surveyDataDir(dataDir: string): Promise<DataDirSurvey> {
 }
 
 /** True when the data dir holds data of earlier reviews (what a missing document would have listed). */
-export const holdsReviewData = (s: DataDirSurvey) => s.diffs.length + s.results.length + s.archiveSegments + s.keySegments > 0;
+export const holdsReviewData = (s: DataDirSurvey) =>
+  s.diffs.length + s.results.length + s.archiveSegments + s.keySegments > 0;
 
 /** "5 diffs, 1 results file, 2 archive segments": what a survey found, for a message. */
 export function describeSurvey(s: DataDirSurvey): string {
@@ -93,5 +100,8 @@ async function namesIn(dir: string): Promise<string[]> {
 }
 
 function idsOf(names: string[], ext: string): string[] {
-  return names.filter((n) => n.endsWith(ext)).map((n) => n.slice(0, -ext.length)).filter((id) => REVIEW_ID.test(id));
+  return names
+    .filter((n) => n.endsWith(ext))
+    .map((n) => n.slice(0, -ext.length))
+    .filter((id) => REVIEW_ID.test(id));
 }

@@ -60,7 +60,10 @@ export class IdempotencyLog implements IdempotencyStore {
       const { whole, tornTail } = await scanLines(file, (text, _offset, _length, line) => {
         const entry = parseEntry(text);
         if (entry === undefined) {
-          this.#log.error({ file, line }, 'idempotency log: a damaged line was skipped (a retry of its create makes a new review)');
+          this.#log.error(
+            { file, line },
+            'idempotency log: a damaged line was skipped (a retry of its create makes a new review)',
+          );
         } else if ('deleted' in entry) {
           this.#records.delete(slot(entry.owner, entry.key));
         } else {
@@ -69,7 +72,10 @@ export class IdempotencyLog implements IdempotencyStore {
       });
       this.#sizes.set(hour, whole);
       if (tornTail) {
-        this.#log.warn({ file, bytes: tornTail.length }, 'idempotency log: dropped a torn last line (a write cut short; its create was never acknowledged)');
+        this.#log.warn(
+          { file, bytes: tornTail.length },
+          'idempotency log: dropped a torn last line (a write cut short; its create was never acknowledged)',
+        );
         await truncateTo(file, whole);
       }
     }
@@ -128,7 +134,11 @@ export class IdempotencyLog implements IdempotencyStore {
     const line = Buffer.from(text, 'utf8');
     return new Promise<void>((resolve, reject) => {
       if (this.#batch.length === 0) setImmediate(() => void this.#flush());
-      this.#batch.push({ hour, line, done: (error) => (error === undefined ? resolve() : reject(new StoreWriteError(error))) });
+      this.#batch.push({
+        hour,
+        line,
+        done: (error) => (error === undefined ? resolve() : reject(new StoreWriteError(error))),
+      });
     });
   }
 
@@ -174,7 +184,13 @@ const slot = (owner: string, key: string) => `${owner}\u0000${key}`;
 
 /** The record's JSON with its fields in one order, created_at last (createdAtOf relies on it). */
 const canonical = (r: IdempotencyRecord) =>
-  JSON.stringify({ owner: r.owner, key: r.key, request_hash: r.request_hash, review_id: r.review_id, created_at: r.created_at });
+  JSON.stringify({
+    owner: r.owner,
+    key: r.key,
+    request_hash: r.request_hash,
+    review_id: r.review_id,
+    created_at: r.created_at,
+  });
 /** created_at of a canonical() line: the last string value, `..."created_at":"<iso>"}`. */
 const createdAtOf = (line: string) => line.slice(line.lastIndexOf('"', line.length - 3) + 1, -2);
 /** `2026-11-23T20:21:03.000Z` → `2026-11-23T20`. */
@@ -190,6 +206,7 @@ function parseEntry(text: string): IdempotencyRecord | Tombstone | undefined {
   const v = value as Partial<IdempotencyRecord & Tombstone> | null;
   if (typeof v !== 'object' || v === null || typeof v.owner !== 'string' || typeof v.key !== 'string') return undefined;
   if (v.deleted === true) return { owner: v.owner, key: v.key, deleted: true };
-  if (typeof v.review_id !== 'string' || typeof v.request_hash !== 'string' || typeof v.created_at !== 'string') return undefined;
+  if (typeof v.review_id !== 'string' || typeof v.request_hash !== 'string' || typeof v.created_at !== 'string')
+    return undefined;
   return { owner: v.owner, key: v.key, request_hash: v.request_hash, review_id: v.review_id, created_at: v.created_at };
 }

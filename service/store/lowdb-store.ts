@@ -15,7 +15,14 @@ import { IdempotencyLog } from './idempotency-log.ts';
 import type { InMemoryLookups } from './in-memory-lookups.ts';
 import { ReviewFiles } from './review-files.ts';
 import { describeSurvey, holdsReviewData, surveyDataDir, sweepLeftovers } from './data-dir-survey.ts';
-import { documentDb, emptyDocument, readStoreDocument, STORE_FILE, StoreFileMissingError, type StoreDocument } from './store-document.ts';
+import {
+  documentDb,
+  emptyDocument,
+  readStoreDocument,
+  STORE_FILE,
+  StoreFileMissingError,
+  type StoreDocument,
+} from './store-document.ts';
 import { stderrLog, type StoreLog } from './store-log.ts';
 import {
   StoreWriteError,
@@ -49,7 +56,10 @@ export class LowdbStore implements Store, InMemoryLookups {
     this.#files = files;
     this.#archived = new ArchivedReviews(dataDir, (id) => this.#reviews.get(id), log);
     this.#keys = new IdempotencyLog(dataDir, log);
-    this.#tokens = new DocumentTokens(() => this.#db.data, () => this.#persist());
+    this.#tokens = new DocumentTokens(
+      () => this.#db.data,
+      () => this.#persist(),
+    );
   }
 
   /**
@@ -65,7 +75,8 @@ export class LowdbStore implements Store, InMemoryLookups {
     const survey = await surveyDataDir(dataDir);
     if (typeof found === 'string') {
       if (holdsReviewData(survey)) throw new StoreFileMissingError(file, found, describeSurvey(survey));
-      if (found === 'empty') log.warn({ file }, 'the store file was empty and the data dir holds no reviews: starting with an empty store');
+      if (found === 'empty')
+        log.warn({ file }, 'the store file was empty and the data dir holds no reviews: starting with an empty store');
     }
     const db = documentDb(file, typeof found === 'string' ? emptyDocument() : found);
     const files = new ReviewFiles(dataDir);
@@ -283,4 +294,3 @@ function removeFrom(list: StoredReview[], review: StoredReview) {
   const at = list.lastIndexOf(review);
   if (at >= 0) list.splice(at, 1);
 }
-

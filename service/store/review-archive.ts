@@ -27,7 +27,8 @@ export class ArchiveCorruptError extends Error {
 
 export class ArchiveCutError extends Error {
   constructor(file: string, whole: number, tail: number, ids: string[]) {
-    const held = ids.length > 0 ? `review ${ids.join(', ')}, which the store file does not hold` : 'a review it cannot name';
+    const held =
+      ids.length > 0 ? `review ${ids.join(', ')}, which the store file does not hold` : 'a review it cannot name';
     super(
       `The archive segment ${file} ends in a cut line (${tail} bytes after byte ${whole}, no newline) holding ${held}: ` +
         'the file was cut short (a copy or a disk fault), not torn by a crash while appending, and the reviews that ' +
@@ -156,7 +157,10 @@ export class ReviewArchive {
    * cut-off day's segment rewritten atomically without them. Resolves with the days whose segments
    * are gone, and for the rewritten one, where each kept line moved (old offset to new).
    */
-  deleteBefore(date: string, doomed: ReadonlySet<string>): Promise<{ removedDays: Set<string>; moved: Map<string, Map<number, number>> }> {
+  deleteBefore(
+    date: string,
+    doomed: ReadonlySet<string>,
+  ): Promise<{ removedDays: Set<string>; moved: Map<string, Map<number, number>> }> {
     const cutoffDay = date.slice(0, 10);
     return this.#serial(async () => {
       const removedDays = new Set<string>();
@@ -228,4 +232,3 @@ export class ReviewArchive {
     return run;
   }
 }
-

@@ -11,5 +11,6 @@ export interface StoreLog {
 export const stderrLog: StoreLog = {
   info() {},
   warn: (details, message) => process.stderr.write(`${JSON.stringify({ level: 'warn', msg: message, ...details })}\n`),
-  error: (details, message) => process.stderr.write(`${JSON.stringify({ level: 'error', msg: message, ...details })}\n`),
+  error: (details, message) =>
+    process.stderr.write(`${JSON.stringify({ level: 'error', msg: message, ...details })}\n`),
 };

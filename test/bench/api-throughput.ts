@@ -9,8 +9,20 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import {
-  createReview, debuggerDiff, load, ms, ratio, reviewToken, rps, runIfMain, startChild, tempDir, waitTerminal,
-  type ChildServer, type Load, type Row,
+  createReview,
+  debuggerDiff,
+  load,
+  ms,
+  ratio,
+  reviewToken,
+  rps,
+  runIfMain,
+  startChild,
+  tempDir,
+  waitTerminal,
+  type ChildServer,
+  type Load,
+  type Row,
 } from './support/harness.ts';
 
 const DURATION = Number(process.env.DURATION ?? 10);
@@ -30,11 +42,19 @@ async function serviceWithReview(dataDir: string, logLevel: string, logFile?: st
   const token = await reviewToken(server.url, server.dashboardToken!);
   const id = await createReview(server.url, token, debuggerDiff(20));
   const job = await waitTerminal(server.url, token, id);
-  if (job.status !== 'completed' || job.comments?.length !== 20) throw new Error(`expected 20 comments, got ${JSON.stringify(job).slice(0, 300)}`);
+  if (job.status !== 'completed' || job.comments?.length !== 20)
+    throw new Error(`expected 20 comments, got ${JSON.stringify(job).slice(0, 300)}`);
   const url = `${server.url}/v1/reviews/${id}`;
   const headers = { authorization: `Bearer ${token}` };
   const answer = await fetch(url, { headers });
-  return { server, url, headers, id, body: Buffer.from(await answer.arrayBuffer()), contentType: answer.headers.get('content-type')! };
+  return {
+    server,
+    url,
+    headers,
+    id,
+    body: Buffer.from(await answer.arrayBuffer()),
+    contentType: answer.headers.get('content-type')!,
+  };
 }
 
 /** Sums interleaved runs into one figure: requests over time, and the worst p99 of the rounds. */
@@ -58,7 +78,12 @@ export async function apiThroughput(): Promise<Row[]> {
     const logFile = path.join(dataDir.dir, 'service.log');
     const served = await serviceWithReview(dataDir.dir, 'info', logFile);
     servers.push(served.server);
-    const bare = await startChild({ mode: 'bare', status: 200, contentType: served.contentType, bodyBase64: served.body.toString('base64') });
+    const bare = await startChild({
+      mode: 'bare',
+      status: 200,
+      contentType: served.contentType,
+      bodyBase64: served.body.toString('base64'),
+    });
     servers.push(bare);
 
     const targets: Target[] = [
@@ -70,7 +95,10 @@ export async function apiThroughput(): Promise<Row[]> {
     const lines = async () => (await readFile(logFile, 'utf8')).split('\n').length - 1;
     const linesBefore = await lines();
     for (let round = 0; round < ROUNDS; round++) {
-      for (const t of targets) t.runs.push(await load({ url: t.url, headers: t.headers, connections: CONNECTIONS, duration: DURATION / ROUNDS }));
+      for (const t of targets)
+        t.runs.push(
+          await load({ url: t.url, headers: t.headers, connections: CONNECTIONS, duration: DURATION / ROUNDS }),
+        );
     }
     const logLines = (await lines()) - linesBefore;
     const [baseline, service, viaFastify] = targets.map((t) => {
@@ -83,11 +111,43 @@ export async function apiThroughput(): Promise<Row[]> {
     return [
       { benchmark: name, figure: `bare node:http, ${CONNECTIONS} conn, ${DURATION} s`, value: rps(baseline.rps) },
       { benchmark: name, figure: 'bare node:http p99', value: ms(baseline.p99) },
-      { benchmark: name, figure: 'service rps', value: rps(service.rps), baseline: rps(baseline.rps), ratio: ratio(service.rps, baseline.rps), target: '>= 0.75x', pass: service.rps >= 0.75 * baseline.rps },
-      { benchmark: name, figure: 'service p99', value: ms(service.p99), baseline: ms(baseline.p99), ratio: ratio(service.p99, baseline.p99), target: '< 20 ms', pass: service.p99 < 20 },
-      { benchmark: name, figure: 'service log lines per 200 (log level info)', value: (logLines / Math.max(1, service.total + viaFastify.total)).toFixed(2) },
-      { benchmark: name, figure: 'without the fast path (through Fastify) rps', value: rps(viaFastify.rps), baseline: rps(baseline.rps), ratio: ratio(viaFastify.rps, baseline.rps) },
-      { benchmark: name, figure: 'without the fast path (through Fastify) p99', value: ms(viaFastify.p99), baseline: ms(baseline.p99), ratio: ratio(viaFastify.p99, baseline.p99) },
+      {
+        benchmark: name,
+        figure: 'service rps',
+        value: rps(service.rps),
+        baseline: rps(baseline.rps),
+        ratio: ratio(service.rps, baseline.rps),
+        target: '>= 0.75x',
+        pass: service.rps >= 0.75 * baseline.rps,
+      },
+      {
+        benchmark: name,
+        figure: 'service p99',
+        value: ms(service.p99),
+        baseline: ms(baseline.p99),
+        ratio: ratio(service.p99, baseline.p99),
+        target: '< 20 ms',
+        pass: service.p99 < 20,
+      },
+      {
+        benchmark: name,
+        figure: 'service log lines per 200 (log level info)',
+        value: (logLines / Math.max(1, service.total + viaFastify.total)).toFixed(2),
+      },
+      {
+        benchmark: name,
+        figure: 'without the fast path (through Fastify) rps',
+        value: rps(viaFastify.rps),
+        baseline: rps(baseline.rps),
+        ratio: ratio(viaFastify.rps, baseline.rps),
+      },
+      {
+        benchmark: name,
+        figure: 'without the fast path (through Fastify) p99',
+        value: ms(viaFastify.p99),
+        baseline: ms(baseline.p99),
+        ratio: ratio(viaFastify.p99, baseline.p99),
+      },
     ];
   } finally {
     for (const s of servers) await s.stop();

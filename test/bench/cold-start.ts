@@ -5,7 +5,18 @@
 // Run: node test/bench/cold-start.ts   (RUNS=3, REVIEWS=100000)
 import { spawn } from 'node:child_process';
 import { seedStore } from './store-scale.ts';
-import { BUILT_CLI as CLI, buildBundles, freePort, ms, percentile, ratio, runIfMain, sleep, tempDir, type Row } from './support/harness.ts';
+import {
+  BUILT_CLI as CLI,
+  buildBundles,
+  freePort,
+  ms,
+  percentile,
+  ratio,
+  runIfMain,
+  sleep,
+  tempDir,
+  type Row,
+} from './support/harness.ts';
 
 const RUNS = Number(process.env.RUNS ?? 3);
 const REVIEWS = Number(process.env.REVIEWS ?? 100_000);
@@ -15,11 +26,17 @@ const BARE = `require('node:http').createServer((q, s) => s.end('{"status":"ok"}
 async function timeToHealthy(args: (port: number) => string[]): Promise<number> {
   const port = await freePort();
   const started = performance.now();
-  const child = spawn(process.execPath, args(port), { stdio: 'ignore', env: { ...process.env, DIFF_REVIEW_LOG_LEVEL: 'info' } });
+  const child = spawn(process.execPath, args(port), {
+    stdio: 'ignore',
+    env: { ...process.env, DIFF_REVIEW_LOG_LEVEL: 'info' },
+  });
   try {
     const until = Date.now() + 60_000;
     while (Date.now() < until) {
-      const ok = await fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.status === 200, () => false);
+      const ok = await fetch(`http://127.0.0.1:${port}/healthz`).then(
+        (r) => r.status === 200,
+        () => false,
+      );
       if (ok) return performance.now() - started;
       if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}`);
       await sleep(2);
@@ -52,8 +69,20 @@ export async function coldStart(): Promise<Row[]> {
     const base = percentile(bare, 50);
     return [
       { benchmark: `cold start (median of ${RUNS})`, figure: 'bare node:http server', value: ms(base) },
-      { benchmark: `cold start (median of ${RUNS})`, figure: 'diff-review serve, empty data dir', value: ms(percentile(onEmpty, 50)), baseline: ms(base), ratio: ratio(percentile(onEmpty, 50), base) },
-      { benchmark: `cold start (median of ${RUNS})`, figure: `diff-review serve, ${REVIEWS.toLocaleString('en')} stored reviews`, value: ms(percentile(onFull, 50)), baseline: ms(percentile(onEmpty, 50)) + ' (empty)', ratio: ratio(percentile(onFull, 50), percentile(onEmpty, 50)) },
+      {
+        benchmark: `cold start (median of ${RUNS})`,
+        figure: 'diff-review serve, empty data dir',
+        value: ms(percentile(onEmpty, 50)),
+        baseline: ms(base),
+        ratio: ratio(percentile(onEmpty, 50), base),
+      },
+      {
+        benchmark: `cold start (median of ${RUNS})`,
+        figure: `diff-review serve, ${REVIEWS.toLocaleString('en')} stored reviews`,
+        value: ms(percentile(onFull, 50)),
+        baseline: ms(percentile(onEmpty, 50)) + ' (empty)',
+        ratio: ratio(percentile(onFull, 50), percentile(onEmpty, 50)),
+      },
     ];
   } finally {
     await empty.remove();

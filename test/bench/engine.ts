@@ -21,7 +21,8 @@ function collectSources(dir: string, out: string[], limit: number): void {
     const path = join(dir, name);
     const stat = statSync(path);
     if (stat.isDirectory()) collectSources(path, out, limit);
-    else if (name.endsWith('.js') && !name.endsWith('.min.js') && stat.size > 2_000 && stat.size < 200_000) out.push(path);
+    else if (name.endsWith('.js') && !name.endsWith('.min.js') && stat.size > 2_000 && stat.size < 200_000)
+      out.push(path);
   }
 }
 
@@ -49,7 +50,8 @@ function makeDiff(sources: string[], bytes: number): { diff: string; addedLines:
   // Pad to the exact size with a comment line in one more small file.
   const pad = bytes - Buffer.byteLength(diff);
   if (pad > 80) {
-    const header = 'diff --git a/pad.txt b/pad.txt\nnew file mode 100644\n--- /dev/null\n+++ b/pad.txt\n@@ -0,0 +1 @@\n+';
+    const header =
+      'diff --git a/pad.txt b/pad.txt\nnew file mode 100644\n--- /dev/null\n+++ b/pad.txt\n@@ -0,0 +1 @@\n+';
     const filler = 'x'.repeat(pad - header.length - 1);
     diff += `${header}${filler}\n`;
     addedLines.push(filler);
@@ -67,7 +69,11 @@ function median(values: number[]): number {
  * and the median of the ratios of each pair: on a busy machine both of a pair run in the same
  * conditions, so the ratio holds where the times drift.
  */
-async function timePair(engine: () => Promise<unknown>, baseline: () => unknown, runs: number): Promise<{ engineMs: number; baselineMs: number; ratio: number }> {
+async function timePair(
+  engine: () => Promise<unknown>,
+  baseline: () => unknown,
+  runs: number,
+): Promise<{ engineMs: number; baselineMs: number; ratio: number }> {
   const engineSamples: number[] = [];
   const baselineSamples: number[] = [];
   const ratios: number[] = [];
@@ -100,11 +106,18 @@ function singleLine(diff: string, addedLines: string[]): { diff: string; addedLi
   return { diff: `${header}${line}\n`, addedLines: [line] };
 }
 
-console.log(`engine benchmark (node ${process.version}), one core; engine and baseline run in alternation after warm-up: median times, median of the pairs' ratios`);
+console.log(
+  `engine benchmark (node ${process.version}), one core; engine and baseline run in alternation after warm-up: median times, median of the pairs' ratios`,
+);
 console.log('                 size   added lines   engine ms      MB/s   baseline ms   ratio   findings');
 
 /** Times one diff against the baseline and prints its row; returns the engine's median time. */
-async function row(label: string, diff: string, addedLines: string[], runs: number): Promise<{ engineMs: number; ratio: number }> {
+async function row(
+  label: string,
+  diff: string,
+  addedLines: string[],
+  runs: number,
+): Promise<{ engineMs: number; ratio: number }> {
   const bytes = Buffer.byteLength(diff);
   let baselineHits = 0;
   const baseline = () => {
@@ -128,7 +141,9 @@ for (const size of [10_000, 100_000, 1_000_000]) {
   const { engineMs, ratio } = await row('', diff, addedLines, size >= 1_000_000 ? 61 : 201);
   if (size === 1_000_000) {
     ok = engineMs < 100 && ratio < 5;
-    console.log(`1 MB targets: < 100 ms ${engineMs < 100 ? 'met' : 'MISSED'}; < 5x baseline ${ratio < 5 ? 'met' : 'MISSED'}`);
+    console.log(
+      `1 MB targets: < 100 ms ${engineMs < 100 ? 'met' : 'MISSED'}; < 5x baseline ${ratio < 5 ? 'met' : 'MISSED'}`,
+    );
     const single = singleLine(diff, addedLines);
     const { engineMs: singleMs } = await row('1 MB single-line ', single.diff, single.addedLines, 61);
     ok &&= singleMs < 100;

@@ -18,9 +18,13 @@ interface Reviewed {
 }
 
 function commitsOf(repo: string): Reviewed[] {
-  const git = (...args: string[]) => execFileSync('git', ['-C', repo, ...args], { encoding: 'utf8', maxBuffer: 1 << 30 });
+  const git = (...args: string[]) =>
+    execFileSync('git', ['-C', repo, ...args], { encoding: 'utf8', maxBuffer: 1 << 30 });
   const shas = git('rev-list', '--reverse', '--no-merges', 'HEAD').trim().split('\n').filter(Boolean);
-  return shas.map((sha) => ({ name: sha.slice(0, 10), diff: git('show', '--no-color', '--no-ext-diff', '--format=commit %H%n%n%s%n', sha) }));
+  return shas.map((sha) => ({
+    name: sha.slice(0, 10),
+    diff: git('show', '--no-color', '--no-ext-diff', '--format=commit %H%n%n%s%n', sha),
+  }));
 }
 
 /** The JavaScript and TypeScript sources of an installed package, as one diff of new files. */
@@ -81,14 +85,19 @@ for (const { name, diff } of inputs) {
   comments += findings.length;
   for (const finding of findings) {
     byRule.set(finding.rule_id, (byRule.get(finding.rule_id) ?? 0) + 1);
-    if (list) console.log(`${name}  ${finding.file_path}:${finding.line}  ${finding.severity}  ${finding.rule_id}  | ${lineOf(diff, finding).slice(0, 140)}`);
+    if (list)
+      console.log(
+        `${name}  ${finding.file_path}:${finding.line}  ${finding.severity}  ${finding.rule_id}  | ${lineOf(diff, finding).slice(0, 140)}`,
+      );
   }
 }
 
 const perThousand = (count: number): string => (addedLines === 0 ? '0.00' : ((1000 * count) / addedLines).toFixed(2));
-const source = packages.length > 0 ? `packages ${packages.join(', ')} (as new files)` : `${inputs.length} commits of ${repo}`;
+const source =
+  packages.length > 0 ? `packages ${packages.join(', ')} (as new files)` : `${inputs.length} commits of ${repo}`;
 console.log(`\nnoise: ${source}`);
 console.log(`| rule | comments | per 1,000 added lines |\n|---|---:|---:|`);
-for (const [rule, count] of [...byRule].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))) console.log(`| ${rule} | ${count} | ${perThousand(count)} |`);
+for (const [rule, count] of [...byRule].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])))
+  console.log(`| ${rule} | ${count} | ${perThousand(count)} |`);
 console.log(`| **all rules** | **${comments}** | **${perThousand(comments)}** |`);
 console.log(`\nadded lines: ${addedLines}; comments: ${comments}`);

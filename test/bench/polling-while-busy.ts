@@ -15,7 +15,20 @@
 import os from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { FeederConfig, FeederReport } from './support/feeder.ts';
-import { createReview, debuggerDiff, ms, ratio, reviewToken, runIfMain, sleep, startChild, tempDir, waitTerminal, type ChildServer, type Row } from './support/harness.ts';
+import {
+  createReview,
+  debuggerDiff,
+  ms,
+  ratio,
+  reviewToken,
+  runIfMain,
+  sleep,
+  startChild,
+  tempDir,
+  waitTerminal,
+  type ChildServer,
+  type Row,
+} from './support/harness.ts';
 import { steadyPoll, type SteadyPollResult } from './support/steady-poll.ts';
 
 const DURATION = Number(process.env.DURATION ?? 10);
@@ -35,9 +48,15 @@ export async function pollingWhileBusy(): Promise<Row[]> {
     const url = `${service.url}/v1/reviews/${id}`;
     const answer = await fetch(url, { headers });
     const body = Buffer.from(await answer.arrayBuffer());
-    const bare = await startChild({ mode: 'bare', status: 200, contentType: answer.headers.get('content-type')!, bodyBase64: body.toString('base64') });
+    const bare = await startChild({
+      mode: 'bare',
+      status: 200,
+      contentType: answer.headers.get('content-type')!,
+      bodyBase64: body.toString('base64'),
+    });
     servers.push(bare);
-    const poll = (target: string, seconds = DURATION) => steadyPoll({ url: target, headers, rate: RATE, seconds, connections: CONNECTIONS });
+    const poll = (target: string, seconds = DURATION) =>
+      steadyPoll({ url: target, headers, rate: RATE, seconds, connections: CONNECTIONS });
     const bareUrl = `${bare.url}/v1/reviews/${id}`;
     await poll(url, 2); // warm-up (JIT, connections)
     await poll(bareUrl, 2);
@@ -69,21 +88,69 @@ export async function pollingWhileBusy(): Promise<Row[]> {
     feeder.postMessage('stop');
     const { reviewed, failed } = await fed;
     await feeder.terminate();
-    const phases: [string, SteadyPollResult][] = [['idle', idle], ['busy', busy], ['bare idle', bareIdle], ['bare busy', bareBusy]];
-    for (const [phase, r] of phases) if (r.errors > 0) throw new Error(`${phase}: ${r.errors} of ${r.requests} polls failed`);
+    const phases: [string, SteadyPollResult][] = [
+      ['idle', idle],
+      ['busy', busy],
+      ['bare idle', bareIdle],
+      ['bare busy', bareBusy],
+    ];
+    for (const [phase, r] of phases)
+      if (r.errors > 0) throw new Error(`${phase}: ${r.errors} of ${r.requests} polls failed`);
 
     const name = `GET poll at ${RATE}/s, ${CONNECTIONS} conn, ${DURATION} s`;
     return [
       { benchmark: name, figure: 'idle p50', value: ms(idle.p50) },
       { benchmark: name, figure: 'idle p99', value: ms(idle.p99) },
-      { benchmark: name, figure: `busy (${inFlight} × 1 MB in flight) p50`, value: ms(busy.p50), baseline: ms(idle.p50), ratio: ratio(busy.p50, idle.p50) },
-      { benchmark: name, figure: 'busy p90', value: ms(busy.p90), baseline: ms(idle.p90), ratio: ratio(busy.p90, idle.p90) },
-      { benchmark: name, figure: 'busy p99', value: ms(busy.p99), baseline: ms(idle.p99), ratio: ratio(busy.p99, idle.p99), target: '< 2x idle', pass: busy.p99 < 2 * idle.p99 },
-      { benchmark: name, figure: '1 MB reviews finished during the run', value: `${reviewed} completed, ${failed} failed` },
-      { benchmark: name, figure: 'control: bare node:http p99, machine busy', value: ms(bareBusy.p99), baseline: `${ms(bareIdle.p99)} (idle)`, ratio: ratio(bareBusy.p99, bareIdle.p99) },
+      {
+        benchmark: name,
+        figure: `busy (${inFlight} × 1 MB in flight) p50`,
+        value: ms(busy.p50),
+        baseline: ms(idle.p50),
+        ratio: ratio(busy.p50, idle.p50),
+      },
+      {
+        benchmark: name,
+        figure: 'busy p90',
+        value: ms(busy.p90),
+        baseline: ms(idle.p90),
+        ratio: ratio(busy.p90, idle.p90),
+      },
+      {
+        benchmark: name,
+        figure: 'busy p99',
+        value: ms(busy.p99),
+        baseline: ms(idle.p99),
+        ratio: ratio(busy.p99, idle.p99),
+        target: '< 2x idle',
+        pass: busy.p99 < 2 * idle.p99,
+      },
+      {
+        benchmark: name,
+        figure: '1 MB reviews finished during the run',
+        value: `${reviewed} completed, ${failed} failed`,
+      },
+      {
+        benchmark: name,
+        figure: 'control: bare node:http p99, machine busy',
+        value: ms(bareBusy.p99),
+        baseline: `${ms(bareIdle.p99)} (idle)`,
+        ratio: ratio(bareBusy.p99, bareIdle.p99),
+      },
       { benchmark: name, figure: 'service busy p99 ÷ bare busy p99', value: ratio(busy.p99, bareBusy.p99) },
-      { benchmark: name, figure: 'HTTP event-loop delay p99, busy', value: ms(busyLoop.p99), baseline: ms(idleLoop.p99), ratio: ratio(busyLoop.p99, idleLoop.p99) },
-      { benchmark: name, figure: 'poller sending late p99, busy', value: ms(busy.lateP99), baseline: ms(idle.lateP99), ratio: ratio(busy.lateP99, idle.lateP99) },
+      {
+        benchmark: name,
+        figure: 'HTTP event-loop delay p99, busy',
+        value: ms(busyLoop.p99),
+        baseline: ms(idleLoop.p99),
+        ratio: ratio(busyLoop.p99, idleLoop.p99),
+      },
+      {
+        benchmark: name,
+        figure: 'poller sending late p99, busy',
+        value: ms(busy.lateP99),
+        baseline: ms(idle.lateP99),
+        ratio: ratio(busy.lateP99, idle.lateP99),
+      },
     ];
   } finally {
     for (const s of servers) await s.stop();

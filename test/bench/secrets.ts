@@ -9,14 +9,23 @@ import { gitleaksHits, labelledRepo, SECRET_RULE_IDS, score, scoreTable } from '
 const repo = labelledRepo(LABELLED_SET);
 try {
   const { findings } = await createEngine({ maxFindings: 10_000 }).review(repo.diff);
-  const ours = score(LABELLED_SET, findings.filter((f) => SECRET_RULE_IDS.has(f.rule_id)).map((f) => ({ path: f.file_path, line: f.line })));
+  const ours = score(
+    LABELLED_SET,
+    findings.filter((f) => SECRET_RULE_IDS.has(f.rule_id)).map((f) => ({ path: f.file_path, line: f.line })),
+  );
   const gitleaks = gitleaksHits(repo.dir);
   const formats = new Set(LABELLED_SET.filter((s) => s.line !== null).map((s) => s.format)).size;
-  console.log(`labelled set: ${formats} credential formats, ${LABELLED_SET.filter((s) => s.line === null).length} look-alikes`);
+  console.log(
+    `labelled set: ${formats} credential formats, ${LABELLED_SET.filter((s) => s.line === null).length} look-alikes`,
+  );
   console.log(scoreTable(ours, gitleaks ? { name: 'gitleaks', scores: score(LABELLED_SET, gitleaks) } : undefined));
   if (!gitleaks) console.log('\ngitleaks: not installed here (not in Debian bookworm); the column is left out.');
   if (process.argv.includes('--detail')) {
-    for (const row of ours) if (row.missed.length || row.falselyReported.length) console.log(`${row.family}: missed ${JSON.stringify(row.missed)}; falsely reported ${JSON.stringify(row.falselyReported)}`);
+    for (const row of ours)
+      if (row.missed.length || row.falselyReported.length)
+        console.log(
+          `${row.family}: missed ${JSON.stringify(row.missed)}; falsely reported ${JSON.stringify(row.falselyReported)}`,
+        );
   }
 } finally {
   repo.cleanup();

@@ -26,7 +26,8 @@ function sources(dir: string, out: string[]): string[] {
     const stat = statSync(path);
     if (stat.isDirectory()) {
       sources(path, out);
-    } else if (/\.(?:[cm]?js|[cm]?ts|tsx|jsx)$/.test(name) && !name.endsWith('.d.ts') && !name.endsWith('.min.js')) out.push(path);
+    } else if (/\.(?:[cm]?js|[cm]?ts|tsx|jsx)$/.test(name) && !name.endsWith('.d.ts') && !name.endsWith('.min.js'))
+      out.push(path);
   }
   return out;
 }
@@ -63,7 +64,9 @@ let charCost = '';
 for (let c = 32; c < 127; c++) charCost += halfBits(chars[c]! / totalChars).toString(36);
 
 /** The 400 most frequent printable pairs. */
-const ranked = [...pairs].filter(([pair]) => /^[\x20-\x7e]{2}$/.test(pair)).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+const ranked = [...pairs]
+  .filter(([pair]) => /^[\x20-\x7e]{2}$/.test(pair))
+  .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
 let pairTable = '';
 let covered = 0;
 for (const [pair, count] of ranked) {
@@ -75,7 +78,8 @@ for (const [pair, count] of ranked) {
 const current = readFileSync(SIEVE, 'utf8');
 const oldChar = /const CHAR_COST = "([^"]*)";/.exec(current)![1]!;
 const oldPairs = JSON.parse(/const PAIR_COST_TABLE =\s*("(?:[^"\\]|\\.)*");/.exec(current)![1]!) as string;
-const asMap = (table: string) => new Map(Array.from({ length: table.length / 3 }, (_, i) => [table.slice(3 * i, 3 * i + 2), table[3 * i + 2]!]));
+const asMap = (table: string) =>
+  new Map(Array.from({ length: table.length / 3 }, (_, i) => [table.slice(3 * i, 3 * i + 2), table[3 * i + 2]!]));
 const oldMap = asMap(oldPairs);
 const newMap = asMap(pairTable);
 let charDiffs = 0;
@@ -87,9 +91,18 @@ console.log(`corpus: ${totalChars} characters`);
 console.log(`CHAR_COST = ${JSON.stringify(charCost)}`);
 console.log(`PAIR_COST_TABLE = ${JSON.stringify(pairTable)}`);
 const rarest = ranked[Math.min(ranked.length, 400) - 1]!;
-console.log(`${newMap.size} pairs cover ${((100 * covered) / totalPairs).toFixed(1)}% of all pairs; the rarest listed, ${JSON.stringify(rarest[0])}, has p = ${(rarest[1] / totalPairs).toFixed(5)} (UNLISTED_PAIR must cost more)`);
-console.log(`against the tables in keyword-sieve.ts: ${charDiffs} of ${charCost.length} character costs differ, ${pairDiffs} of ${newMap.size} pairs are new or cost differently`);
+console.log(
+  `${newMap.size} pairs cover ${((100 * covered) / totalPairs).toFixed(1)}% of all pairs; the rarest listed, ${JSON.stringify(rarest[0])}, has p = ${(rarest[1] / totalPairs).toFixed(5)} (UNLISTED_PAIR must cost more)`,
+);
+console.log(
+  `against the tables in keyword-sieve.ts: ${charDiffs} of ${charCost.length} character costs differ, ${pairDiffs} of ${newMap.size} pairs are new or cost differently`,
+);
 if (process.argv.includes('--write')) {
-  writeFileSync(SIEVE, current.replace(`"${oldChar}"`, JSON.stringify(charCost)).replace(JSON.stringify(oldPairs), JSON.stringify(pairTable)));
+  writeFileSync(
+    SIEVE,
+    current
+      .replace(`"${oldChar}"`, JSON.stringify(charCost))
+      .replace(JSON.stringify(oldPairs), JSON.stringify(pairTable)),
+  );
   console.log('written');
 }

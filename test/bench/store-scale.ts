@@ -15,7 +15,20 @@ import { ulid } from 'ulid';
 import { LOCAL_OWNER } from '../../service/auth/dashboard-token.ts';
 import { LowdbStore } from '../../service/store/lowdb-store.ts';
 import type { StoredReview } from '../../service/store/types.ts';
-import { buildBundles, createReview, debuggerDiff, mb, ms, percentile, ratio, reviewToken, runIfMain, startCli, tempDir, type Row } from './support/harness.ts';
+import {
+  buildBundles,
+  createReview,
+  debuggerDiff,
+  mb,
+  ms,
+  percentile,
+  ratio,
+  reviewToken,
+  runIfMain,
+  startCli,
+  tempDir,
+  type Row,
+} from './support/harness.ts';
 
 const list = (value: string) => value.split(',').filter(Boolean).map(Number);
 const SIZES = list(process.env.SIZES ?? '1000,10000,100000');
@@ -51,7 +64,15 @@ export async function seedStore(dataDir: string, count: number, keys = 0): Promi
   for (let i = 0; i < keys; i++) {
     // Spread over the last 23 hours: all of them live (keys expire after 24).
     const at = new Date(now - (keys - i) * Math.floor((23 * 3_600_000) / keys)).toISOString();
-    writes.push(store.putIdempotency({ owner: LOCAL_OWNER, key: randomUUID(), request_hash: 'ab'.repeat(32), review_id: `rev_${ulid(Date.parse(at))}`, created_at: at }));
+    writes.push(
+      store.putIdempotency({
+        owner: LOCAL_OWNER,
+        key: randomUUID(),
+        request_hash: 'ab'.repeat(32),
+        review_id: `rev_${ulid(Date.parse(at))}`,
+        created_at: at,
+      }),
+    );
   }
   await Promise.all(writes);
   await store.close();
@@ -91,7 +112,14 @@ async function measure(name: string, reviews: number, keys: number, keyed: boole
         health.push(performance.now() - asked);
       }
       const rss = await service.rss();
-      return { p50: percentile(latencies, 50), p99: percentile(latencies, 99), healthP50: percentile(health, 50), rss, creates: latencies.length, seedMs };
+      return {
+        p50: percentile(latencies, 50),
+        p99: percentile(latencies, 99),
+        healthP50: percentile(health, 50),
+        rss,
+        creates: latencies.length,
+        seedMs,
+      };
     } finally {
       await service.stop();
     }
@@ -106,23 +134,52 @@ export async function storeScale(): Promise<Row[]> {
     {
       benchmark: 'store scale',
       figure: 'service measured',
-      value: ENTRY === 'bundle' ? 'diff-review serve, built (dist/service/cli.js, as npm start)' : 'diff-review serve from TypeScript source (ENTRY=source)',
+      value:
+        ENTRY === 'bundle'
+          ? 'diff-review serve, built (dist/service/cli.js, as npm start)'
+          : 'diff-review serve from TypeScript source (ENTRY=source)',
     },
   ];
   const bySize: (Measured & { size: number })[] = [];
   for (const size of SIZES) {
     const r = { size, ...(await measure(`store-${size}`, size, 0, false)) };
     bySize.push(r);
-    out.push({ benchmark: `store scale (seeded in ${r.seedMs} ms)`, figure: `${size.toLocaleString('en')} reviews: ${r.creates} creates`, value: '' });
+    out.push({
+      benchmark: `store scale (seeded in ${r.seedMs} ms)`,
+      figure: `${size.toLocaleString('en')} reviews: ${r.creates} creates`,
+      value: '',
+    });
   }
   const base = bySize[0];
   for (const r of bySize) {
     const name = `store scale ${r.size.toLocaleString('en')} reviews`;
     const last = r.size >= 100_000;
     out.push(
-      { benchmark: name, figure: 'create p50', value: ms(r.p50), baseline: `${ms(base!.p50)} (${base!.size.toLocaleString('en')})`, ratio: ratio(r.p50, base!.p50), target: last ? '<= 2x' : undefined, pass: last ? r.p50 <= 2 * base!.p50 : undefined },
-      { benchmark: name, figure: 'create p99', value: ms(r.p99), baseline: `${ms(base!.p99)} (${base!.size.toLocaleString('en')})`, ratio: ratio(r.p99, base!.p99) },
-      { benchmark: name, figure: 'RSS after the creates', value: mb(r.rss), baseline: mb(base!.rss), ratio: ratio(r.rss, base!.rss), target: last ? '< 300 MB' : undefined, pass: last ? r.rss < 300 * 1024 * 1024 : undefined },
+      {
+        benchmark: name,
+        figure: 'create p50',
+        value: ms(r.p50),
+        baseline: `${ms(base!.p50)} (${base!.size.toLocaleString('en')})`,
+        ratio: ratio(r.p50, base!.p50),
+        target: last ? '<= 2x' : undefined,
+        pass: last ? r.p50 <= 2 * base!.p50 : undefined,
+      },
+      {
+        benchmark: name,
+        figure: 'create p99',
+        value: ms(r.p99),
+        baseline: `${ms(base!.p99)} (${base!.size.toLocaleString('en')})`,
+        ratio: ratio(r.p99, base!.p99),
+      },
+      {
+        benchmark: name,
+        figure: 'RSS after the creates',
+        value: mb(r.rss),
+        baseline: mb(base!.rss),
+        ratio: ratio(r.rss, base!.rss),
+        target: last ? '< 300 MB' : undefined,
+        pass: last ? r.rss < 300 * 1024 * 1024 : undefined,
+      },
     );
   }
   const byKeys: (Measured & { keys: number })[] = [];
@@ -133,10 +190,36 @@ export async function storeScale(): Promise<Row[]> {
     const last = r.keys >= 100_000;
     const baseline = (n: number) => `${ms(n)} (${none!.keys.toLocaleString('en')} keys)`;
     out.push(
-      { benchmark: name, figure: `keyed create p50 (seeded in ${r.seedMs} ms)`, value: ms(r.p50), baseline: baseline(none!.p50), ratio: ratio(r.p50, none!.p50), target: last ? '<= 1.5x' : undefined, pass: last ? r.p50 <= 1.5 * none!.p50 : undefined },
-      { benchmark: name, figure: 'keyed create p99', value: ms(r.p99), baseline: baseline(none!.p99), ratio: ratio(r.p99, none!.p99) },
-      { benchmark: name, figure: 'GET /healthz p50', value: ms(r.healthP50), baseline: baseline(none!.healthP50), ratio: ratio(r.healthP50, none!.healthP50) },
-      { benchmark: name, figure: 'RSS after the creates', value: mb(r.rss), baseline: mb(none!.rss), ratio: ratio(r.rss, none!.rss) },
+      {
+        benchmark: name,
+        figure: `keyed create p50 (seeded in ${r.seedMs} ms)`,
+        value: ms(r.p50),
+        baseline: baseline(none!.p50),
+        ratio: ratio(r.p50, none!.p50),
+        target: last ? '<= 1.5x' : undefined,
+        pass: last ? r.p50 <= 1.5 * none!.p50 : undefined,
+      },
+      {
+        benchmark: name,
+        figure: 'keyed create p99',
+        value: ms(r.p99),
+        baseline: baseline(none!.p99),
+        ratio: ratio(r.p99, none!.p99),
+      },
+      {
+        benchmark: name,
+        figure: 'GET /healthz p50',
+        value: ms(r.healthP50),
+        baseline: baseline(none!.healthP50),
+        ratio: ratio(r.healthP50, none!.healthP50),
+      },
+      {
+        benchmark: name,
+        figure: 'RSS after the creates',
+        value: mb(r.rss),
+        baseline: mb(none!.rss),
+        ratio: ratio(r.rss, none!.rss),
+      },
     );
   }
   return out;

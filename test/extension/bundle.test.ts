@@ -28,8 +28,14 @@ beforeAll(async () => {
     return request === 'vscode' ? {} : load.call(this, request, ...rest);
   };
   try {
-    const { BundledService } = createRequire(import.meta.url)(bundle) as { BundledService: new (dir: string, log: unknown) => BundledService };
-    const log = { info: (m: string) => logged.push(m), warn: (m: string) => logged.push(m), error: (m: string) => logged.push(m) };
+    const { BundledService } = createRequire(import.meta.url)(bundle) as {
+      BundledService: new (dir: string, log: unknown) => BundledService;
+    };
+    const log = {
+      info: (m: string) => logged.push(m),
+      warn: (m: string) => logged.push(m),
+      error: (m: string) => logged.push(m),
+    };
     service = new BundledService(dataDir, log);
   } finally {
     (Module as unknown as { _load: typeof load })._load = load;
@@ -48,10 +54,26 @@ describe('the extension bundle', () => {
   it("runs the bundled service, which reviews a diff with the engine's rules (secretlint included)", async () => {
     const endpoint = await service.endpoint();
     expect(endpoint.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-    const { token } = await createClient({ baseUrl: endpoint.url, token: await endpoint.dashboardToken() }).createToken({ name: 'VS Code extension' });
+    const { token } = await createClient({ baseUrl: endpoint.url, token: await endpoint.dashboardToken() }).createToken(
+      { name: 'VS Code extension' },
+    );
     const client = createClient({ baseUrl: endpoint.url, token });
-    const added = ['function main() {', '  debugger;', '  const aws_secret_access_key = "Zq3rT8vK2mN9pX4wL7yB1cF6hJ0dS5gA2eR8tY3u";', '}'];
-    const diff = ['diff --git a/src/app.js b/src/app.js', 'new file mode 100644', 'index 0000000..1111111', '--- /dev/null', '+++ b/src/app.js', `@@ -0,0 +1,${added.length} @@`, ...added.map((l) => `+${l}`), ''].join('\n');
+    const added = [
+      'function main() {',
+      '  debugger;',
+      '  const aws_secret_access_key = "Zq3rT8vK2mN9pX4wL7yB1cF6hJ0dS5gA2eR8tY3u";',
+      '}',
+    ];
+    const diff = [
+      'diff --git a/src/app.js b/src/app.js',
+      'new file mode 100644',
+      'index 0000000..1111111',
+      '--- /dev/null',
+      '+++ b/src/app.js',
+      `@@ -0,0 +1,${added.length} @@`,
+      ...added.map((l) => `+${l}`),
+      '',
+    ].join('\n');
     const created = await client.createReview({ diff, repository: 'bundle-test' });
     const job = await client.waitForReview(created.review_id, { timeoutMs: 20_000 });
     expect(job.status, `${JSON.stringify(job.error)}\n${logged.join('\n')}`).toBe('completed');

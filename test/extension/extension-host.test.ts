@@ -21,8 +21,10 @@ const nodeMajor = Number(process.versions.node.split('.')[0]);
 
 /** Why the run cannot happen here, or undefined when it can. */
 function missingTool(): string | undefined {
-  if (nodeMajor < 24) return `code-server needs Node 24 (this is Node ${process.versions.node}); put Node 24 first on the PATH.`;
-  if (!existsSync(chromium)) return `Chromium was not found at ${chromium}: install it (Debian/Ubuntu: apt-get install -y chromium) or set CHROMIUM to a Chrome/Chromium binary.`;
+  if (nodeMajor < 24)
+    return `code-server needs Node 24 (this is Node ${process.versions.node}); put Node 24 first on the PATH.`;
+  if (!existsSync(chromium))
+    return `Chromium was not found at ${chromium}: install it (Debian/Ubuntu: apt-get install -y chromium) or set CHROMIUM to a Chrome/Chromium binary.`;
   return undefined;
 }
 
@@ -69,16 +71,29 @@ describe('the extension in a real extension host', () => {
       return;
     }
     const { code, output } = await runHostTests(args);
-    const results: HostResults | undefined = existsSync(resultsFile) ? JSON.parse(readFileSync(resultsFile, 'utf8')) : undefined;
-    const failures = results?.tests.filter((test) => test.state !== 'passed').map((test) => `${test.title}\n${test.error}`) ?? [];
+    const results: HostResults | undefined = existsSync(resultsFile)
+      ? JSON.parse(readFileSync(resultsFile, 'utf8'))
+      : undefined;
+    const failures =
+      results?.tests.filter((test) => test.state !== 'passed').map((test) => `${test.title}\n${test.error}`) ?? [];
     expect(failures, output).toEqual([]);
     expect(code, output).toBe(0);
     expect(results?.passed, output).toBeGreaterThanOrEqual(20);
     expect(statSync(screenshotFile).size).toBeGreaterThan(10_000);
-    console.log(`extension host${args.length ? ` (${args.join(' ')})` : ''}: ${results?.passed} passed; figures ${JSON.stringify(results?.figures)}`);
+    console.log(
+      `extension host${args.length ? ` (${args.join(' ')})` : ''}: ${results?.passed} passed; figures ${JSON.stringify(results?.figures)}`,
+    );
   }
 
-  it('passes every integration test (review → diagnostics, edits, token errors, screenshot)', (context) => expectAllPassed([], (note) => context.skip(note)), 180_000);
+  it(
+    'passes every integration test (review → diagnostics, edits, token errors, screenshot)',
+    (context) => expectAllPassed([], (note) => context.skip(note)),
+    180_000,
+  );
 
-  it('passes them all from the packaged .vsix, unpacked outside the project', (context) => expectAllPassed(['--vsix'], (note) => context.skip(note)), 180_000);
+  it(
+    'passes them all from the packaged .vsix, unpacked outside the project',
+    (context) => expectAllPassed(['--vsix'], (note) => context.skip(note)),
+    180_000,
+  );
 });

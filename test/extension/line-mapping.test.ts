@@ -5,7 +5,14 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ReviewComment } from '../../service/api/schemas.ts';
 import { planDiagnostics, splitLines } from '../../extension/src/comment-mapping.ts';
-import { currentLineMaps, diffLineHunks, mapLineThroughHunks, hunksOf, uncommittedHunks, type CurrentText } from '../../extension/src/line-mapping.ts';
+import {
+  currentLineMaps,
+  diffLineHunks,
+  mapLineThroughHunks,
+  hunksOf,
+  uncommittedHunks,
+  type CurrentText,
+} from '../../extension/src/line-mapping.ts';
 import { createSandbox, type Sandbox } from '../service/git/repo-fixture.ts';
 
 const APP = ['function main() {', '  const x = 1;', '  debugger;', '  return x;', '}', ''].join('\n');
@@ -29,22 +36,38 @@ beforeAll(() => {
 afterAll(() => sandbox?.remove());
 
 const readLines = (file: string) => splitLines(readFileSync(join(repo, file), 'utf8'));
-async function place(texts: Map<string, CurrentText>, changedLine: 'drop' | 'stale' = 'drop', reviewed: 'commit' | 'working tree' = 'commit') {
-  const maps = await currentLineMaps(repo, texts, { reviewedCommit: reviewed === 'commit' ? head : undefined, env: sandbox.env });
-  return planDiagnostics(repo, comments, 'info', (file) => texts.get(file)?.lines, { lineMapOf: (file) => maps.get(file), changedLine });
+async function place(
+  texts: Map<string, CurrentText>,
+  changedLine: 'drop' | 'stale' = 'drop',
+  reviewed: 'commit' | 'working tree' = 'commit',
+) {
+  const maps = await currentLineMaps(repo, texts, {
+    reviewedCommit: reviewed === 'commit' ? head : undefined,
+    env: sandbox.env,
+  });
+  return planDiagnostics(repo, comments, 'info', (file) => texts.get(file)?.lines, {
+    lineMapOf: (file) => maps.get(file),
+    changedLine,
+  });
 }
 const onDisk = (...files: string[]) => new Map(files.map((file) => [join(repo, file), { lines: readLines(file) }]));
-const lines = (plan: Awaited<ReturnType<typeof place>>, file: string) => plan.files.get(join(repo, file))?.map((d) => [d.line, d.code, d.lineText, d.stale ?? false]);
+const lines = (plan: Awaited<ReturnType<typeof place>>, file: string) =>
+  plan.files.get(join(repo, file))?.map((d) => [d.line, d.code, d.lineText, d.stale ?? false]);
 
 describe('placing comments of a review of HEAD on uncommitted edits', () => {
   it('shifts a comment by the lines inserted above it, and drops one whose line was changed', async () => {
     sandbox.write(join(repo, 'src/app.js'), `// one\n// two\n${APP}`);
-    sandbox.write(join(repo, 'config.py'), CONFIG.replace('aws_secret_access_key = "…"', 'aws_secret_access_key = os.environ["KEY"]'));
+    sandbox.write(
+      join(repo, 'config.py'),
+      CONFIG.replace('aws_secret_access_key = "…"', 'aws_secret_access_key = os.environ["KEY"]'),
+    );
     try {
       const plan = await place(onDisk('src/app.js', 'config.py'));
       expect(lines(plan, 'src/app.js')).toEqual([[4, 'no-debugger', '  debugger;', false]]); // HEAD line 3 → line 5
       expect(lines(plan, 'config.py')).toEqual([[2, 'todo', 'timeout = 3', false]]);
-      expect(plan.unplaced.map((u) => [u.comment.file_path, u.comment.line, u.reason])).toEqual([['config.py', 2, 'its line has changed since the reviewed commit']]);
+      expect(plan.unplaced.map((u) => [u.comment.file_path, u.comment.line, u.reason])).toEqual([
+        ['config.py', 2, 'its line has changed since the reviewed commit'],
+      ]);
 
       const stale = await place(onDisk('src/app.js', 'config.py'), 'stale');
       expect(lines(stale, 'config.py')).toEqual([
@@ -78,30 +101,45 @@ describe('placing comments of a review of HEAD on uncommitted edits', () => {
     try {
       expect(lines(await place(onDisk('src/app.js')), 'src/app.js')?.[0]?.[0]).toBe(4);
       // A review of the working tree already has the working tree's line numbers.
-      expect(lines(await place(onDisk('src/app.js'), 'drop', 'working tree'), 'src/app.js')).toEqual([[2, 'no-debugger', 'function main() {', false]]);
+      expect(lines(await place(onDisk('src/app.js'), 'drop', 'working tree'), 'src/app.js')).toEqual([
+        [2, 'no-debugger', 'function main() {', false],
+      ]);
     } finally {
       sandbox.git(repo, 'reset', '-q', '--hard');
     }
   });
 
-  it('goes on through an open editor\'s unsaved edits', async () => {
+  it("goes on through an open editor's unsaved edits", async () => {
     sandbox.write(join(repo, 'src/app.js'), `// on disk\n${APP}`);
     try {
       const unsaved = `// on disk\n// unsaved 1\n// unsaved 2\n${APP}`.replace('  const x = 1;', '  const x = 2;');
-      const texts = new Map([[join(repo, 'src/app.js'), { lines: splitLines(unsaved), diskLines: readLines('src/app.js') }]]);
+      const texts = new Map([
+        [join(repo, 'src/app.js'), { lines: splitLines(unsaved), diskLines: readLines('src/app.js') }],
+      ]);
       expect(lines(await place(texts), 'src/app.js')).toEqual([[5, 'no-debugger', '  debugger;', false]]); // 3 → 4 (disk) → 6 (editor)
-      const edited = new Map([[join(repo, 'src/app.js'), { lines: splitLines(unsaved.replace('  debugger;', '  // debugger;')), diskLines: readLines('src/app.js') }]]);
+      const edited = new Map([
+        [
+          join(repo, 'src/app.js'),
+          { lines: splitLines(unsaved.replace('  debugger;', '  // debugger;')), diskLines: readLines('src/app.js') },
+        ],
+      ]);
       const plan = await place(edited);
       expect(plan.files.size).toBe(0);
-      expect(plan.unplaced.filter((u) => u.comment.file_path === 'src/app.js').map((u) => [u.comment.line, u.reason])).toEqual([[3, 'its line has changed since the reviewed commit']]);
+      expect(
+        plan.unplaced.filter((u) => u.comment.file_path === 'src/app.js').map((u) => [u.comment.line, u.reason]),
+      ).toEqual([[3, 'its line has changed since the reviewed commit']]);
     } finally {
       sandbox.git(repo, 'checkout', '-q', '--', '.');
     }
   });
 
-  it('falls back to the commit\'s line numbers, with a warning, when git fails', async () => {
+  it("falls back to the commit's line numbers, with a warning, when git fails", async () => {
     const warnings: string[] = [];
-    const maps = await currentLineMaps(repo, onDisk('src/app.js'), { reviewedCommit: 'f'.repeat(40), env: sandbox.env, warn: (m) => warnings.push(m) });
+    const maps = await currentLineMaps(repo, onDisk('src/app.js'), {
+      reviewedCommit: 'f'.repeat(40),
+      env: sandbox.env,
+      warn: (m) => warnings.push(m),
+    });
     expect(maps.size).toBe(0);
     expect(warnings.join('\n')).toMatch(/Could not compare the working tree with the reviewed commit/);
   });
@@ -109,7 +147,9 @@ describe('placing comments of a review of HEAD on uncommitted edits', () => {
 
 describe('hunks', () => {
   it('reads -U0 hunks, counts defaulting to 1', () => {
-    expect(hunksOf('diff --git a/x b/x\n--- a/x\n+++ b/x\n@@ -3 +3,2 @@ fn\n-a\n+b\n+c\n@@ -10,0 +12 @@\n+d\n')).toEqual([
+    expect(
+      hunksOf('diff --git a/x b/x\n--- a/x\n+++ b/x\n@@ -3 +3,2 @@ fn\n-a\n+b\n+c\n@@ -10,0 +12 @@\n+d\n'),
+    ).toEqual([
       { oldStart: 3, oldLines: 1, newStart: 3, newLines: 2 },
       { oldStart: 10, oldLines: 0, newStart: 12, newLines: 1 },
     ]);

@@ -1,8 +1,20 @@
 import { describe, expect, it } from 'vitest';
 import { lineAfterChange, lineAfterChanges, reanchor, type TextChange } from '../../extension/src/line-tracking.ts';
 
-const insert = (line: number, character: number, text: string): TextChange => ({ startLine: line, startCharacter: character, endLine: line, endCharacter: character, text });
-const replace = (startLine: number, startCharacter: number, endLine: number, endCharacter: number, text: string): TextChange => ({ startLine, startCharacter, endLine, endCharacter, text });
+const insert = (line: number, character: number, text: string): TextChange => ({
+  startLine: line,
+  startCharacter: character,
+  endLine: line,
+  endCharacter: character,
+  text,
+});
+const replace = (
+  startLine: number,
+  startCharacter: number,
+  endLine: number,
+  endCharacter: number,
+  text: string,
+): TextChange => ({ startLine, startCharacter, endLine, endCharacter, text });
 
 // The tracked line: 0-based line 5, `  debugger;` (11 characters).
 const LINE = 5;
@@ -40,8 +52,13 @@ describe('line tracking', () => {
   });
 
   it('follows several changes in order, and an edited line stays edited', () => {
-    expect(lineAfterChanges(LINE, LENGTH, [insert(0, 0, 'a\n'), insert(0, 0, 'b\n'), replace(1, 0, 2, 0, '')])).toEqual({ kind: 'moved', line: 6 });
-    expect(lineAfterChanges(LINE, LENGTH, [insert(5, 3, 'x'), insert(0, 0, 'a\n')])).toEqual({ kind: 'edited', line: 6 });
+    expect(lineAfterChanges(LINE, LENGTH, [insert(0, 0, 'a\n'), insert(0, 0, 'b\n'), replace(1, 0, 2, 0, '')])).toEqual(
+      { kind: 'moved', line: 6 },
+    );
+    expect(lineAfterChanges(LINE, LENGTH, [insert(5, 3, 'x'), insert(0, 0, 'a\n')])).toEqual({
+      kind: 'edited',
+      line: 6,
+    });
   });
 
   it('re-anchors on the nearest line with the same text', () => {

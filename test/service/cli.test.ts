@@ -43,14 +43,29 @@ describe('diff-review CLI', () => {
   it('token create goes through the running service, prints only the secret on stdout, and the token works', async () => {
     const dir = await dataDir();
     const { url } = await serve(dir);
-    const { stdout, stderr } = await run(process.execPath, [CLI, 'token', 'create', '--name', 'ci', '--scopes', 'reviews:read', '--expires-in-days', '7', '--data-dir', dir]);
+    const { stdout, stderr } = await run(process.execPath, [
+      CLI,
+      'token',
+      'create',
+      '--name',
+      'ci',
+      '--scopes',
+      'reviews:read',
+      '--expires-in-days',
+      '7',
+      '--data-dir',
+      dir,
+    ]);
     const secret = stdout.trim();
     expect(secret).toMatch(/^drv_/);
     expect(stderr).toContain('"ci"');
     expect(stderr).not.toContain(secret);
     const client = createClient({ baseUrl: url, token: secret, retry: 0 });
     expect(await client.listReviews()).toEqual({ reviews: [], next_cursor: null });
-    await expect(client.createReview({ diff: DEBUGGER_DIFF, repository: 'r' })).rejects.toMatchObject({ status: 403, error: 'insufficient_scope' });
+    await expect(client.createReview({ diff: DEBUGGER_DIFF, repository: 'r' })).rejects.toMatchObject({
+      status: 403,
+      error: 'insufficient_scope',
+    });
   });
 
   it('token create works on a stopped service too, and bad flags fail with a clear message', async () => {
@@ -59,7 +74,17 @@ describe('diff-review CLI', () => {
     const secret = stdout.trim();
     const { url } = await serve(dir);
     expect((await createClient({ baseUrl: url, token: secret }).listReviews()).reviews).toEqual([]);
-    const bad = await run(process.execPath, [CLI, 'token', 'create', '--name', 'x', '--expires-in-days', '366', '--data-dir', dir]).catch((e) => e);
+    const bad = await run(process.execPath, [
+      CLI,
+      'token',
+      'create',
+      '--name',
+      'x',
+      '--expires-in-days',
+      '366',
+      '--data-dir',
+      dir,
+    ]).catch((e) => e);
     expect(bad.code).toBe(1);
     expect(bad.stderr).toContain('--expires-in-days');
   });
@@ -68,11 +93,21 @@ describe('diff-review CLI', () => {
     const dir = await dataDir();
     // (a NUL cannot travel in argv; U+0001 stands for the C0 controls)
     for (const name of ['a\u0001b', '   ', 'x'.repeat(101), 'a\u202eb']) {
-      const bad = await run(process.execPath, [CLI, 'token', 'create', '--name', name, '--data-dir', dir]).catch((e) => e);
+      const bad = await run(process.execPath, [CLI, 'token', 'create', '--name', name, '--data-dir', dir]).catch(
+        (e) => e,
+      );
       expect(bad.code, JSON.stringify(name)).toBe(1);
       expect(bad.stderr).toContain('--name');
     }
-    const { stdout } = await run(process.execPath, [CLI, 'token', 'create', '--name', 'x'.repeat(100), '--data-dir', dir]);
+    const { stdout } = await run(process.execPath, [
+      CLI,
+      'token',
+      'create',
+      '--name',
+      'x'.repeat(100),
+      '--data-dir',
+      dir,
+    ]);
     expect(stdout.trim()).toMatch(/^drv_/);
   });
 
@@ -90,7 +125,9 @@ describe('diff-review CLI', () => {
     const fresh = (await readFile(path.join(dir, 'dashboard-token'), 'utf8')).trim();
     expect(fresh).not.toBe(old);
     const { url } = await serve(dir);
-    await expect(createClient({ baseUrl: url, token: old, retry: 0 }).listTokens()).rejects.toMatchObject({ status: 401 });
+    await expect(createClient({ baseUrl: url, token: old, retry: 0 }).listTokens()).rejects.toMatchObject({
+      status: 401,
+    });
     expect(await createClient({ baseUrl: url, token: fresh }).listTokens()).toEqual({ tokens: [] });
   });
 

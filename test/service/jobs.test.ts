@@ -71,7 +71,9 @@ describe('job runner', () => {
     const first = await start({ concurrency: 1, shutdownGraceMs: 200 });
     const client = first.client();
     const slow = await client.createReview({ diff: 'SLEEP 3000\n', repository: 'r' });
-    const waiting = await Promise.all([1, 2, 3].map(() => client.createReview({ diff: DEBUGGER_DIFF, repository: 'r' })));
+    const waiting = await Promise.all(
+      [1, 2, 3].map(() => client.createReview({ diff: DEBUGGER_DIFF, repository: 'r' })),
+    );
     for (let i = 0; i < 200 && (await client.getReview(slow.review_id)).status !== 'running'; i++) await sleep(10);
     await first.stop();
 

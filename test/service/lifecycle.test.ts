@@ -14,7 +14,11 @@ afterAll(async () => {
 describe('review lifecycle', () => {
   it('create → queued → completed with the comment on the new-file line', async () => {
     const client = t.client();
-    const created = await client.createReview({ diff: DEBUGGER_DIFF, repository: 'github.com/acme/widgets', base_commit: 'a1b2c3d' });
+    const created = await client.createReview({
+      diff: DEBUGGER_DIFF,
+      repository: 'github.com/acme/widgets',
+      base_commit: 'a1b2c3d',
+    });
     expect(created).toEqual({
       review_id: expect.stringMatching(/^rev_[0-9A-Z]{26}$/),
       status: 'queued',
@@ -25,9 +29,17 @@ describe('review lifecycle', () => {
     });
     const done = await client.waitForReview(created.review_id, { timeoutMs: 20_000, pollIntervalMs: 50 });
     expect(done.status).toBe('completed');
-    expect(Object.keys(done).sort()).toEqual(
-      ['base_commit', 'comments', 'completed_at', 'created_at', 'repository', 'review_id', 'started_at', 'status', 'updated_at'],
-    );
+    expect(Object.keys(done).sort()).toEqual([
+      'base_commit',
+      'comments',
+      'completed_at',
+      'created_at',
+      'repository',
+      'review_id',
+      'started_at',
+      'status',
+      'updated_at',
+    ]);
     expect(done.comments).toContainEqual({
       file_path: 'src/app.js',
       line: 3,

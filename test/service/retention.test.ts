@@ -19,7 +19,9 @@ describe('retention', () => {
     opened.push(t);
     const client = t.client();
     const job = await client.createReview({ diff: DEBUGGER_DIFF, repository: 'r' });
-    expect((await client.waitForReview(job.review_id, { timeoutMs: 20_000, pollIntervalMs: 25 })).status).toBe('completed');
+    expect((await client.waitForReview(job.review_id, { timeoutMs: 20_000, pollIntervalMs: 25 })).status).toBe(
+      'completed',
+    );
     expect(await readdir(path.join(t.dataDir, 'results'))).toEqual([`${job.review_id}.json`]);
 
     clock.advance(29 * DAY); // tokens last 90 days by default, so the same token still works
@@ -30,7 +32,10 @@ describe('retention', () => {
     clock.advance(2 * DAY);
     const swept = await kept.restart({ clock, retentionDays: 30 });
     opened.push(swept);
-    await expect(swept.client(t.reviewToken).getReview(job.review_id)).rejects.toMatchObject({ status: 404, error: 'not_found' });
+    await expect(swept.client(t.reviewToken).getReview(job.review_id)).rejects.toMatchObject({
+      status: 404,
+      error: 'not_found',
+    });
     expect(await readdir(path.join(t.dataDir, 'results'))).toEqual([]);
   });
 });

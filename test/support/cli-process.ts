@@ -21,7 +21,10 @@ export async function serve(dir: string, env: Record<string, string> = {}) {
   for (let i = 0; i < 200; i++) {
     const url = readLock(dir)?.url;
     if (url && readLock(dir)?.pid === child.pid) {
-      const ok = await fetch(`${url}/healthz`).then((r) => r.ok, () => false);
+      const ok = await fetch(`${url}/healthz`).then(
+        (r) => r.ok,
+        () => false,
+      );
       if (ok) return { child, url, output: () => output };
     }
     if (child.exitCode !== null) throw new Error(`serve exited ${child.exitCode}: ${output}`);
@@ -33,7 +36,9 @@ export async function serve(dir: string, env: Record<string, string> = {}) {
 export const exited = (child: ChildProcess) =>
   new Promise<number | null>((resolve) =>
     // killed by a signal: exitCode stays null and signalCode is set, and 'exit' may have fired already
-    child.exitCode !== null || child.signalCode !== null ? resolve(child.exitCode) : child.once('exit', (code) => resolve(code)),
+    child.exitCode !== null || child.signalCode !== null
+      ? resolve(child.exitCode)
+      : child.once('exit', (code) => resolve(code)),
   );
 
 /** For afterEach: kills (-9) every served child still running. */

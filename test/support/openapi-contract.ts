@@ -7,7 +7,10 @@ import addFormats from 'ajv-formats';
 interface Operation {
   responses: Record<string, { content?: Record<string, { schema?: object }> }>;
 }
-type OpenApiDocument = { paths: Record<string, Record<string, Operation>>; components: { schemas: Record<string, object> } };
+type OpenApiDocument = {
+  paths: Record<string, Record<string, Operation>>;
+  components: { schemas: Record<string, object> };
+};
 
 export class ContractViolation extends Error {
   override name = 'ContractViolation';
@@ -66,7 +69,9 @@ export class OpenApiContract {
     const response = operation.responses[String(status)];
     if (!response) {
       // 405/408/413/421/431 and the like come from the HTTP layer, not the operation; they were checked above.
-      return isError && [405, 408, 413, 421, 431, 503].includes(status) ? undefined : `status ${status} is not documented`;
+      return isError && [405, 408, 413, 421, 431, 503].includes(status)
+        ? undefined
+        : `status ${status} is not documented`;
     }
     if (status === 204) return body === '' ? undefined : '204 with a body';
     const media = Object.keys(response.content ?? {});

@@ -16,7 +16,10 @@ interface HasStatus {
 const isSettled = (job: HasStatus) => job.status === 'completed' || job.status === 'failed';
 
 /** Reads the reviews until every one is finished; returns the last read. */
-export async function settledReviews<T extends HasStatus>(read: () => Promise<T[]>, options: SettleOptions = {}): Promise<T[]> {
+export async function settledReviews<T extends HasStatus>(
+  read: () => Promise<T[]>,
+  options: SettleOptions = {},
+): Promise<T[]> {
   const { timeoutMs = 20_000, intervalMs = 25 } = options;
   const deadline = Date.now() + timeoutMs;
   for (;;) {
@@ -24,7 +27,9 @@ export async function settledReviews<T extends HasStatus>(read: () => Promise<T[
     const unfinished = jobs.filter((job) => !isSettled(job));
     if (unfinished.length === 0) return jobs;
     if (Date.now() > deadline) {
-      const which = unfinished.map((job) => `${'review_id' in job ? String(job.review_id) : 'a review'} (${job.status})`);
+      const which = unfinished.map(
+        (job) => `${'review_id' in job ? String(job.review_id) : 'a review'} (${job.status})`,
+      );
       throw new Error(`${unfinished.length} review(s) still unfinished after ${timeoutMs} ms: ${which.join(', ')}`);
     }
     await sleep(intervalMs);
@@ -32,7 +37,10 @@ export async function settledReviews<T extends HasStatus>(read: () => Promise<T[
 }
 
 /** Reads one review until it is finished; returns it. */
-export async function settledReview<T extends HasStatus>(read: () => Promise<T>, options: SettleOptions = {}): Promise<T> {
+export async function settledReview<T extends HasStatus>(
+  read: () => Promise<T>,
+  options: SettleOptions = {},
+): Promise<T> {
   const [job] = await settledReviews(async () => [await read()], options);
   return job!;
 }

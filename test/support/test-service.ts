@@ -17,7 +17,8 @@ import { OpenApiContract } from './openapi-contract.ts';
 import { createDatabase } from './postgres.ts';
 
 /** Where the test services keep their data: set by the test project (vitest.config.ts). */
-export const TEST_STORAGE: 'lowdb' | 'postgres' = process.env.DIFF_REVIEW_TEST_STORE === 'postgres' ? 'postgres' : 'lowdb';
+export const TEST_STORAGE: 'lowdb' | 'postgres' =
+  process.env.DIFF_REVIEW_TEST_STORE === 'postgres' ? 'postgres' : 'lowdb';
 
 /** One contract per test file, shared by its services (the document is the same). */
 let contract: OpenApiContract | undefined;
@@ -36,7 +37,11 @@ export interface TestService {
   logs: string[];
   client(token?: string, options?: Partial<ClientOptions>): DiffReviewClient;
   /** A raw request, checked against the contract. */
-  api(method: string, path: string, init?: { token?: string | null; body?: unknown; rawBody?: string; headers?: Record<string, string> }): Promise<Response>;
+  api(
+    method: string,
+    path: string,
+    init?: { token?: string | null; body?: unknown; rawBody?: string; headers?: Record<string, string> },
+  ): Promise<Response>;
   /** Stops the service; keeps the data dir unless `remove`. */
   stop(): Promise<void>;
   /** Starts a new service on the same data dir. */
@@ -129,7 +134,9 @@ export async function editStoredReview(t: TestService, id: string, patch: Pick<S
   if (t.databaseUrl !== undefined) {
     const client = new pg.Client({ connectionString: t.databaseUrl });
     await client.connect();
-    await client.query('UPDATE reviews SET owner = $2 WHERE review_id = $1', [id, patch.owner]).finally(() => client.end());
+    await client
+      .query('UPDATE reviews SET owner = $2 WHERE review_id = $1', [id, patch.owner])
+      .finally(() => client.end());
     return;
   }
   const file = path.join(t.dataDir, 'store.json');
@@ -144,7 +151,9 @@ export async function storedTexts(t: TestService): Promise<{ where: string; text
     const client = new pg.Client({ connectionString: t.databaseUrl });
     await client.connect();
     try {
-      const { rows: tables } = await client.query<{ tablename: string }>("SELECT tablename FROM pg_tables WHERE schemaname = 'public'");
+      const { rows: tables } = await client.query<{ tablename: string }>(
+        "SELECT tablename FROM pg_tables WHERE schemaname = 'public'",
+      );
       return await Promise.all(
         tables.map(async ({ tablename }) => ({
           where: tablename,
@@ -167,7 +176,9 @@ export async function storedTexts(t: TestService): Promise<{ where: string; text
 export async function storedTokens(t: TestService): Promise<{ id: string; type: string; hash: string }[]> {
   const texts = await storedTexts(t);
   const stored = texts.find((x) => x.where === 'tokens' || path.basename(x.where) === 'store.json')!;
-  const parsed = JSON.parse(stored.text) as { tokens: { id: string; type: string; hash: string }[] } | { id: string; type: string; hash: string }[];
+  const parsed = JSON.parse(stored.text) as
+    | { tokens: { id: string; type: string; hash: string }[] }
+    | { id: string; type: string; hash: string }[];
   return Array.isArray(parsed) ? parsed : parsed.tokens;
 }
 

@@ -58,7 +58,11 @@ export function diffLines(index: DiffIndex, first: number, count: number): DiffL
   const { start, end, kind, newLine } = index.lines;
   const out: DiffLine[] = [];
   for (let k = first; k < first + count; k++) {
-    out.push({ kind: String.fromCharCode(kind[k]!) as DiffLine['kind'], text: index.text.slice(start[k], end[k]), newLine: newLine[k]! });
+    out.push({
+      kind: String.fromCharCode(kind[k]!) as DiffLine['kind'],
+      text: index.text.slice(start[k], end[k]),
+      newLine: newLine[k]!,
+    });
   }
   return out;
 }

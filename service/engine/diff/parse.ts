@@ -5,7 +5,14 @@
 // One pass over the text with indexOf, no per-line strings or objects: the engine reads the
 // result as offsets into the diff (DiffIndex); parseUnifiedDiff materializes it as plain objects.
 import { InvalidDiffError } from '../types.ts';
-import { applyBinaryFilesLine, applyExtendedHeader, applyFileHeader, finishFile, startGitFile, startPlainFile } from './file-headers.ts';
+import {
+  applyBinaryFilesLine,
+  applyExtendedHeader,
+  applyFileHeader,
+  finishFile,
+  startGitFile,
+  startPlainFile,
+} from './file-headers.ts';
 import type { FileState } from './file-headers.ts';
 import type { DiffIndex, IndexedFile, IndexedHunk, LineTable } from './line-table.ts';
 import { ADDED, CONTEXT, DELETED, LineTableBuilder, materialize } from './line-table.ts';
@@ -181,7 +188,10 @@ const MAX = MAX_LINE_NUMBER.toLocaleString('en-US');
 
 /** Refuses a hunk whose lines would be numbered past MAX_LINE_NUMBER, or whose added lines would be numbered 0. */
 function checkLineNumbers(hunk: IndexedHunk, lineNo: number): void {
-  for (const [side, start, count] of [['old', hunk.oldStart, hunk.oldLines], ['new', hunk.newStart, hunk.newLines]] as const) {
+  for (const [side, start, count] of [
+    ['old', hunk.oldStart, hunk.oldLines],
+    ['new', hunk.newStart, hunk.newLines],
+  ] as const) {
     if (start + Math.max(count, 1) - 1 > MAX_LINE_NUMBER) {
       throw new InvalidDiffError(
         `Line ${lineNo}: the hunk header puts ${side} lines past line ${MAX} (it starts at ${start} with ${count} lines); line numbers must be between 1 and ${MAX}.`,
@@ -189,7 +199,9 @@ function checkLineNumbers(hunk: IndexedHunk, lineNo: number): void {
     }
   }
   if (hunk.newStart === 0 && hunk.newLines > 0) {
-    throw new InvalidDiffError(`Line ${lineNo}: the hunk header numbers its new lines from line 0; lines are numbered from 1 ("+1,${hunk.newLines}").`);
+    throw new InvalidDiffError(
+      `Line ${lineNo}: the hunk header numbers its new lines from line 0; lines are numbered from 1 ("+1,${hunk.newLines}").`,
+    );
   }
 }
 
@@ -285,4 +297,3 @@ function readHunk(cursor: Cursor, header: string, file: IndexedFile, table: Line
   cursor.pos = pos;
   cursor.line = lineNo;
 }
-

@@ -2,7 +2,15 @@
 // or (with the default core.quotePath) bytes above 0x7f, which it escapes as octal: "a/\303\251t\303\251.txt".
 
 const SIMPLE_ESCAPES: Record<string, number> = {
-  a: 0x07, b: 0x08, t: 0x09, n: 0x0a, v: 0x0b, f: 0x0c, r: 0x0d, '"': 0x22, '\\': 0x5c,
+  a: 0x07,
+  b: 0x08,
+  t: 0x09,
+  n: 0x0a,
+  v: 0x0b,
+  f: 0x0c,
+  r: 0x0d,
+  '"': 0x22,
+  '\\': 0x5c,
 };
 
 /**

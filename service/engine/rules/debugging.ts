@@ -1,6 +1,16 @@
 // Debugging leftovers, by language: statements that stop the program in a debugger, and prints
 // that were only meant for the person debugging. Matches read the code, not strings or comments.
-import { baseName, isFixture, isJavaScript, isPython, isRuby, isRust, isScriptOrCli, isTestFile, notFixture } from './files.ts';
+import {
+  baseName,
+  isFixture,
+  isJavaScript,
+  isPython,
+  isRuby,
+  isRust,
+  isScriptOrCli,
+  isTestFile,
+  notFixture,
+} from './files.ts';
 import { inDocExample } from './doc-examples.ts';
 import type { LineRule } from './rule.ts';
 import { patternRule, spanOf } from './rule.ts';
@@ -13,15 +23,24 @@ interface LanguagePattern {
 
 const BREAKPOINTS: LanguagePattern[] = [
   { files: isJavaScript, keywords: ['debugger'], pattern: /(?<![\w$.])debugger\b(?!\s*[:=(.])/ },
-  { files: isPython, keywords: ['set_trace', 'breakpoint', 'pdb.run'], pattern: /\b(?:i?pdb|pudb|ipdb)\.set_trace\s*\(|(?<![\w.])breakpoint\s*\(\s*\)|\bpdb\.run\s*\(/ },
-  { files: isRuby, keywords: ['binding.pry', 'binding.irb', 'byebug', 'debugger'], pattern: /\bbinding\.(?:pry|irb)\b|(?<![\w.])byebug\b|(?<![\w.])debugger\b(?!\s*[:=])/ },
+  {
+    files: isPython,
+    keywords: ['set_trace', 'breakpoint', 'pdb.run'],
+    pattern: /\b(?:i?pdb|pudb|ipdb)\.set_trace\s*\(|(?<![\w.])breakpoint\s*\(\s*\)|\bpdb\.run\s*\(/,
+  },
+  {
+    files: isRuby,
+    keywords: ['binding.pry', 'binding.irb', 'byebug', 'debugger'],
+    pattern: /\bbinding\.(?:pry|irb)\b|(?<![\w.])byebug\b|(?<![\w.])debugger\b(?!\s*[:=])/,
+  },
 ];
 
 export const noDebugger: LineRule = {
   kind: 'line',
   id: 'no-debugger',
   severity: 'warning',
-  summary: 'A statement that stops in a debugger (debugger, pdb.set_trace, breakpoint(), binding.pry, byebug) was added.',
+  summary:
+    'A statement that stops in a debugger (debugger, pdb.set_trace, breakpoint(), binding.pry, byebug) was added.',
   help: 'Remove the breakpoint before merging: in production it halts or hangs the program wherever a debugger or a terminal is attached.',
   message: 'Remove the debugger statement before merging; it stops the program wherever a debugger is attached.',
   files: notFixture((path) => BREAKPOINTS.some((language) => language.files(path))),
@@ -42,7 +61,7 @@ export const noDbgMacro = patternRule({
   id: 'no-dbg-macro',
   severity: 'warning',
   summary: 'A Rust dbg!() macro call was added.',
-  help: 'Remove dbg!() before merging, or log through the crate\'s logger; dbg! writes to stderr in release builds too.',
+  help: "Remove dbg!() before merging, or log through the crate's logger; dbg! writes to stderr in release builds too.",
   message: 'Remove the dbg!() call before merging; it prints to stderr in release builds too.',
   files: notFixture(isRust),
   keywords: ['dbg!'],
@@ -53,10 +72,13 @@ export const noDbgMacro = patternRule({
 const consoleLog = patternRule({
   id: 'no-console-log',
   severity: 'info',
-  summary: 'console.log (or .debug/.trace/.dir) in library or application code, outside CLIs, scripts, examples and tests.',
-  help: 'Remove the debugging output, or use the project\'s logger so that output has a level and can be turned off.',
-  message: 'Remove this console output or use the project\'s logger; console.log in application code is usually a debugging leftover.',
-  files: (path) => isJavaScript(path) && !isTestFile(path) && !isScriptOrCli(path) && !isFixture(path) && !isLoggerModule(path),
+  summary:
+    'console.log (or .debug/.trace/.dir) in library or application code, outside CLIs, scripts, examples and tests.',
+  help: "Remove the debugging output, or use the project's logger so that output has a level and can be turned off.",
+  message:
+    "Remove this console output or use the project's logger; console.log in application code is usually a debugging leftover.",
+  files: (path) =>
+    isJavaScript(path) && !isTestFile(path) && !isScriptOrCli(path) && !isFixture(path) && !isLoggerModule(path),
   keywords: ['console.log', 'console.debug', 'console.trace', 'console.dir', 'console.table'],
   in: 'code',
   pattern: /(?<![\w$.])console\.(?:log|debug|trace|dir|table)\s*\(/,
@@ -65,7 +87,8 @@ const consoleLog = patternRule({
 });
 
 /** A logger's own module (log.ts, logger.js, logging.mjs): it writes to the console by design. */
-const isLoggerModule = (path: string): boolean => /^(?:log|logger|logging|console)(?:[.-][\w-]+)?\.[cm]?[jt]sx?$/i.test(baseName(path));
+const isLoggerModule = (path: string): boolean =>
+  /^(?:log|logger|logging|console)(?:[.-][\w-]+)?\.[cm]?[jt]sx?$/i.test(baseName(path));
 
 /** Not in a JSDoc @example or a fenced code block (also one whose opener lies above the hunk). */
 export const noConsoleLog: LineRule = {
@@ -78,7 +101,11 @@ export const noConsoleLog: LineRule = {
 
 /** Python files whose job is to print: scripts, `__main__.py`, entry points, tests. */
 const isPythonLibraryCode = (path: string): boolean =>
-  isPython(path) && !isTestFile(path) && !isScriptOrCli(path) && !isFixture(path) && !/^(__main__|setup|manage|noxfile|fabfile|tasks)\.py$/.test(baseName(path));
+  isPython(path) &&
+  !isTestFile(path) &&
+  !isScriptOrCli(path) &&
+  !isFixture(path) &&
+  !/^(__main__|setup|manage|noxfile|fabfile|tasks)\.py$/.test(baseName(path));
 
 export const noPrint = patternRule({
   id: 'no-print',

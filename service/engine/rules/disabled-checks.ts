@@ -10,7 +10,8 @@ const eslintDisableWithoutRule = patternRule({
   severity: 'warning',
   summary: 'eslint-disable without a rule name turns off every lint rule.',
   help: 'Name the rules you disable (// eslint-disable-next-line no-await-in-loop -- reason) so that the others keep working.',
-  message: 'Name the rule(s) to disable (e.g. "eslint-disable-next-line no-console -- why"); a blanket eslint-disable hides every other problem.',
+  message:
+    'Name the rule(s) to disable (e.g. "eslint-disable-next-line no-console -- why"); a blanket eslint-disable hides every other problem.',
   files: notFixture(isJavaScript),
   keywords: ['eslint-disable'],
   in: 'comment',
@@ -30,17 +31,20 @@ export const noBlanketEslintDisable: LineRule = unlessMoved({
   },
 });
 
-export const noTsIgnore = unlessMoved(patternRule({
-  id: 'no-ts-ignore',
-  severity: 'warning',
-  summary: '@ts-ignore silences every type error on the next line, even ones that appear later.',
-  help: 'Fix the type error, or use @ts-expect-error with a reason: it fails once the error is gone.',
-  message: 'Use "@ts-expect-error <reason>" instead of @ts-ignore, or fix the type error; @ts-ignore also hides errors that appear later.',
-  files: notFixture(isTypeScript),
-  keywords: ['@ts-ignore', '@ts-nocheck'],
-  in: 'comment',
-  pattern: /@ts-(?:ignore|nocheck)\b/,
-}));
+export const noTsIgnore = unlessMoved(
+  patternRule({
+    id: 'no-ts-ignore',
+    severity: 'warning',
+    summary: '@ts-ignore silences every type error on the next line, even ones that appear later.',
+    help: 'Fix the type error, or use @ts-expect-error with a reason: it fails once the error is gone.',
+    message:
+      'Use "@ts-expect-error <reason>" instead of @ts-ignore, or fix the type error; @ts-ignore also hides errors that appear later.',
+    files: notFixture(isTypeScript),
+    keywords: ['@ts-ignore', '@ts-nocheck'],
+    in: 'comment',
+    pattern: /@ts-(?:ignore|nocheck)\b/,
+  }),
+);
 
 /** pyright's own advice for its comment: name the rule, which pyright then checks is still needed (reportUnnecessaryTypeIgnoreComment). */
 const PYRIGHT_MESSAGE =
@@ -50,7 +54,8 @@ export const noBlanketTypeIgnore: LineRule = unlessMoved({
   kind: 'line',
   id: 'no-blanket-type-ignore',
   severity: 'warning',
-  summary: '"# type: ignore" or "# pyright: ignore" without an error code or rule silences every type error on the line.',
+  summary:
+    '"# type: ignore" or "# pyright: ignore" without an error code or rule silences every type error on the line.',
   help: 'Name the error code: "# type: ignore[attr-defined]" (mypy) or "# pyright: ignore[reportGeneralTypeIssues]".',
   message: 'Name the error code ("# type: ignore[code]"); a bare "# type: ignore" hides every type error on the line.',
   files: notFixture(isPython),
@@ -63,16 +68,18 @@ export const noBlanketTypeIgnore: LineRule = unlessMoved({
   },
 });
 
-export const noBlanketNoqa = unlessMoved(patternRule({
-  id: 'no-blanket-noqa',
-  severity: 'warning',
-  summary: 'A bare "# noqa" silences every lint warning on the line.',
-  help: 'Name the codes: "# noqa: E501" (flake8, ruff).',
-  message: 'Name the codes ("# noqa: E501"); a bare "# noqa" hides every lint warning on the line.',
-  files: notFixture(isPython),
-  keywords: caseVariants('noqa'),
-  in: 'comment',
-  pattern: /#\s*noqa\b(?!\s*:\s*[A-Z])/i,
-}));
+export const noBlanketNoqa = unlessMoved(
+  patternRule({
+    id: 'no-blanket-noqa',
+    severity: 'warning',
+    summary: 'A bare "# noqa" silences every lint warning on the line.',
+    help: 'Name the codes: "# noqa: E501" (flake8, ruff).',
+    message: 'Name the codes ("# noqa: E501"); a bare "# noqa" hides every lint warning on the line.',
+    files: notFixture(isPython),
+    keywords: caseVariants('noqa'),
+    in: 'comment',
+    pattern: /#\s*noqa\b(?!\s*:\s*[A-Z])/i,
+  }),
+);
 
 export const disabledCheckRules = [noBlanketEslintDisable, noTsIgnore, noBlanketTypeIgnore, noBlanketNoqa];

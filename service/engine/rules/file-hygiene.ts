@@ -7,16 +7,25 @@ import type { FileRule } from './rule.ts';
 // (which, committed, is caught by its generator's marker or its .min. name).
 const GENERATED_PATH =
   /(^|\/)(node_modules|vendor|third_party|third-party|bower_components|dist|coverage|__generated__|generated)\/|\.min\.(js|css)$|\.(pb|pb\.gw)\.go$|_pb2(_grpc)?\.py$|\.g\.(dart|cs)$|\.designer\.cs$|\.generated\.\w+$|\.snap$/;
-const GENERATED_MARKER = /@generated\b|\bDO NOT EDIT\b|Code generated .* DO NOT EDIT|auto-?generated (?:file|by)|This file (?:is|was) (?:automatically )?generated/i;
-const LOCKFILES = new Set(['package-lock.json', 'npm-shrinkwrap.json', 'yarn.lock', 'pnpm-lock.yaml', 'bun.lockb', 'bun.lock']);
+const GENERATED_MARKER =
+  /@generated\b|\bDO NOT EDIT\b|Code generated .* DO NOT EDIT|auto-?generated (?:file|by)|This file (?:is|was) (?:automatically )?generated/i;
+const LOCKFILES = new Set([
+  'package-lock.json',
+  'npm-shrinkwrap.json',
+  'yarn.lock',
+  'pnpm-lock.yaml',
+  'bun.lockb',
+  'bun.lock',
+]);
 
 export const generatedFile: FileRule = {
   kind: 'file',
   id: 'generated-file',
   severity: 'info',
   summary: 'A generated or vendored file was changed by hand or committed.',
-  help: 'Change the source it is generated from (or the vendored package\'s version) and regenerate; hand edits are lost on the next generation.',
-  message: 'This file looks generated or vendored; change its source and regenerate it rather than editing it, and check that it belongs in the change.',
+  help: "Change the source it is generated from (or the vendored package's version) and regenerate; hand edits are lost on the next generation.",
+  message:
+    'This file looks generated or vendored; change its source and regenerate it rather than editing it, and check that it belongs in the change.',
   check(file) {
     const path = file.newPath;
     const name = path === null ? '' : baseName(path);
@@ -31,24 +40,26 @@ export const generatedFile: FileRule = {
 };
 
 /** Lockfile → the manifests one of which changes with it (same folder). A Map: "constructor" is no lockfile. */
-const MANIFEST_OF_LOCKFILE = new Map<string, string[]>(Object.entries({
-  'package-lock.json': ['package.json'],
-  'npm-shrinkwrap.json': ['package.json'],
-  'yarn.lock': ['package.json'],
-  'pnpm-lock.yaml': ['package.json', 'pnpm-workspace.yaml'],
-  'bun.lock': ['package.json'],
-  'Cargo.lock': ['Cargo.toml'],
-  'poetry.lock': ['pyproject.toml'],
-  'uv.lock': ['pyproject.toml'],
-  'Pipfile.lock': ['Pipfile'],
-  'Gemfile.lock': ['Gemfile', 'gems.rb'],
-  'go.sum': ['go.mod'],
-  'composer.lock': ['composer.json'],
-  'mix.lock': ['mix.exs'],
-  'pubspec.lock': ['pubspec.yaml'],
-  'Podfile.lock': ['Podfile'],
-  'flake.lock': ['flake.nix'],
-}));
+const MANIFEST_OF_LOCKFILE = new Map<string, string[]>(
+  Object.entries({
+    'package-lock.json': ['package.json'],
+    'npm-shrinkwrap.json': ['package.json'],
+    'yarn.lock': ['package.json'],
+    'pnpm-lock.yaml': ['package.json', 'pnpm-workspace.yaml'],
+    'bun.lock': ['package.json'],
+    'Cargo.lock': ['Cargo.toml'],
+    'poetry.lock': ['pyproject.toml'],
+    'uv.lock': ['pyproject.toml'],
+    'Pipfile.lock': ['Pipfile'],
+    'Gemfile.lock': ['Gemfile', 'gems.rb'],
+    'go.sum': ['go.mod'],
+    'composer.lock': ['composer.json'],
+    'mix.lock': ['mix.exs'],
+    'pubspec.lock': ['pubspec.yaml'],
+    'Podfile.lock': ['Podfile'],
+    'flake.lock': ['flake.nix'],
+  }),
+);
 
 export const lockfileWithoutManifest: FileRule = {
   kind: 'file',
@@ -56,7 +67,8 @@ export const lockfileWithoutManifest: FileRule = {
   severity: 'info',
   summary: 'A lockfile changed while its manifest (package.json, Cargo.toml, ...) did not.',
   help: 'If the dependency change is intended, say so in the pull request; otherwise restore the lockfile (it often changes by accident with a different package-manager version).',
-  message: 'The lockfile changed but its manifest did not; make sure the dependency change is intended, or restore the lockfile.',
+  message:
+    'The lockfile changed but its manifest did not; make sure the dependency change is intended, or restore the lockfile.',
   check(file, files) {
     const path = file.newPath;
     if (path === null) return null;

@@ -31,15 +31,61 @@ export const anyFile = (_path: string): boolean => true;
 export const JS_EXTENSIONS = ['js', 'jsx', 'mjs', 'cjs', 'ts', 'tsx', 'mts', 'cts', 'vue', 'svelte', 'astro'];
 export const isJavaScript = byExtension(...JS_EXTENSIONS);
 export const isPython = byExtension('py', 'pyw', 'pyi');
-export const isRuby = (path: string): boolean => byExtension('rb', 'rake', 'erb')(path) || /(^|\/)(Gemfile|Rakefile)$/.test(path);
+export const isRuby = (path: string): boolean =>
+  byExtension('rb', 'rake', 'erb')(path) || /(^|\/)(Gemfile|Rakefile)$/.test(path);
 export const isRust = byExtension('rs');
 export const isTypeScript = byExtension('ts', 'tsx', 'mts', 'cts');
 
 /** Source code in any language we know the comment syntax of (not prose, not data). */
 export const isSourceCode = byExtension(
-  ...JS_EXTENSIONS, 'py', 'pyw', 'rb', 'rs', 'go', 'java', 'kt', 'kts', 'scala', 'swift', 'c', 'h', 'cc', 'cpp', 'cxx',
-  'hpp', 'hh', 'cs', 'php', 'sh', 'bash', 'zsh', 'pl', 'pm', 'lua', 'r', 'dart', 'ex', 'exs', 'erl', 'hs', 'clj',
-  'sql', 'groovy', 'gradle', 'tf', 'yaml', 'yml', 'toml', 'ps1', 'm', 'mm', 'fs', 'zig', 'nim', 'jl', 'elm',
+  ...JS_EXTENSIONS,
+  'py',
+  'pyw',
+  'rb',
+  'rs',
+  'go',
+  'java',
+  'kt',
+  'kts',
+  'scala',
+  'swift',
+  'c',
+  'h',
+  'cc',
+  'cpp',
+  'cxx',
+  'hpp',
+  'hh',
+  'cs',
+  'php',
+  'sh',
+  'bash',
+  'zsh',
+  'pl',
+  'pm',
+  'lua',
+  'r',
+  'dart',
+  'ex',
+  'exs',
+  'erl',
+  'hs',
+  'clj',
+  'sql',
+  'groovy',
+  'gradle',
+  'tf',
+  'yaml',
+  'yml',
+  'toml',
+  'ps1',
+  'm',
+  'mm',
+  'fs',
+  'zig',
+  'nim',
+  'jl',
+  'elm',
 );
 
 /** Tests: by folder or by name, in the conventions of the common test runners. */
@@ -53,7 +99,8 @@ export const isTestFile = lastPathMemo(
 /** Data for tests (fixtures, snapshots, recorded responses): not code that runs, so code rules do not apply. */
 export const isFixture = lastPathMemo(
   (path: string): boolean =>
-    /(^|\/)(fixtures?|__fixtures__|testdata|test-data|__snapshots__)\//.test(path) || /(^|\/|[.-])fixtures?\.[a-z]+$/i.test(path),
+    /(^|\/)(fixtures?|__fixtures__|testdata|test-data|__snapshots__)\//.test(path) ||
+    /(^|\/|[.-])fixtures?\.[a-z]+$/i.test(path),
 );
 
 /** Source code a rule about code reads: not fixtures. */
@@ -66,7 +113,9 @@ export const notFixture =
 export const isScriptOrCli = lastPathMemo(
   (path: string): boolean =>
     /(^|\/)(scripts?|bin|cli|tools?|examples?|benchmarks?|bench|demos?|playgrounds?|build)\//.test(path) ||
-    /(^|\/)(cli|main|__main__|manage|setup|build|gulpfile|gruntfile|webpack\.config|vite\.config|rollup\.config|esbuild\.config)(\.[a-z]+)+$/i.test(path) ||
+    /(^|\/)(cli|main|__main__|manage|setup|build|gulpfile|gruntfile|webpack\.config|vite\.config|rollup\.config|esbuild\.config)(\.[a-z]+)+$/i.test(
+      path,
+    ) ||
     /(^|\/)[^/]*[-.]cli\.[a-z]+$/i.test(path) ||
     /\.(sh|bash|zsh)$/.test(path),
 );
@@ -75,12 +124,20 @@ export const isYaml = byExtension('yml', 'yaml');
 export const isGo = byExtension('go');
 export const isJvm = byExtension('java', 'kt', 'kts', 'scala', 'groovy');
 /** A GitHub Actions workflow (or a composite action's definition). */
-export const isGitHubWorkflow = lastPathMemo((path: string): boolean => /(^|\/)\.github\/workflows\/[^/]+\.ya?ml$/.test(path) || /(^|\/)action\.ya?ml$/.test(path));
-export const isDockerfile = lastPathMemo((path: string): boolean => /(^|\/)(?:Dockerfile|Containerfile)(?:\.[\w.-]+)?$/.test(path) || /\.dockerfile$/i.test(path));
+export const isGitHubWorkflow = lastPathMemo(
+  (path: string): boolean => /(^|\/)\.github\/workflows\/[^/]+\.ya?ml$/.test(path) || /(^|\/)action\.ya?ml$/.test(path),
+);
+export const isDockerfile = lastPathMemo(
+  (path: string): boolean =>
+    /(^|\/)(?:Dockerfile|Containerfile)(?:\.[\w.-]+)?$/.test(path) || /\.dockerfile$/i.test(path),
+);
 const hasShellExtension = byExtension('sh', 'bash', 'zsh', 'ksh', 'mk', 'yml', 'yaml', 'ps1');
 /** Where shell commands are written: scripts, Dockerfiles, Makefiles, CI configuration. */
 export const isShellContext = lastPathMemo(
-  (path: string): boolean => hasShellExtension(path) || isDockerfile(path) || /(^|\/)(?:Makefile|GNUmakefile|Jenkinsfile|Vagrantfile)$/.test(path),
+  (path: string): boolean =>
+    hasShellExtension(path) ||
+    isDockerfile(path) ||
+    /(^|\/)(?:Makefile|GNUmakefile|Jenkinsfile|Vagrantfile)$/.test(path),
 );
 /** Code that runs in production, not its tests and fixtures. */
 export const notTestCode =

@@ -18,10 +18,68 @@ export interface LexedLine {
 export type CommentSyntax = 'js' | 'slash' | 'hash' | 'both' | 'sql' | 'none';
 
 const SYNTAX_BY_EXTENSION: Record<string, CommentSyntax> = {};
-for (const ext of ['js', 'jsx', 'mjs', 'cjs', 'ts', 'tsx', 'mts', 'cts', 'vue', 'svelte', 'astro']) SYNTAX_BY_EXTENSION[ext] = 'js';
-for (const ext of ['java', 'kt', 'kts', 'scala', 'swift', 'c', 'h', 'cc', 'cpp', 'cxx', 'hpp', 'hh', 'cs', 'go', 'rs', 'dart', 'groovy', 'gradle', 'm', 'mm', 'fs', 'zig', 'json5', 'jsonc', 'css', 'scss', 'less'])
+for (const ext of ['js', 'jsx', 'mjs', 'cjs', 'ts', 'tsx', 'mts', 'cts', 'vue', 'svelte', 'astro'])
+  SYNTAX_BY_EXTENSION[ext] = 'js';
+for (const ext of [
+  'java',
+  'kt',
+  'kts',
+  'scala',
+  'swift',
+  'c',
+  'h',
+  'cc',
+  'cpp',
+  'cxx',
+  'hpp',
+  'hh',
+  'cs',
+  'go',
+  'rs',
+  'dart',
+  'groovy',
+  'gradle',
+  'm',
+  'mm',
+  'fs',
+  'zig',
+  'json5',
+  'jsonc',
+  'css',
+  'scss',
+  'less',
+])
   SYNTAX_BY_EXTENSION[ext] = 'slash';
-for (const ext of ['py', 'pyw', 'pyi', 'rb', 'rake', 'sh', 'bash', 'zsh', 'pl', 'pm', 'r', 'yaml', 'yml', 'toml', 'ini', 'cfg', 'conf', 'tf', 'ex', 'exs', 'ps1', 'nim', 'jl', 'env', 'properties', 'dockerfile', 'mk', 'cmake'])
+for (const ext of [
+  'py',
+  'pyw',
+  'pyi',
+  'rb',
+  'rake',
+  'sh',
+  'bash',
+  'zsh',
+  'pl',
+  'pm',
+  'r',
+  'yaml',
+  'yml',
+  'toml',
+  'ini',
+  'cfg',
+  'conf',
+  'tf',
+  'ex',
+  'exs',
+  'ps1',
+  'nim',
+  'jl',
+  'env',
+  'properties',
+  'dockerfile',
+  'mk',
+  'cmake',
+])
   SYNTAX_BY_EXTENSION[ext] = 'hash';
 SYNTAX_BY_EXTENSION['php'] = 'both';
 for (const ext of ['sql', 'lua', 'hs', 'elm']) SYNTAX_BY_EXTENSION[ext] = 'sql';

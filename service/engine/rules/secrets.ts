@@ -15,7 +15,13 @@ import { commentSyntaxOf, lexLine } from './lexer.ts';
 import type { AddedLine, LineRule, ScanFinding, ScanRule } from './rule.ts';
 import { spanOf } from './rule.ts';
 import { credentialFormats, SECRET_HELP, SECRET_RULE_ID, SECRET_SUMMARY } from './secrets/credential-rule.ts';
-import { fakeNameEnd, isPlaceholderSecret, isQuotedSource, isReference, isTemplateOrDoc } from './secrets/placeholders.ts';
+import {
+  fakeNameEnd,
+  isPlaceholderSecret,
+  isQuotedSource,
+  isReference,
+  isTemplateOrDoc,
+} from './secrets/placeholders.ts';
 
 // secretlint's profiler is on by default: every lintSource call leaves ~60 performance marks in
 // the thread's performance timeline, which nothing clears (a leak in a long-lived worker) and
@@ -48,7 +54,9 @@ const URL_CREDENTIALS: Needle = { keyword: '://', line: /:\/\/[^:/\s]+:[^@/\s]+@
 /** Every spelling of the AWS secret access key's name the preset accepts, from "ECRET" on (its first letter's case varies). */
 const AWS_SECRET_KEY_NAMES = ['ECRET', 'ecret'].flatMap((secret) =>
   ['', '_'].flatMap((s1) =>
-    ['ACCESS', 'access', 'Access'].flatMap((access) => ['', '_'].flatMap((s2) => ['KEY', 'key', 'Key'].map((key) => `${secret}${s1}${access}${s2}${key}`))),
+    ['ACCESS', 'access', 'Access'].flatMap((access) =>
+      ['', '_'].flatMap((s2) => ['KEY', 'key', 'Key'].map((key) => `${secret}${s1}${access}${s2}${key}`)),
+    ),
   ),
 );
 
@@ -71,7 +79,12 @@ export const PRESET_NEEDLES: Readonly<Record<string, readonly Needle[] | null>> 
   '@secretlint/secretlint-rule-npm': ['x-oauth-basic', '_authToken=', 'npm_'],
   '@secretlint/secretlint-rule-basicauth': [URL_CREDENTIALS],
   '@secretlint/secretlint-rule-slack': [
-    'xoxb-', 'xoxp-', 'xapp-', 'xoxa-', 'xoxo-', 'xoxr-',
+    'xoxb-',
+    'xoxp-',
+    'xapp-',
+    'xoxa-',
+    'xoxo-',
+    'xoxr-',
     { keyword: '://', line: /:\/\/hooks\.slack\.com\/services\//i },
   ],
   '@secretlint/secretlint-rule-sendgrid': ['SG.'],
@@ -106,11 +119,14 @@ export const UNKNOWN_PRESET_RULES: readonly string[] = recommendedPreset.rules
   .map((rule) => rule.meta.id)
   .filter((id) => !(id in PRESET_NEEDLES));
 
-const NEEDLES: readonly Needle[] = UNKNOWN_PRESET_RULES.length > 0 ? [] : Object.values(PRESET_NEEDLES).flatMap((needles) => needles ?? []);
+const NEEDLES: readonly Needle[] =
+  UNKNOWN_PRESET_RULES.length > 0 ? [] : Object.values(PRESET_NEEDLES).flatMap((needles) => needles ?? []);
 const keywordOf = (needle: Needle): string => (typeof needle === 'string' ? needle : needle.keyword);
 /** Keywords that count only with a line test (one of which must pass), unless another needle has them plain. */
 const LINE_TESTS = new Map<string, RegExp[]>();
-for (const needle of NEEDLES) if (typeof needle !== 'string') LINE_TESTS.set(needle.keyword, [...(LINE_TESTS.get(needle.keyword) ?? []), needle.line]);
+for (const needle of NEEDLES)
+  if (typeof needle !== 'string')
+    LINE_TESTS.set(needle.keyword, [...(LINE_TESTS.get(needle.keyword) ?? []), needle.line]);
 for (const needle of NEEDLES) if (typeof needle === 'string') LINE_TESTS.delete(needle);
 
 /** "@secretlint/secretlint-rule-github" + "GITHUB_TOKEN" → "github GITHUB_TOKEN": what kind of secret, without its value. */
@@ -144,8 +160,17 @@ export const secret: ScanRule = {
       if (indexes) indexes.push(index);
       else byPath.set(line.path, [index]);
     });
-    const runs = await Promise.all([...byPath].map(([path, indexes]) => scanFile(path, indexes.map((index) => lines[index]!.text))));
-    return [...byPath.values()].flatMap((indexes, run) => runs[run]!.map((finding) => ({ ...finding, index: indexes[finding.index]! })));
+    const runs = await Promise.all(
+      [...byPath].map(([path, indexes]) =>
+        scanFile(
+          path,
+          indexes.map((index) => lines[index]!.text),
+        ),
+      ),
+    );
+    return [...byPath.values()].flatMap((indexes, run) =>
+      runs[run]!.map((finding) => ({ ...finding, index: indexes[finding.index]! })),
+    );
   },
 };
 
@@ -158,7 +183,12 @@ async function scanFile(path: string, lines: readonly string[]): Promise<ScanFin
     offset += line.length + LINE_SEPARATOR.length;
   }
   const result = await lintSource({
-    source: { content: lines.join(LINE_SEPARATOR), filePath: path, ext: path.slice(path.lastIndexOf('.')), contentType: 'text' },
+    source: {
+      content: lines.join(LINE_SEPARATOR),
+      filePath: path,
+      ext: path.slice(path.lastIndexOf('.')),
+      contentType: 'text',
+    },
     options: { config: SECRETLINT_CONFIG, maskSecrets: true, noPhysicFilePath: true },
   });
   const findings: ScanFinding[] = [];
@@ -167,7 +197,11 @@ async function scanFile(path: string, lines: readonly string[]): Promise<ScanFin
   const lexed = new Map<number, { code: string; fakeNameEnd: number }>();
   const lineFacts = (index: number) => {
     let facts = lexed.get(index);
-    if (!facts) lexed.set(index, (facts = { code: lexLine(lines[index]!, commentSyntaxOf(path)).code, fakeNameEnd: fakeNameEnd(lines[index]!) }));
+    if (!facts)
+      lexed.set(
+        index,
+        (facts = { code: lexLine(lines[index]!, commentSyntaxOf(path)).code, fakeNameEnd: fakeNameEnd(lines[index]!) }),
+      );
     return facts;
   };
   for (const message of result.messages) {
@@ -203,8 +237,30 @@ function secretPart(matched: string): string {
 
 /** Words people put in example URLs (https://user:token@host): not credentials. */
 const PLACEHOLDERS = new Set([
-  'user', 'username', 'name', 'login', 'token', 'pass', 'password', 'passwd', 'pwd', 'secret', 'key', 'apikey', 'pat',
-  'oauth2', 'x-access-token', 'foo', 'bar', 'baz', 'alice', 'bob', 'example', 'test', 'changeme', 'hunter2',
+  'user',
+  'username',
+  'name',
+  'login',
+  'token',
+  'pass',
+  'password',
+  'passwd',
+  'pwd',
+  'secret',
+  'key',
+  'apikey',
+  'pat',
+  'oauth2',
+  'x-access-token',
+  'foo',
+  'bar',
+  'baz',
+  'alice',
+  'bob',
+  'example',
+  'test',
+  'changeme',
+  'hunter2',
 ]);
 
 /** user:password@ in a URL where the user is a placeholder and the password is one too, or too short to be a real one. */
@@ -291,7 +347,8 @@ export const noEnvFile: LineRule = {
   severity: 'error',
   summary: 'A .env file (environment secrets) with values was added to the repository.',
   help: 'Remove the file from the change, add it to .gitignore, and commit a .env.example without values instead. Rotate any secret it held.',
-  message: 'A .env file with values was added; remove it from the change, add it to .gitignore and commit a .env.example without values instead.',
+  message:
+    'A .env file with values was added; remove it from the change, add it to .gitignore and commit a .env.example without values instead.',
   files: (path) => isDotEnv(path) && !isTestFile(path) && !isFixture(path),
   // .env files are short: every added line is read.
   keywords: [],

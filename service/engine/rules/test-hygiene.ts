@@ -10,7 +10,8 @@ const PYTHON_SKIP_KEYWORDS = ['@pytest.mark.skip', '@unittest.skip'];
 export const noFocusedTest = patternRule({
   id: 'no-focused-test',
   severity: 'error',
-  summary: 'A focused test (it.only, describe.only, test.only, fit, fdescribe) was added: every other test of the file is skipped.',
+  summary:
+    'A focused test (it.only, describe.only, test.only, fit, fdescribe) was added: every other test of the file is skipped.',
   help: 'Remove .only / the f prefix so that the whole suite runs in CI.',
   message: 'Remove the focus (.only / fit / fdescribe); with it, every other test in the file is silently skipped.',
   files: notFixture(isJavaScript),
@@ -25,11 +26,13 @@ export const noFocusedTest = patternRule({
  * it.skip.each). A call with anything else skips at run time and says why
  * (vitest's context.skip(note), Playwright's test.skip(condition, 'reason')).
  */
-const JS_SKIP = /(?<![\w$.])(?:(?:describe|it|test|context|suite|specify)\.skip\s*(?:\(\s*['"`]|[.`])|(?:xit|xdescribe|xcontext|xtest)\s*\()/;
+const JS_SKIP =
+  /(?<![\w$.])(?:(?:describe|it|test|context|suite|specify)\.skip\s*(?:\(\s*['"`]|[.`])|(?:xit|xdescribe|xcontext|xtest)\s*\()/;
 // The reason= lookahead is linear in the line: it reads up to the next parenthesis, not the next
 // ")" (from every decorator of a line without one it read to the end of the line), and no two of
 // its parts can match the same spaces ("\(\s*[^)]*" tried every split of a run of spaces).
-const PYTEST_SKIP = /@pytest\.mark\.skip(?:if)?\b(?!\s*\((?:[^()]*,)?\s*reason\s*=)|@unittest\.skip\s*\(\s*\)|@unittest\.skip\b(?!\s*\()/;
+const PYTEST_SKIP =
+  /@pytest\.mark\.skip(?:if)?\b(?!\s*\((?:[^()]*,)?\s*reason\s*=)|@unittest\.skip\s*\(\s*\)|@unittest\.skip\b(?!\s*\()/;
 
 /** A comment line: the reason for what the next line does. */
 const COMMENT_LINE = /^\s*(?:\/\/|#|\/\*|\*)\s*\S/;
@@ -44,7 +47,8 @@ export const noUnexplainedSkip: LineRule = unlessMoved({
   severity: 'warning',
   summary: 'A test was skipped without a reason (@pytest.mark.skip without reason=, it.skip / xit without a comment).',
   help: 'Say why the test is skipped and when it comes back: reason="..." in pytest, a comment with an issue reference in JavaScript. Better, fix the test.',
-  message: 'Test skipped without a reason; give one (pytest: reason="..."; JavaScript: a comment with an issue reference) or fix the test.',
+  message:
+    'Test skipped without a reason; give one (pytest: reason="..."; JavaScript: a comment with an issue reference) or fix the test.',
   files: notFixture((path) => isJavaScript(path) || isPython(path)),
   keywords: [...JS_SKIP_KEYWORDS, ...PYTHON_SKIP_KEYWORDS],
   keywordsFor: (path) => (isPython(path) ? PYTHON_SKIP_KEYWORDS : JS_SKIP_KEYWORDS),

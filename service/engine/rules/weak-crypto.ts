@@ -4,7 +4,8 @@ import { isSourceCode, notFixture } from './files.ts';
 import type { AddedLine, LineRule } from './rule.ts';
 import { isCodeAt, withoutComment, spanOf } from './rule.ts';
 
-const SECRET_WORDS = /passw(?:or)?d|passphrase|pwd|secret|signature|\bsign(?:ed|ing)?\b|hmac|token|credential|api_?key|session/i;
+const SECRET_WORDS =
+  /passw(?:or)?d|passphrase|pwd|secret|signature|\bsign(?:ed|ing)?\b|hmac|token|credential|api_?key|session/i;
 
 export const noWeakHash: LineRule = {
   kind: 'line',
@@ -12,7 +13,8 @@ export const noWeakHash: LineRule = {
   severity: 'warning',
   summary: 'MD5 or SHA-1 used for a password, token or signature.',
   help: 'Hash passwords with a password hash (argon2, scrypt, bcrypt, PBKDF2); sign and verify with HMAC-SHA-256 or a real signature scheme.',
-  message: 'MD5/SHA-1 are broken for passwords and signatures; use argon2/scrypt/bcrypt for passwords and HMAC-SHA-256 or stronger for signatures.',
+  message:
+    'MD5/SHA-1 are broken for passwords and signatures; use argon2/scrypt/bcrypt for passwords and HMAC-SHA-256 or stronger for signatures.',
   files: notFixture(isSourceCode),
   keywords: ['md5', 'MD5', 'Md5', 'sha1', 'SHA1', 'Sha1', 'sha-1', 'SHA-1', 'Sha-1'],
   check(line) {
@@ -55,7 +57,8 @@ export const noInsecureRandom: LineRule = {
   severity: 'warning',
   summary: 'Math.random() used for a token, secret, key, nonce or id: its output can be predicted.',
   help: 'Use crypto.randomBytes / crypto.randomUUID / crypto.getRandomValues (Python: secrets).',
-  message: 'Math.random() is predictable; use crypto.randomUUID(), crypto.randomBytes() or crypto.getRandomValues() for tokens, secrets and ids.',
+  message:
+    'Math.random() is predictable; use crypto.randomUUID(), crypto.randomBytes() or crypto.getRandomValues() for tokens, secrets and ids.',
   files: notFixture(isSourceCode),
   keywords: ['Math.random', 'random.random', 'random.randint', 'random.choice', 'random.getrandbits'],
   check(line) {

@@ -3,7 +3,14 @@ import Type from 'typebox';
 import type { FastifyInstance } from 'fastify';
 import { DiffTooLargeError } from '../../api/errors.ts';
 import { LIMITS } from '../../api/limits.ts';
-import { CreateReviewBody, ListReviewsQuery, ReviewIdParams, ReviewList, type CreateReviewBody as CreateBody, type ListReviewsQuery as ListQuery } from '../../api/schemas.ts';
+import {
+  CreateReviewBody,
+  ListReviewsQuery,
+  ReviewIdParams,
+  ReviewList,
+  type CreateReviewBody as CreateBody,
+  type ListReviewsQuery as ListQuery,
+} from '../../api/schemas.ts';
 import type { ReviewService } from '../../reviews/review-service.ts';
 import { principalOf } from '../auth.ts';
 import { errorResponses, JSON_TYPE, reviewSecurity } from '../route-schemas.ts';
@@ -28,7 +35,10 @@ export const reviewRead = { type: 'review', scope: 'reviews:read' } as const;
 const write = { type: 'review', scope: 'reviews:write' } as const;
 const tags = ['reviews'];
 
-export function reviewRoutes(app: FastifyInstance, { reviews, events, rateLimit, bodies, streams }: ReviewRoutesOptions) {
+export function reviewRoutes(
+  app: FastifyInstance,
+  { reviews, events, rateLimit, bodies, streams }: ReviewRoutesOptions,
+) {
   // One budget per token for each scope: reads share one, creates and cancels another.
   const limit = (max: number, groupId: string) =>
     max > 0 ? { rateLimit: { max, timeWindow: 60_000, groupId } } : { rateLimit: false as const };
@@ -41,17 +51,24 @@ export function reviewRoutes(app: FastifyInstance, { reviews, events, rateLimit,
     // Bytes, not characters: checked before validation so that a too-large diff is a 413.
     preValidation: async (request) => {
       const diff = (request.body as { diff?: unknown } | undefined)?.diff;
-      if (typeof diff === 'string' && diff.length > LIMITS.diffBytes / 4 && Buffer.byteLength(diff, 'utf8') > LIMITS.diffBytes) {
+      if (
+        typeof diff === 'string' &&
+        diff.length > LIMITS.diffBytes / 4 &&
+        Buffer.byteLength(diff, 'utf8') > LIMITS.diffBytes
+      ) {
         throw new DiffTooLargeError(Buffer.byteLength(diff, 'utf8'));
       }
     },
     schema: {
       operationId: 'createReview',
       summary: 'Submit a diff for review',
-      description: 'Queues a review job and answers at once with the job in state `queued`. Poll GET /v1/reviews/{review_id} (or follow its events) until it is `completed` or `failed`. Send `Idempotency-Key` to make retries safe: the same key with the same body within 24 h answers the first job again (with `Idempotent-Replayed: true`).',
+      description:
+        'Queues a review job and answers at once with the job in state `queued`. Poll GET /v1/reviews/{review_id} (or follow its events) until it is `completed` or `failed`. Send `Idempotency-Key` to make retries safe: the same key with the same body within 24 h answers the first job again (with `Idempotent-Replayed: true`).',
       tags,
       security: reviewSecurity,
-      headers: Type.Object({ 'idempotency-key': Type.Optional(Type.String({ description: '1–255 printable characters, e.g. a UUID.' })) }),
+      headers: Type.Object({
+        'idempotency-key': Type.Optional(Type.String({ description: '1–255 printable characters, e.g. a UUID.' })),
+      }),
       body: CreateReviewBody,
       response: {
         202: Type.Ref('ReviewJob', { description: 'Queued. `Location` names the job.' }),
@@ -125,7 +142,8 @@ export function reviewRoutes(app: FastifyInstance, { reviews, events, rateLimit,
     schema: {
       operationId: 'getReviewSarif',
       summary: 'The result as SARIF 2.1.0',
-      description: 'Rule ids, help text, regions and fingerprints, for tools that want more than the four comment fields. Available once the review is completed (409 before).',
+      description:
+        'Rule ids, help text, regions and fingerprints, for tools that want more than the four comment fields. Available once the review is completed (409 before).',
       tags,
       security: reviewSecurity,
       params: ReviewIdParams,
@@ -164,7 +182,13 @@ export function reviewRoutes(app: FastifyInstance, { reviews, events, rateLimit,
       const { owner, tokenId } = principalOf(request);
       const review = await reviews.find(owner, request.params.review_id);
       const slot = streams.take(tokenId);
-      return streamReviewEvents(request, reply, { review, events, view: (r) => reviews.view(r), slot, lifetimeMs: streams.limits.lifetimeMs });
+      return streamReviewEvents(request, reply, {
+        review,
+        events,
+        view: (r) => reviews.view(r),
+        slot,
+        lifetimeMs: streams.limits.lifetimeMs,
+      });
     },
   });
 }
@@ -172,5 +196,7 @@ export function reviewRoutes(app: FastifyInstance, { reviews, events, rateLimit,
 /** 600000 → "10 minutes", 90000 → "90 seconds". */
 function formatDuration(ms: number): string {
   const seconds = Math.round(ms / 1000);
-  return seconds % 60 === 0 ? `${seconds / 60} minute${seconds === 60 ? '' : 's'}` : `${seconds} second${seconds === 1 ? '' : 's'}`;
+  return seconds % 60 === 0
+    ? `${seconds / 60} minute${seconds === 60 ? '' : 's'}`
+    : `${seconds} second${seconds === 1 ? '' : 's'}`;
 }

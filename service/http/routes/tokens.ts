@@ -2,7 +2,13 @@
 import Type from 'typebox';
 import type { FastifyInstance } from 'fastify';
 import { LIMITS } from '../../api/limits.ts';
-import { CreateTokenBody, CreatedToken, TokenIdParams, TokenList, type CreateTokenBody as CreateBody } from '../../api/schemas.ts';
+import {
+  CreateTokenBody,
+  CreatedToken,
+  TokenIdParams,
+  TokenList,
+  type CreateTokenBody as CreateBody,
+} from '../../api/schemas.ts';
 import type { TokenService } from '../../auth/tokens.ts';
 import { principalOf } from '../auth.ts';
 import { dashboardSecurity, errorResponses } from '../route-schemas.ts';
@@ -21,7 +27,8 @@ export function tokenRoutes(app: FastifyInstance, { tokens, rateLimit }: { token
     schema: {
       operationId: 'createToken',
       summary: 'Create a review API token',
-      description: 'Answers the token record with its secret in `token`. The secret is shown this once and never again; only its SHA-256 hash is kept.',
+      description:
+        'Answers the token record with its secret in `token`. The secret is shown this once and never again; only its SHA-256 hash is kept.',
       tags,
       security: dashboardSecurity,
       body: CreateTokenBody,

@@ -17,7 +17,9 @@ export interface FeederReport {
 
 const { url, token, lanes } = workerData as FeederConfig;
 // The bodies are built once: the feeder should spend its time sending, not stringifying.
-const bodies = [1, 2, 3, 4].map((seed) => JSON.stringify({ diff: codeDiff(1_000_000, seed), repository: 'github.com/bench/repo' }));
+const bodies = [1, 2, 3, 4].map((seed) =>
+  JSON.stringify({ diff: codeDiff(1_000_000, seed), repository: 'github.com/bench/repo' }),
+);
 let feeding = true;
 let reviewed = 0;
 let failed = 0;

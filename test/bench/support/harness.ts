@@ -95,14 +95,25 @@ export interface CliServer {
  * TypeScript source run by Node's type stripper (`entry: 'source'`, which costs ~17 MB more in
  * each thread that loads TypeScript, the review workers included). Its log goes nowhere.
  */
-export async function startCli(dataDir: string, args: string[] = [], entry: 'bundle' | 'source' = 'bundle'): Promise<CliServer> {
+export async function startCli(
+  dataDir: string,
+  args: string[] = [],
+  entry: 'bundle' | 'source' = 'bundle',
+): Promise<CliServer> {
   const port = await freePort();
   const cli = entry === 'bundle' ? BUILT_CLI : `${ROOT}service/cli.ts`;
-  const child = spawn(process.execPath, [cli, 'serve', '--port', String(port), '--data-dir', dataDir, ...args], { stdio: ['ignore', 'ignore', 'inherit'] });
+  const child = spawn(process.execPath, [cli, 'serve', '--port', String(port), '--data-dir', dataDir, ...args], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const url = `http://127.0.0.1:${port}`;
   const until = Date.now() + 120_000;
-  while (!(await fetch(`${url}/healthz`).then((r) => r.status === 200, () => false))) {
+  while (
+    !(await fetch(`${url}/healthz`).then(
+      (r) => r.status === 200,
+      () => false,
+    ))
+  ) {
     if (child.exitCode !== null) throw new Error(`diff-review serve exited with ${child.exitCode}`);
     if (Date.now() > until) throw new Error('diff-review serve not healthy within 120 s');
     await sleep(10);
@@ -148,7 +159,13 @@ export async function reviewToken(url: string, dashboardToken: string): Promise<
   return ((await response.json()) as { token: string }).token;
 }
 
-export async function createReview(url: string, token: string, diff: string, repository = 'github.com/bench/repo', idempotencyKey?: string): Promise<string> {
+export async function createReview(
+  url: string,
+  token: string,
+  diff: string,
+  repository = 'github.com/bench/repo',
+  idempotencyKey?: string,
+): Promise<string> {
   const headers: Record<string, string> = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
   if (idempotencyKey !== undefined) headers['idempotency-key'] = idempotencyKey;
   const response = await fetch(`${url}/v1/reviews`, {
@@ -167,10 +184,18 @@ export interface Job {
 }
 
 /** Polls until the job is completed or failed (bounded by `timeoutMs`). */
-export async function waitTerminal(url: string, token: string, id: string, timeoutMs = 120_000, everyMs = 50): Promise<Job> {
+export async function waitTerminal(
+  url: string,
+  token: string,
+  id: string,
+  timeoutMs = 120_000,
+  everyMs = 50,
+): Promise<Job> {
   const until = Date.now() + timeoutMs;
   while (Date.now() < until) {
-    const job = (await (await fetch(`${url}/v1/reviews/${id}`, { headers: { authorization: `Bearer ${token}` } })).json()) as Job;
+    const job = (await (
+      await fetch(`${url}/v1/reviews/${id}`, { headers: { authorization: `Bearer ${token}` } })
+    ).json()) as Job;
     if (job.status === 'completed' || job.status === 'failed') return job;
     await sleep(everyMs);
   }
@@ -212,7 +237,15 @@ export function percentile(values: number[], p: number): number {
 /** A git diff adding one file whose `count` added lines each hold a debugger statement. */
 export function debuggerDiff(count: number, file = 'src/app.js'): string {
   const lines = Array.from({ length: count }, (_, i) => `+  if (step === ${i}) debugger;`);
-  return [`diff --git a/${file} b/${file}`, 'new file mode 100644', '--- /dev/null', `+++ b/${file}`, `@@ -0,0 +1,${count} @@`, ...lines, ''].join('\n');
+  return [
+    `diff --git a/${file} b/${file}`,
+    'new file mode 100644',
+    '--- /dev/null',
+    `+++ b/${file}`,
+    `@@ -0,0 +1,${count} @@`,
+    ...lines,
+    '',
+  ].join('\n');
 }
 
 /**
@@ -221,7 +254,7 @@ export function debuggerDiff(count: number, file = 'src/app.js'): string {
  */
 export function codeDiff(bytes: number, seed = 1): string {
   let state = seed >>> 0 || 1;
-  const rand = () => ((state = (Math.imul(state, 1103515245) + 12345) >>> 0) / 2 ** 32);
+  const rand = () => (state = (Math.imul(state, 1103515245) + 12345) >>> 0) / 2 ** 32;
   const pick = <T>(items: T[]) => items[Math.floor(rand() * items.length)]!;
   const templates = [
     (n: number) => `  const value${n} = compute(input.field${n % 17}, ${n});`,
@@ -245,7 +278,8 @@ export function codeDiff(bytes: number, seed = 1): string {
     const name = `src/module${file++}/index.js`;
     const lines: string[] = [];
     let body = 0;
-    const header = (count: number) => `diff --git a/${name} b/${name}\nnew file mode 100644\n--- /dev/null\n+++ b/${name}\n@@ -0,0 +1,${count} @@\n`;
+    const header = (count: number) =>
+      `diff --git a/${name} b/${name}\nnew file mode 100644\n--- /dev/null\n+++ b/${name}\n@@ -0,0 +1,${count} @@\n`;
     const room = bytes - size - header(99999).length - 200;
     if (room < 500) break;
     const want = Math.min(room, 20_000 + Math.floor(rand() * 20_000));
@@ -259,7 +293,8 @@ export function codeDiff(bytes: number, seed = 1): string {
     size += text.length;
   }
   // Pad to the exact size in a last small file.
-  const padHeader = 'diff --git a/pad.txt b/pad.txt\nnew file mode 100644\n--- /dev/null\n+++ b/pad.txt\n@@ -0,0 +1 @@\n+';
+  const padHeader =
+    'diff --git a/pad.txt b/pad.txt\nnew file mode 100644\n--- /dev/null\n+++ b/pad.txt\n@@ -0,0 +1 @@\n+';
   const pad = bytes - size - padHeader.length - 1;
   files.push(`${padHeader}${'x'.repeat(Math.max(0, pad))}\n`);
   const diff = files.join('');

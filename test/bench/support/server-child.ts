@@ -64,7 +64,11 @@ if (config.mode === 'bare') {
     rateLimits: { read: 0, create: 0, tokens: 0 },
   });
   stop = () => service.close();
-  send({ type: 'ready', url: service.url, dashboardToken: (await readFile(service.dashboardTokenFile!, 'utf8')).trim() });
+  send({
+    type: 'ready',
+    url: service.url,
+    dashboardToken: (await readFile(service.dashboardTokenFile!, 'utf8')).trim(),
+  });
 }
 
 process.on('message', (message: { type: string }) => {

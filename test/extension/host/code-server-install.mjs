@@ -16,7 +16,9 @@ export const CODE_SERVER_VERSION = '4.139.1';
 
 /** Where code-server is cached: $DIFF_REVIEW_CACHE or $XDG_CACHE_HOME/diff-review or ~/.cache/diff-review. */
 export function cacheDir() {
-  const base = process.env.DIFF_REVIEW_CACHE ?? path.join(process.env.XDG_CACHE_HOME ?? path.join(os.homedir(), '.cache'), 'diff-review');
+  const base =
+    process.env.DIFF_REVIEW_CACHE ??
+    path.join(process.env.XDG_CACHE_HOME ?? path.join(os.homedir(), '.cache'), 'diff-review');
   return path.join(base, `code-server-${CODE_SERVER_VERSION}`);
 }
 
@@ -38,7 +40,10 @@ export function installCodeServer({ dir = cacheDir(), log = (line) => process.st
   const paths = installPaths(dir);
   if (existsSync(paths.marker)) return paths;
   const major = Number(process.versions.node.split('.')[0]);
-  if (major < 24) throw new Error(`code-server ${CODE_SERVER_VERSION} needs Node 24 to install and run; this is Node ${process.versions.node}.`);
+  if (major < 24)
+    throw new Error(
+      `code-server ${CODE_SERVER_VERSION} needs Node 24 to install and run; this is Node ${process.versions.node}.`,
+    );
 
   // Install into a fresh sibling folder, then move it into place: never a mixed install.
   const staging = `${dir}.partial-${process.pid}`;
@@ -51,11 +56,24 @@ export function installCodeServer({ dir = cacheDir(), log = (line) => process.st
   if (existsSync(path.join(nodeDir, 'include', 'node'))) env.npm_config_nodedir = nodeDir;
   const npmCli = path.join(nodeDir, 'lib', 'node_modules', 'npm', 'bin', 'npm-cli.js');
   const [command, prefixArgs] = existsSync(npmCli) ? [process.execPath, [npmCli]] : ['npm', []];
-  log(`Installing code-server ${CODE_SERVER_VERSION} and playwright-core into ${dir} (a few minutes on a cold cache) …`);
+  log(
+    `Installing code-server ${CODE_SERVER_VERSION} and playwright-core into ${dir} (a few minutes on a cold cache) …`,
+  );
   const started = Date.now();
   const result = spawnSync(
     command,
-    [...prefixArgs, 'install', '--no-save', '--no-audit', '--no-fund', '--loglevel=error', '--prefix', staging, `code-server@${CODE_SERVER_VERSION}`, 'playwright-core'],
+    [
+      ...prefixArgs,
+      'install',
+      '--no-save',
+      '--no-audit',
+      '--no-fund',
+      '--loglevel=error',
+      '--prefix',
+      staging,
+      `code-server@${CODE_SERVER_VERSION}`,
+      'playwright-core',
+    ],
     { env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 64 * 1024 * 1024 },
   );
   if (result.status !== 0 || !existsSync(installPaths(staging).entry)) {

@@ -24,7 +24,8 @@ import { installPaths } from './code-server-install.mjs';
 export const SCREENSHOT_MARKER = 'ready-for-screenshot';
 const verbose = process.env.VERBOSE === '1';
 const started = Date.now();
-const say = (...parts) => console.log(`[code-server-launcher +${((Date.now() - started) / 1000).toFixed(1)}s]`, ...parts);
+const say = (...parts) =>
+  console.log(`[code-server-launcher +${((Date.now() - started) / 1000).toFixed(1)}s]`, ...parts);
 // The workbench's own chatter, forwarded with the extension host's console: not the tests' output.
 const NOISE = /\[AgentHost|\[ChatModelSelection\]|\[AccountPolicyGate\]|open-vsx\.org|ENOTFOUND|^\s+at .*workbench\.js/;
 
@@ -39,7 +40,9 @@ function parseArguments(argv) {
     else if (!argument.startsWith('-')) positional.push(path.resolve(argument));
   }
   if (developmentPaths.length === 0 || !testsPath) {
-    throw new Error('usage: code-server-launcher.mjs [folder] --extensionDevelopmentPath=<dir> --extensionTestsPath=<file>');
+    throw new Error(
+      'usage: code-server-launcher.mjs [folder] --extensionDevelopmentPath=<dir> --extensionTestsPath=<file>',
+    );
   }
   return { developmentPaths, testsPath, folder: positional[0] };
 }
@@ -88,11 +91,20 @@ function makeSandbox() {
 
 async function main() {
   const { developmentPaths, testsPath, folder } = parseArguments(process.argv.slice(2));
-  if (Number(process.versions.node.split('.')[0]) < 24) throw new Error(`code-server needs Node 24; this launcher runs on Node ${process.versions.node}. Put Node 24 first on the PATH.`);
+  if (Number(process.versions.node.split('.')[0]) < 24)
+    throw new Error(
+      `code-server needs Node 24; this launcher runs on Node ${process.versions.node}. Put Node 24 first on the PATH.`,
+    );
   const install = installPaths(process.env.CODE_SERVER_DIR || undefined);
-  if (!existsSync(install.marker)) throw new Error(`code-server is not installed in ${install.dir}: run node test/extension/host/code-server-install.mjs`);
+  if (!existsSync(install.marker))
+    throw new Error(
+      `code-server is not installed in ${install.dir}: run node test/extension/host/code-server-install.mjs`,
+    );
   const chromiumPath = process.env.CHROMIUM || '/usr/bin/chromium';
-  if (!existsSync(chromiumPath)) throw new Error(`Chromium was not found at ${chromiumPath}: install it (Debian: apt-get install chromium) or set CHROMIUM.`);
+  if (!existsSync(chromiumPath))
+    throw new Error(
+      `Chromium was not found at ${chromiumPath}: install it (Debian: apt-get install chromium) or set CHROMIUM.`,
+    );
   const timeoutMs = Number(process.env.HOST_TEST_TIMEOUT_MS || 120_000);
   const screenshot = process.env.DIFF_REVIEW_SCREENSHOT;
 
@@ -102,15 +114,24 @@ async function main() {
     process.execPath,
     [
       install.entry,
-      '--auth', 'none',
-      '--bind-addr', `127.0.0.1:${port}`,
-      '--config', path.join(sandbox.dir, 'config.yaml'),
-      '--user-data-dir', sandbox.userDir,
-      '--extensions-dir', path.join(sandbox.dir, 'extensions'),
-      '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust',
-      '--disable-getting-started-override', '--ignore-last-opened',
+      '--auth',
+      'none',
+      '--bind-addr',
+      `127.0.0.1:${port}`,
+      '--config',
+      path.join(sandbox.dir, 'config.yaml'),
+      '--user-data-dir',
+      sandbox.userDir,
+      '--extensions-dir',
+      path.join(sandbox.dir, 'extensions'),
+      '--disable-telemetry',
+      '--disable-update-check',
+      '--disable-workspace-trust',
+      '--disable-getting-started-override',
+      '--ignore-last-opened',
       // Without it the built workbench ignores the test payload in the URL and no test runs.
-      '--vscode-option', 'enable-smoke-test-driver',
+      '--vscode-option',
+      'enable-smoke-test-driver',
     ],
     { env: sandbox.env, stdio: ['ignore', 'pipe', 'pipe'], detached: true },
   );
@@ -151,7 +172,9 @@ async function main() {
     const check = () => /HTTP server listening on/.test(serverOutput) && resolve();
     server.stdout.on('data', check);
     server.stderr.on('data', check);
-    server.once('exit', (code) => reject(new Error(`code-server exited with ${code} before listening:\n${serverOutput}`)));
+    server.once('exit', (code) =>
+      reject(new Error(`code-server exited with ${code} before listening:\n${serverOutput}`)),
+    );
   });
   say(`code-server listening on 127.0.0.1:${port}`);
 
@@ -161,7 +184,15 @@ async function main() {
     executablePath: chromiumPath,
     headless: true,
     env: sandbox.env,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-dev-shm-usage',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--no-first-run',
+      '--disable-sync',
+    ],
   });
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
   if (verbose) {

@@ -6,9 +6,21 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
-export const APP_JS = ['export function total(items) {', '  let sum = 0;', '  for (const item of items) sum += item.price;', '  debugger;', '  return sum;', '}', ''].join('\n');
+export const APP_JS = [
+  'export function total(items) {',
+  '  let sum = 0;',
+  '  for (const item of items) sum += item.price;',
+  '  debugger;',
+  '  return sum;',
+  '}',
+  '',
+].join('\n');
 // A key the engine's secret rule fires on (secretlint ignores AWS's documented example key).
-export const CONFIG_PY = ['region = "eu-west-1"', 'aws_secret_access_key = "Zq3rT8vK2mN9pX4wL7yB1cF6hJ0dS5gA2eR8tY3u"', ''].join('\n');
+export const CONFIG_PY = [
+  'region = "eu-west-1"',
+  'aws_secret_access_key = "Zq3rT8vK2mN9pX4wL7yB1cF6hJ0dS5gA2eR8tY3u"',
+  '',
+].join('\n');
 /** 0-based lines of the findings. */
 export const DEBUGGER_LINE = 3;
 export const SECRET_LINE = 1;

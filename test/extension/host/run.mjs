@@ -30,7 +30,11 @@ async function main() {
   const useVsCode = process.argv.includes('--vscode');
   const extensionArgument = process.argv.find((argument) => argument.startsWith('--extension='));
   const unpacked = process.argv.includes('--vsix') ? await packAndUnpack() : undefined;
-  const extensionDir = unpacked?.dir ?? (extensionArgument ? path.resolve(extensionArgument.slice('--extension='.length)) : path.join(projectRoot, 'extension'));
+  const extensionDir =
+    unpacked?.dir ??
+    (extensionArgument
+      ? path.resolve(extensionArgument.slice('--extension='.length))
+      : path.join(projectRoot, 'extension'));
   mkdirSync(outputDir, { recursive: true });
   for (const stale of [resultsFile, screenshotFile]) rmSync(stale, { force: true });
 
@@ -83,11 +87,17 @@ async function main() {
 async function packAndUnpack() {
   const root = mkdtempSync(path.join(os.tmpdir(), 'diff-review-vsix-'));
   const vsix = path.join(root, 'diff-review.vsix'); // not dist/: parallel runs must not share it
-  const packed = spawnSync(process.execPath, [path.join(projectRoot, 'extension', 'scripts', 'package.mjs'), '--out', vsix], { encoding: 'utf8' });
+  const packed = spawnSync(
+    process.execPath,
+    [path.join(projectRoot, 'extension', 'scripts', 'package.mjs'), '--out', vsix],
+    { encoding: 'utf8' },
+  );
   if (packed.status !== 0) throw new Error(`npm run package:extension failed:\n${packed.stdout}${packed.stderr}`);
   // yauzl reads zips for vsce itself; ask for it through vsce.
   const yauzl = createRequire(createRequire(import.meta.url).resolve('@vscode/vsce/package.json'))('yauzl');
-  const zip = await new Promise((resolve, reject) => yauzl.open(vsix, { lazyEntries: true }, (error, file) => (error ? reject(error) : resolve(file))));
+  const zip = await new Promise((resolve, reject) =>
+    yauzl.open(vsix, { lazyEntries: true }, (error, file) => (error ? reject(error) : resolve(file))),
+  );
   await new Promise((resolve, reject) => {
     zip.on('error', reject);
     zip.on('end', resolve);

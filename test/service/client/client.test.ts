@@ -72,7 +72,9 @@ describe('requests', () => {
   });
 
   it('lists reviews with only the query parameters given', async () => {
-    const s = await start({ 'GET /v1/reviews': (_q, res) => sendJson(res, 200, { reviews: [job('queued')], next_cursor: 'c2' }) });
+    const s = await start({
+      'GET /v1/reviews': (_q, res) => sendJson(res, 200, { reviews: [job('queued')], next_cursor: 'c2' }),
+    });
     const client = createClient({ baseUrl: s.url });
     const page = await client.listReviews({ status: 'completed', limit: 5, cursor: 'c1' });
     expect(page.next_cursor).toBe('c2');
@@ -94,7 +96,12 @@ describe('requests', () => {
     const s = await start({
       [`POST /v1/reviews/${REVIEW_ID}/cancel`]: (_q, res) => sendJson(res, 200, job('failed')),
       [`GET /v1/reviews/${REVIEW_ID}/sarif`]: (_q, res) =>
-        sendJson(res, 200, { version: '2.1.0', runs: [{ tool: { driver: { name: 'diff-review' } } }] }, { 'content-type': 'application/sarif+json' }),
+        sendJson(
+          res,
+          200,
+          { version: '2.1.0', runs: [{ tool: { driver: { name: 'diff-review' } } }] },
+          { 'content-type': 'application/sarif+json' },
+        ),
       'POST /v1/auth/tokens': (_q, res) => sendJson(res, 201, { ...token, token: 'drv_x' }),
       'GET /v1/auth/tokens': (_q, res) => sendJson(res, 200, { tokens: [token] }),
       [`DELETE /v1/auth/tokens/${token.id}`]: (_q, res) => {
@@ -136,7 +143,9 @@ describe('errors', () => {
       [`GET /v1/reviews/${REVIEW_ID}`]: (_q, res) =>
         sendError(res, 401, 'unauthorized', 'The token is missing or invalid.', { 'www-authenticate': 'Bearer' }),
     });
-    const error = await createClient({ baseUrl: s.url }).getReview(REVIEW_ID).catch((e: unknown) => e);
+    const error = await createClient({ baseUrl: s.url })
+      .getReview(REVIEW_ID)
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
     expect(error).toBeInstanceOf(DiffReviewError);
     expect(error).toMatchObject({
@@ -153,8 +162,12 @@ describe('errors', () => {
   });
 
   it('does not retry a 413 diff_too_large', async () => {
-    const s = await start({ 'POST /v1/reviews': (_q, res) => sendError(res, 413, 'diff_too_large', 'The diff is over 1,000,000 bytes.') });
-    const error = await createClient({ baseUrl: s.url }).createReview({ diff: 'x', repository: 'r' }).catch((e: unknown) => e);
+    const s = await start({
+      'POST /v1/reviews': (_q, res) => sendError(res, 413, 'diff_too_large', 'The diff is over 1,000,000 bytes.'),
+    });
+    const error = await createClient({ baseUrl: s.url })
+      .createReview({ diff: 'x', repository: 'r' })
+      .catch((e: unknown) => e);
     expect(error).toMatchObject({ status: 413, error: 'diff_too_large' });
     expect(s.requests).toHaveLength(1);
   });
@@ -166,7 +179,9 @@ describe('errors', () => {
         res.end('<html>Bad gateway from the proxy</html>');
       },
     });
-    const error = await createClient({ baseUrl: s.url, retry: 0 }).getReview(REVIEW_ID).catch((e: unknown) => e);
+    const error = await createClient({ baseUrl: s.url, retry: 0 })
+      .getReview(REVIEW_ID)
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
     const apiError = error as ApiError;
     expect(apiError.error).toBe('bad_gateway');
@@ -194,7 +209,9 @@ describe('errors', () => {
   it('times out with a TimeoutError naming the call', async () => {
     const s = await start({ [`GET /v1/reviews/${REVIEW_ID}`]: () => undefined /* never answers */ });
     const started = Date.now();
-    const error = await createClient({ baseUrl: s.url, timeoutMs: 200 }).getReview(REVIEW_ID).catch((e: unknown) => e);
+    const error = await createClient({ baseUrl: s.url, timeoutMs: 200 })
+      .getReview(REVIEW_ID)
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TimeoutError);
     expect((error as TimeoutError).timeoutMs).toBe(200);
     expect((error as Error).message).toContain(`GET ${s.url}/v1/reviews/${REVIEW_ID}`);
@@ -205,7 +222,9 @@ describe('errors', () => {
     const s = await start({ [`GET /v1/reviews/${REVIEW_ID}`]: () => undefined });
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 50);
-    const error = await createClient({ baseUrl: s.url }).getReview(REVIEW_ID, { signal: controller.signal }).catch((e: unknown) => e);
+    const error = await createClient({ baseUrl: s.url })
+      .getReview(REVIEW_ID, { signal: controller.signal })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(AbortError);
     expect((error as Error).name).toBe('AbortError');
   });
@@ -216,7 +235,9 @@ describe('errors', () => {
     const { port } = closed.address() as AddressInfo;
     await new Promise<void>((resolve) => closed.close(() => resolve()));
     const baseUrl = `http://127.0.0.1:${port}`;
-    const error = await createClient({ baseUrl, retry: 0 }).health().catch((e: unknown) => e);
+    const error = await createClient({ baseUrl, retry: 0 })
+      .health()
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(NetworkError);
     expect((error as NetworkError).code).toBe('ECONNREFUSED');
     expect((error as NetworkError).url).toBe(`${baseUrl}/healthz`);
@@ -226,15 +247,21 @@ describe('errors', () => {
 
 describe('retries', () => {
   it('retries GET on 500 with backoff, then gives up with the last ApiError', async () => {
-    const s = await start({ [`GET /v1/reviews/${REVIEW_ID}`]: (_q, res) => sendError(res, 500, 'internal_error', 'Boom.') });
-    const error = await createClient({ baseUrl: s.url }).getReview(REVIEW_ID).catch((e: unknown) => e);
+    const s = await start({
+      [`GET /v1/reviews/${REVIEW_ID}`]: (_q, res) => sendError(res, 500, 'internal_error', 'Boom.'),
+    });
+    const error = await createClient({ baseUrl: s.url })
+      .getReview(REVIEW_ID)
+      .catch((e: unknown) => e);
     expect(error).toMatchObject({ status: 500, error: 'internal_error', message: 'Boom.' });
     expect(s.requests).toHaveLength(3);
   });
 
   it('does not retry when retry is 0', async () => {
     const s = await start({ [`GET /v1/reviews/${REVIEW_ID}`]: (_q, res) => sendError(res, 503, 'unavailable') });
-    await createClient({ baseUrl: s.url, retry: 0 }).getReview(REVIEW_ID).catch(() => undefined);
+    await createClient({ baseUrl: s.url, retry: 0 })
+      .getReview(REVIEW_ID)
+      .catch(() => undefined);
     expect(s.requests).toHaveLength(1);
   });
 
@@ -242,7 +269,9 @@ describe('retries', () => {
     let calls = 0;
     const s = await start({
       'POST /v1/reviews': (_q, res) =>
-        ++calls === 1 ? sendError(res, 503, 'queue_full', 'Busy.', { 'retry-after': '0' }) : sendJson(res, 202, job('queued')),
+        ++calls === 1
+          ? sendError(res, 503, 'queue_full', 'Busy.', { 'retry-after': '0' })
+          : sendJson(res, 202, job('queued')),
     });
     const created = await createClient({ baseUrl: s.url }).createReview({ diff: 'd', repository: 'r' });
     expect(created.status).toBe('queued');
@@ -269,7 +298,8 @@ describe('retries', () => {
 
   it('fails at once, with retryAfterSeconds, when Retry-After is beyond the cap', async () => {
     const s = await start({
-      'POST /v1/reviews': (_q, res) => sendError(res, 429, 'rate_limited', 'Too many reviews.', { 'retry-after': '120' }),
+      'POST /v1/reviews': (_q, res) =>
+        sendError(res, 429, 'rate_limited', 'Too many reviews.', { 'retry-after': '120' }),
     });
     const started = Date.now();
     const error = await createClient({ baseUrl: s.url, maxRetryAfterMs: 5000 })
@@ -280,7 +310,7 @@ describe('retries', () => {
     expect(Date.now() - started).toBeLessThan(1000);
   });
 
-  it('leaves a 429 to the caller with retryRateLimited: false (one retry policy, the caller\'s)', async () => {
+  it("leaves a 429 to the caller with retryRateLimited: false (one retry policy, the caller's)", async () => {
     const s = await start({
       'POST /v1/reviews': (_q, res) => sendError(res, 429, 'rate_limited', 'Too many reviews.', { 'retry-after': '1' }),
     });
@@ -293,8 +323,12 @@ describe('retries', () => {
 
   it('reads Retry-After given as an HTTP date', async () => {
     const at = new Date(Date.now() + 90_000).toUTCString();
-    const s = await start({ 'GET /v1/reviews': (_q, res) => sendError(res, 503, 'unavailable', 'Later.', { 'retry-after': at }) });
-    const error = (await createClient({ baseUrl: s.url }).listReviews().catch((e: unknown) => e)) as ApiError;
+    const s = await start({
+      'GET /v1/reviews': (_q, res) => sendError(res, 503, 'unavailable', 'Later.', { 'retry-after': at }),
+    });
+    const error = (await createClient({ baseUrl: s.url })
+      .listReviews()
+      .catch((e: unknown) => e)) as ApiError;
     expect(error.retryAfterSeconds).toBeGreaterThanOrEqual(88);
     expect(error.retryAfterSeconds).toBeLessThanOrEqual(91);
     expect(s.requests).toHaveLength(1);

@@ -1,12 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ReviewJob } from '../../../service/api/schemas.ts';
-import {
-  AbortError,
-  ApiError,
-  createClient,
-  EventStreamError,
-  TimeoutError,
-} from '../../../service/client/index.ts';
+import { AbortError, ApiError, createClient, EventStreamError, TimeoutError } from '../../../service/client/index.ts';
 import {
   job,
   REVIEW_ID,
@@ -154,7 +148,9 @@ describe('waitForReview', () => {
     const jobs = [job('queued'), job('running'), job('completed')];
     const s = await start({ [EVENTS]: streamOf(jobs), [GET]: pollSequence([job('queued')]) });
     const updates: string[] = [];
-    const done = await createClient({ baseUrl: s.url }).waitForReview(REVIEW_ID, { onUpdate: (j) => updates.push(j.status) });
+    const done = await createClient({ baseUrl: s.url }).waitForReview(REVIEW_ID, {
+      onUpdate: (j) => updates.push(j.status),
+    });
     expect(done).toEqual(jobs[2]);
     expect(updates).toEqual(['queued', 'running', 'completed']);
     expect(s.requestsTo(`/v1/reviews/${REVIEW_ID}`)).toHaveLength(0);
@@ -188,7 +184,9 @@ describe('waitForReview', () => {
       [`POST /v1/reviews/${REVIEW_ID}/events`]: (_q, res) => sendError(res, 500, 'x'),
       [GET]: pollSequence([job('completed')]),
     });
-    expect((await createClient({ baseUrl: s.url }).waitForReview(REVIEW_ID, { pollIntervalMs: 10 })).status).toBe('completed');
+    expect((await createClient({ baseUrl: s.url }).waitForReview(REVIEW_ID, { pollIntervalMs: 10 })).status).toBe(
+      'completed',
+    );
     expect(s.requestsTo(`/v1/reviews/${REVIEW_ID}/events`)).toHaveLength(1);
   });
 
@@ -218,7 +216,9 @@ describe('waitForReview', () => {
 
   it('falls back to polling when the stream ends before the job does', async () => {
     const s = await start({ [EVENTS]: streamOf([job('queued')]), [GET]: pollSequence([job('failed')]) });
-    expect((await createClient({ baseUrl: s.url }).waitForReview(REVIEW_ID, { pollIntervalMs: 10 })).status).toBe('failed');
+    expect((await createClient({ baseUrl: s.url }).waitForReview(REVIEW_ID, { pollIntervalMs: 10 })).status).toBe(
+      'failed',
+    );
   });
 
   it('polls only when useEvents is false', async () => {
@@ -232,7 +232,9 @@ describe('waitForReview', () => {
       [EVENTS]: (_q, res) => sendError(res, 401, 'unauthorized', 'Bad token.'),
       [GET]: pollSequence([job('completed')]),
     });
-    const error = await createClient({ baseUrl: s.url }).waitForReview(REVIEW_ID).catch((e: unknown) => e);
+    const error = await createClient({ baseUrl: s.url })
+      .waitForReview(REVIEW_ID)
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
     expect(error).toMatchObject({ status: 401, error: 'unauthorized' });
     expect(s.requestsTo(`/v1/reviews/${REVIEW_ID}`)).toHaveLength(0);
@@ -240,13 +242,18 @@ describe('waitForReview', () => {
 
   it('rejects with not_found when the review does not exist', async () => {
     const s = await start({});
-    await expect(createClient({ baseUrl: s.url }).waitForReview(REVIEW_ID)).rejects.toMatchObject({ status: 404, error: 'not_found' });
+    await expect(createClient({ baseUrl: s.url }).waitForReview(REVIEW_ID)).rejects.toMatchObject({
+      status: 404,
+      error: 'not_found',
+    });
   });
 
   it('times out with a TimeoutError naming the review and its last status (stream open)', async () => {
     const s = await start({ [EVENTS]: streamOf([job('running')], { end: false }) });
     const started = Date.now();
-    const error = await createClient({ baseUrl: s.url }).waitForReview(REVIEW_ID, { timeoutMs: 300 }).catch((e: unknown) => e);
+    const error = await createClient({ baseUrl: s.url })
+      .waitForReview(REVIEW_ID, { timeoutMs: 300 })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TimeoutError);
     expect((error as Error).message).toBe(`Review ${REVIEW_ID} did not finish within 300 ms (last status: running).`);
     expect(Date.now() - started).toBeLessThan(1500);
@@ -262,7 +269,10 @@ describe('waitForReview', () => {
   });
 
   it('rejects with an AbortError when the signal fires, while streaming or polling, or before', async () => {
-    const s = await start({ [EVENTS]: streamOf([job('running')], { end: false }), [GET]: pollSequence([job('queued')]) });
+    const s = await start({
+      [EVENTS]: streamOf([job('running')], { end: false }),
+      [GET]: pollSequence([job('queued')]),
+    });
     const client = createClient({ baseUrl: s.url });
     const streaming = new AbortController();
     setTimeout(() => streaming.abort(), 100);

@@ -45,7 +45,8 @@ export async function startFakeService(routes: Record<string, Handler> = {}): Pr
         return;
       }
       const allowed = [...table.keys()].filter((key) => key.endsWith(` ${path}`)).map((key) => key.split(' ')[0]);
-      if (allowed.length > 0) sendError(res, 405, 'method_not_allowed', 'Method not allowed.', { allow: allowed.join(', ') });
+      if (allowed.length > 0)
+        sendError(res, 405, 'method_not_allowed', 'Method not allowed.', { allow: allowed.join(', ') });
       else sendError(res, 404, 'not_found', `No route ${req.method} ${path}.`);
     });
   });
@@ -55,7 +56,9 @@ export async function startFakeService(routes: Record<string, Handler> = {}): Pr
     url: `http://127.0.0.1:${port}`,
     requests,
     requestsTo: (path, method) =>
-      requests.filter((r) => new URL(r.url, 'http://x').pathname === path && (method === undefined || r.method === method)),
+      requests.filter(
+        (r) => new URL(r.url, 'http://x').pathname === path && (method === undefined || r.method === method),
+      ),
     route: (key, handler) => table.set(key, handler),
     close: async () => {
       server.closeAllConnections();
@@ -64,7 +67,12 @@ export async function startFakeService(routes: Record<string, Handler> = {}): Pr
   };
 }
 
-export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...headers });
   res.end(JSON.stringify(body));
 }

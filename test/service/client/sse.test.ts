@@ -40,7 +40,9 @@ describe('parseServerSentEvents', () => {
   it('decodes UTF-8 split inside a character, drops a leading BOM, and discards an unterminated event', async () => {
     const bytes = encoder.encode('\uFEFFdata: héllo ✓\n\ndata: unfinished');
     const cut = 9; // inside "é"
-    expect(await collect([bytes.slice(0, cut), bytes.slice(cut)])).toEqual([{ event: 'message', data: 'héllo ✓', id: '' }]);
+    expect(await collect([bytes.slice(0, cut), bytes.slice(cut)])).toEqual([
+      { event: 'message', data: 'héllo ✓', id: '' },
+    ]);
   });
 
   it('follows the field rules: no colon, no space after the colon, retry, empty data, unknown fields', async () => {
@@ -56,20 +58,24 @@ describe('parseServerSentEvents', () => {
     const value = fc.string({ unit: fc.constantFrom('a', 'b', ' ', ':', '{', '"', 'é', '✓') });
     const frame = fc.tuple(fc.constantFrom('data', 'event', 'id', ':comment', 'data'), value, line);
     return fc.assert(
-      fc.asyncProperty(fc.array(frame, { maxLength: 30 }), fc.array(fc.nat(), { maxLength: 10 }), async (frames, cuts) => {
-        const text = frames.map(([field, v, eol]) => `${field}: ${v}${eol}`).join('') + '\n\n';
-        const bytes = encoder.encode(text);
-        const points = [...new Set(cuts.map((c) => c % (bytes.length + 1)))].sort((a, b) => a - b);
-        const chunks: Uint8Array[] = [];
-        let from = 0;
-        for (const point of points) {
-          chunks.push(bytes.slice(from, point));
-          from = point;
-        }
-        chunks.push(bytes.slice(from));
-        const whole: ServerSentEvent[] = [...new EventStreamParser().push(text)];
-        expect(await collect(chunks)).toEqual(whole);
-      }),
+      fc.asyncProperty(
+        fc.array(frame, { maxLength: 30 }),
+        fc.array(fc.nat(), { maxLength: 10 }),
+        async (frames, cuts) => {
+          const text = frames.map(([field, v, eol]) => `${field}: ${v}${eol}`).join('') + '\n\n';
+          const bytes = encoder.encode(text);
+          const points = [...new Set(cuts.map((c) => c % (bytes.length + 1)))].sort((a, b) => a - b);
+          const chunks: Uint8Array[] = [];
+          let from = 0;
+          for (const point of points) {
+            chunks.push(bytes.slice(from, point));
+            from = point;
+          }
+          chunks.push(bytes.slice(from));
+          const whole: ServerSentEvent[] = [...new EventStreamParser().push(text)];
+          expect(await collect(chunks)).toEqual(whole);
+        },
+      ),
       { numRuns: 200 },
     );
   });

@@ -9,12 +9,28 @@ describe('reviewDiff', () => {
   });
 
   it('rejects line numbers past 2,147,483,647 (they came back as -2147483648) with InvalidDiffError', async () => {
-    const diff = ['diff --git a/x.js b/x.js', '--- a/x.js', '+++ b/x.js', '@@ -2147483647,1 +2147483647,2 @@', ' a', '+debugger;', ''].join('\n');
+    const diff = [
+      'diff --git a/x.js b/x.js',
+      '--- a/x.js',
+      '+++ b/x.js',
+      '@@ -2147483647,1 +2147483647,2 @@',
+      ' a',
+      '+debugger;',
+      '',
+    ].join('\n');
     await expect(reviewDiff(diff)).rejects.toBeInstanceOf(InvalidDiffError);
   });
 
   it('returns no findings for a valid diff that adds no lines', async () => {
-    const diff = ['diff --git a/x.js b/x.js', '--- a/x.js', '+++ b/x.js', '@@ -1,2 +1 @@', ' keep', '-debugger;', ''].join('\n');
+    const diff = [
+      'diff --git a/x.js b/x.js',
+      '--- a/x.js',
+      '+++ b/x.js',
+      '@@ -1,2 +1 @@',
+      ' keep',
+      '-debugger;',
+      '',
+    ].join('\n');
     expect(await reviewDiff(diff)).toEqual({ findings: [], stats: { files: 1, addedLines: 0 } });
   });
 
@@ -33,7 +49,13 @@ describe('reviewDiff', () => {
 
   it('never echoes a secret in its message', async () => {
     const [finding] = await findings('src/c.js', [`const t = "${FAKE_GITHUB_TOKEN}";`]);
-    expect(finding).toMatchObject({ rule_id: 'secret', severity: 'error', line: 1, start_column: 12, end_column: 12 + FAKE_GITHUB_TOKEN.length });
+    expect(finding).toMatchObject({
+      rule_id: 'secret',
+      severity: 'error',
+      line: 1,
+      start_column: 12,
+      end_column: 12 + FAKE_GITHUB_TOKEN.length,
+    });
     expect(finding!.message).toMatch(/^secret: /);
     expect(finding!.message).not.toContain(FAKE_GITHUB_TOKEN.slice(4, 12));
   });
@@ -64,8 +86,12 @@ describe('reviewDiff', () => {
     });
 
     it('only for the rules it names, and only in a comment', async () => {
-      expect((await findings('a.js', ['// diff-review-ignore no-eval', 'debugger;'])).map((f) => f.rule_id)).toEqual(['no-debugger']);
-      expect((await findings('a.js', ['const s = "diff-review-ignore"; debugger;'])).map((f) => f.rule_id)).toEqual(['no-debugger']);
+      expect((await findings('a.js', ['// diff-review-ignore no-eval', 'debugger;'])).map((f) => f.rule_id)).toEqual([
+        'no-debugger',
+      ]);
+      expect((await findings('a.js', ['const s = "diff-review-ignore"; debugger;'])).map((f) => f.rule_id)).toEqual([
+        'no-debugger',
+      ]);
     });
 
     it('reads the directive on a context line above', async () => {
@@ -77,7 +103,9 @@ describe('reviewDiff', () => {
   describe('configuration', () => {
     it('turns a rule off or changes its severity', async () => {
       const lines = ['debugger;', 'eval(x);'];
-      expect((await findings('a.js', lines, { rules: { 'no-debugger': 'off' } })).map((f) => f.rule_id)).toEqual(['no-eval']);
+      expect((await findings('a.js', lines, { rules: { 'no-debugger': 'off' } })).map((f) => f.rule_id)).toEqual([
+        'no-eval',
+      ]);
       const changed = await findings('a.js', lines, { rules: { 'no-debugger': 'error' } });
       expect(changed.find((f) => f.rule_id === 'no-debugger')!.severity).toBe('error');
     });
@@ -106,7 +134,15 @@ describe('reviewDiff', () => {
     const big = Array.from({ length: 2500 }, (_, i) => `export const v${i} = ${i};`);
     const found = await findings('src/data.ts', big);
     expect(found.filter((f) => f.rule_id === 'large-file').map((f) => f.line)).toEqual([1]);
-    const deleted = ['diff --git a/.env b/.env', 'deleted file mode 100644', '--- a/.env', '+++ /dev/null', '@@ -1 +0,0 @@', '-SECRET=1', ''].join('\n');
+    const deleted = [
+      'diff --git a/.env b/.env',
+      'deleted file mode 100644',
+      '--- a/.env',
+      '+++ /dev/null',
+      '@@ -1 +0,0 @@',
+      '-SECRET=1',
+      '',
+    ].join('\n');
     expect((await reviewDiff(deleted)).findings).toEqual([]);
   });
 
@@ -132,9 +168,19 @@ describe('reviewDiff', () => {
       }),
     );
     const engine = createEngine(undefined, { rules });
-    const diff = newFileDiff('a.js', ['kw0x kw3x', 'kw119x']) + newFileDiff('b.py', ['kw3x alt4y kw4x', 'alt119y']) + newFileDiff('c.ts', ['kw3x kw5x']);
+    const diff =
+      newFileDiff('a.js', ['kw0x kw3x', 'kw119x']) +
+      newFileDiff('b.py', ['kw3x alt4y kw4x', 'alt119y']) +
+      newFileDiff('c.ts', ['kw3x kw5x']);
     const found = (await engine.review(diff)).findings.map((f) => `${f.file_path}:${f.line} ${f.rule_id}`);
-    expect(found).toEqual(['a.js:1 rule-0', 'a.js:1 rule-3', 'a.js:2 rule-119', 'b.py:1 rule-4', 'b.py:2 rule-119', 'c.ts:1 rule-5']);
+    expect(found).toEqual([
+      'a.js:1 rule-0',
+      'a.js:1 rule-3',
+      'a.js:2 rule-119',
+      'b.py:1 rule-4',
+      'b.py:2 rule-119',
+      'c.ts:1 rule-5',
+    ]);
   });
 
   it('lists metadata of every rule', () => {

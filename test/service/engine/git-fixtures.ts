@@ -35,7 +35,12 @@ export function plainDiff(cwd: string, ...args: string[]): string {
   }
 }
 
-export function makeRepo(): { dir: string; write(path: string, content: string | Buffer): void; commit(message: string): void; cleanup(): void } {
+export function makeRepo(): {
+  dir: string;
+  write(path: string, content: string | Buffer): void;
+  commit(message: string): void;
+  cleanup(): void;
+} {
   const dir = mkdtempSync(join(tmpdir(), 'diff-review-git-'));
   git(dir, 'init', '-q', '-b', 'main');
   git(dir, 'config', 'user.name', 'Test');
@@ -57,7 +62,8 @@ export function makeRepo(): { dir: string; write(path: string, content: string |
   };
 }
 
-const lines = (count: number, prefix: string): string => Array.from({ length: count }, (_, i) => `${prefix} ${i + 1}`).join('\n') + '\n';
+const lines = (count: number, prefix: string): string =>
+  Array.from({ length: count }, (_, i) => `${prefix} ${i + 1}`).join('\n') + '\n';
 
 /** Builds every fixture in one repository. */
 export function buildGitFixtures(): DiffFixture[] {
@@ -109,29 +115,66 @@ export function buildGitFixtures(): DiffFixture[] {
         oldPath: 'db/schema.sql',
         newPath: 'db/schema.sql',
         status: 'modified',
-        added: [[1, '-- another comment'], [3, '++ still not a header'], [4, '--- nor this']],
+        added: [
+          [1, '-- another comment'],
+          [3, '++ still not a header'],
+          [4, '--- nor this'],
+        ],
       },
       { oldPath: null, newPath: 'docs/été.txt', status: 'added', added: [[1, 'bonjour']] },
       { oldPath: null, newPath: 'img/logo.png', status: 'added', binary: true, added: [] },
       { oldPath: 'nonl.txt', newPath: 'nonl.txt', status: 'modified', added: [[2, 'last line']] },
-      { oldPath: 'src/app.js', newPath: 'src/app.js', status: 'modified', added: [[2, 'inserted after 1'], [17, 'replaced 16']] },
+      {
+        oldPath: 'src/app.js',
+        newPath: 'src/app.js',
+        status: 'modified',
+        added: [
+          [2, 'inserted after 1'],
+          [17, 'replaced 16'],
+        ],
+      },
       { oldPath: 'src/copy-source.js', newPath: 'src/copy-target.js', status: 'copied', added: [[41, 'extra']] },
       { oldPath: 'src/gone.js', newPath: null, status: 'deleted', added: [] },
       { oldPath: 'src/moved.js', newPath: 'src/lib-moved.js', status: 'renamed', added: [] },
-      { oldPath: null, newPath: 'src/new file.js', status: 'added', added: [[1, 'const x = 1;'], [2, 'const y = 2;']] },
+      {
+        oldPath: null,
+        newPath: 'src/new file.js',
+        status: 'added',
+        added: [
+          [1, 'const x = 1;'],
+          [2, 'const y = 2;'],
+        ],
+      },
       { oldPath: 'src/old name.js', newPath: 'src/new name.js', status: 'renamed', added: [[5, 'changed 5']] },
     ];
-    const byNewOrOld = (a: ExpectedFile, b: ExpectedFile) => (a.newPath ?? a.oldPath)!.localeCompare((b.newPath ?? b.oldPath)!);
+    const byNewOrOld = (a: ExpectedFile, b: ExpectedFile) =>
+      (a.newPath ?? a.oldPath)!.localeCompare((b.newPath ?? b.oldPath)!);
 
-    fixtures.push({ name: 'git diff (renames, copies, binary, quoted paths)', diff: git(dir, 'diff', '-M', '-C', '--find-copies-harder', base, 'HEAD'), files: expected });
-    fixtures.push({ name: 'git diff three-dot', diff: git(dir, 'diff', '-M', '-C', '--find-copies-harder', `main...feature`), files: expected });
+    fixtures.push({
+      name: 'git diff (renames, copies, binary, quoted paths)',
+      diff: git(dir, 'diff', '-M', '-C', '--find-copies-harder', base, 'HEAD'),
+      files: expected,
+    });
+    fixtures.push({
+      name: 'git diff three-dot',
+      diff: git(dir, 'diff', '-M', '-C', '--find-copies-harder', `main...feature`),
+      files: expected,
+    });
     fixtures.push({
       name: 'git diff --binary (GIT binary patch)',
       diff: git(dir, 'diff', '--binary', '-M', '-C', '--find-copies-harder', base, 'HEAD'),
       files: expected,
     });
-    fixtures.push({ name: 'git format-patch', diff: git(dir, 'format-patch', '-M', '-C', '--find-copies-harder', '--stdout', `${base}..HEAD`), files: expected });
-    fixtures.push({ name: 'git show', diff: git(dir, 'show', '-M', '-C', '--find-copies-harder', 'HEAD'), files: expected });
+    fixtures.push({
+      name: 'git format-patch',
+      diff: git(dir, 'format-patch', '-M', '-C', '--find-copies-harder', '--stdout', `${base}..HEAD`),
+      files: expected,
+    });
+    fixtures.push({
+      name: 'git show',
+      diff: git(dir, 'show', '-M', '-C', '--find-copies-harder', 'HEAD'),
+      files: expected,
+    });
     fixtures.push({
       name: 'git diff --no-prefix',
       diff: git(dir, 'diff', '--no-prefix', '-M', '-C', '--find-copies-harder', base, 'HEAD'),
@@ -152,7 +195,15 @@ export function buildGitFixtures(): DiffFixture[] {
       diff: plainDiff(join(dir, 'plain'), '-ruN', 'a', 'b'),
       files: [
         { oldPath: null, newPath: 'added.txt', status: 'added', added: [[1, 'fresh']] },
-        { oldPath: 'hello.txt', newPath: 'hello.txt', status: 'modified', added: [[2, '2'], [4, 'four']] },
+        {
+          oldPath: 'hello.txt',
+          newPath: 'hello.txt',
+          status: 'modified',
+          added: [
+            [2, '2'],
+            [4, 'four'],
+          ],
+        },
       ],
     });
     for (const f of fixtures) f.files.sort(byNewOrOld);

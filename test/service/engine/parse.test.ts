@@ -39,7 +39,9 @@ describe('parseUnifiedDiff on real git and diff output', () => {
           newPath: f.newPath,
           status: f.status,
           ...(f.binary ? { binary: true } : {}),
-          added: f.hunks.flatMap((h) => h.lines.filter((l) => l.kind === '+').map((l) => [l.newLine, l.text] as [number, string])),
+          added: f.hunks.flatMap((h) =>
+            h.lines.filter((l) => l.kind === '+').map((l) => [l.newLine, l.text] as [number, string]),
+          ),
         }))
         .sort((a, b) => (a.newPath ?? a.oldPath)!.localeCompare((b.newPath ?? b.oldPath)!));
       expect(got).toEqual(fixture.files);
@@ -56,7 +58,17 @@ describe('parseUnifiedDiff on real git and diff output', () => {
 
 describe('parseUnifiedDiff edge cases', () => {
   it('counts a blank line inside a hunk as context while the counts say lines remain', () => {
-    const diff = ['--- a/x.py', '+++ b/x.py', '@@ -1,4 +1,5 @@', ' def f():', '', '     pass', '+    added', ' end', ''].join('\n');
+    const diff = [
+      '--- a/x.py',
+      '+++ b/x.py',
+      '@@ -1,4 +1,5 @@',
+      ' def f():',
+      '',
+      '     pass',
+      '+    added',
+      ' end',
+      '',
+    ].join('\n');
     expect(added(parseUnifiedDiff(diff), 'x.py')).toEqual([[4, '    added']]);
   });
 
@@ -83,13 +95,36 @@ describe('parseUnifiedDiff edge cases', () => {
   });
 
   it('reads a diff with CRLF line endings throughout', () => {
-    const diff = ['diff --git a/w.txt b/w.txt', 'index 1..2 100644', '--- a/w.txt', '+++ b/w.txt', '@@ -1,2 +1,2 @@', ' a', '-b', '+c', ''].join('\r\n');
+    const diff = [
+      'diff --git a/w.txt b/w.txt',
+      'index 1..2 100644',
+      '--- a/w.txt',
+      '+++ b/w.txt',
+      '@@ -1,2 +1,2 @@',
+      ' a',
+      '-b',
+      '+c',
+      '',
+    ].join('\r\n');
     expect(added(parseUnifiedDiff(diff), 'w.txt')).toEqual([[2, 'c']]);
   });
 
   it('skips "\\ No newline at end of file" between the old and the new line', () => {
-    const diff = ['--- a/n.txt', '+++ b/n.txt', '@@ -1 +1,2 @@', '-last', '\\ No newline at end of file', '+last', '+more', '\\ No newline at end of file', ''].join('\n');
-    expect(added(parseUnifiedDiff(diff), 'n.txt')).toEqual([[1, 'last'], [2, 'more']]);
+    const diff = [
+      '--- a/n.txt',
+      '+++ b/n.txt',
+      '@@ -1 +1,2 @@',
+      '-last',
+      '\\ No newline at end of file',
+      '+last',
+      '+more',
+      '\\ No newline at end of file',
+      '',
+    ].join('\n');
+    expect(added(parseUnifiedDiff(diff), 'n.txt')).toEqual([
+      [1, 'last'],
+      [2, 'more'],
+    ]);
   });
 
   it('decodes C-quoted paths with octal escapes and spaces', () => {
@@ -105,7 +140,12 @@ describe('parseUnifiedDiff edge cases', () => {
       '+b',
     ].join('\n');
     const [file] = parseUnifiedDiff(diff).files;
-    expect(file).toMatchObject({ oldPath: 'café menu.txt', newPath: 'café carte.txt', status: 'renamed', similarity: 90 });
+    expect(file).toMatchObject({
+      oldPath: 'café menu.txt',
+      newPath: 'café carte.txt',
+      status: 'renamed',
+      similarity: 90,
+    });
   });
 
   it('reads pure renames, mode-only changes and binary files without hunks', () => {
@@ -160,12 +200,42 @@ describe('parseUnifiedDiff edge cases', () => {
   });
 
   it('computes new line numbers across several hunks', () => {
-    const diff = ['--- a/f', '+++ b/f', '@@ -1,2 +1,3 @@', ' a', '+b', ' c', '@@ -10,3 +11,2 @@', ' j', '-k', ' l', '@@ -20 +20,2 @@', ' t', '+u'].join('\n');
-    expect(added(parseUnifiedDiff(diff), 'f')).toEqual([[2, 'b'], [21, 'u']]);
+    const diff = [
+      '--- a/f',
+      '+++ b/f',
+      '@@ -1,2 +1,3 @@',
+      ' a',
+      '+b',
+      ' c',
+      '@@ -10,3 +11,2 @@',
+      ' j',
+      '-k',
+      ' l',
+      '@@ -20 +20,2 @@',
+      ' t',
+      '+u',
+    ].join('\n');
+    expect(added(parseUnifiedDiff(diff), 'f')).toEqual([
+      [2, 'b'],
+      [21, 'u'],
+    ]);
   });
 
   it('skips combined diffs of merge commits', () => {
-    const diff = ['diff --cc f.txt', 'index 1,2..3', '@@@ -1,1 -1,1 +1,1 @@@', '- a', ' -b', '++c', 'diff --git a/g b/g', '--- a/g', '+++ b/g', '@@ -1 +1 @@', '-x', '+y'].join('\n');
+    const diff = [
+      'diff --cc f.txt',
+      'index 1,2..3',
+      '@@@ -1,1 -1,1 +1,1 @@@',
+      '- a',
+      ' -b',
+      '++c',
+      'diff --git a/g b/g',
+      '--- a/g',
+      '+++ b/g',
+      '@@ -1 +1 @@',
+      '-x',
+      '+y',
+    ].join('\n');
     const files = parseUnifiedDiff(diff).files;
     expect(files.map((f) => f.newPath)).toEqual(['g']);
   });
@@ -176,7 +246,9 @@ describe('parseUnifiedDiff edge cases', () => {
   });
 
   it('accepts a commit without changes as an empty diff', () => {
-    const text = ['commit 0123456789abcdef0123456789abcdef01234567', 'Author: A <a@example.com>', '', '    empty'].join('\n');
+    const text = ['commit 0123456789abcdef0123456789abcdef01234567', 'Author: A <a@example.com>', '', '    empty'].join(
+      '\n',
+    );
     expect(parseUnifiedDiff(text).files).toEqual([]);
   });
 
@@ -205,16 +277,24 @@ describe('parseUnifiedDiff edge cases', () => {
     it('reads a hunk whose last line is exactly 2,147,483,647', () => {
       const parsed = parseUnifiedDiff(hunk('@@ -2147483646,1 +2147483646,2 @@', [' a', '+b']));
       expect(added(parsed, 'x')).toEqual([[2147483647, 'b']]);
-      expect(added(parseUnifiedDiff(hunk('@@ -2147483647 +2147483647 @@', ['-a', '+b'])), 'x')).toEqual([[2147483647, 'b']]);
+      expect(added(parseUnifiedDiff(hunk('@@ -2147483647 +2147483647 @@', ['-a', '+b'])), 'x')).toEqual([
+        [2147483647, 'b'],
+      ]);
     });
 
     it('refuses a hunk whose lines run one past it, or far past it', () => {
-      for (const header of ['@@ -2147483647,1 +2147483647,2 @@', '@@ -1 +4294967295 @@', '@@ -1 +99999999999999999999,1 @@']) {
+      for (const header of [
+        '@@ -2147483647,1 +2147483647,2 @@',
+        '@@ -1 +4294967295 @@',
+        '@@ -1 +99999999999999999999,1 @@',
+      ]) {
         expect(() => parseUnifiedDiff(hunk(header, [' a', '+b']))).toThrow(InvalidDiffError);
         expect(() => parseUnifiedDiff(hunk(header, [' a', '+b']))).toThrow(/Line 3: .*2,147,483,647/);
       }
       // The old side too: its numbers are part of the parsed diff.
-      expect(() => parseUnifiedDiff(hunk('@@ -2147483647,2 +1,2 @@', [' a', '-b', '+c']))).toThrow(/Line 3: .*2,147,483,647/);
+      expect(() => parseUnifiedDiff(hunk('@@ -2147483647,2 +1,2 @@', [' a', '-b', '+c']))).toThrow(
+        /Line 3: .*2,147,483,647/,
+      );
     });
 
     it('refuses added lines numbered 0 (a new side that starts at 0 has no lines)', () => {

@@ -33,8 +33,14 @@ async function bothWays(diff: string): Promise<void> {
 
 describe('keyword pre-filter', () => {
   it('finds what every rule reading every line finds, on this repository and on fastify', async () => {
-    const files = [...sourcesUnder(join(ROOT, 'service')), ...sourcesUnder(join(ROOT, 'test')), ...sourcesUnder(join(ROOT, 'node_modules/fastify/lib'))];
-    const diff = files.map((file) => newFileDiff(relative(ROOT, file), readFileSync(file, 'utf8').split('\n'))).join('');
+    const files = [
+      ...sourcesUnder(join(ROOT, 'service')),
+      ...sourcesUnder(join(ROOT, 'test')),
+      ...sourcesUnder(join(ROOT, 'node_modules/fastify/lib')),
+    ];
+    const diff = files
+      .map((file) => newFileDiff(relative(ROOT, file), readFileSync(file, 'utf8').split('\n')))
+      .join('');
     expect(diff.length).toBeGreaterThan(300_000);
     await bothWays(diff);
   }, 60_000);
@@ -42,12 +48,50 @@ describe('keyword pre-filter', () => {
   it('finds what every rule finds on random lines made of keywords, code and non-Latin-1 text', async () => {
     const piece = fc.oneof(
       { weight: 3, arbitrary: fc.constantFrom(...allKeywords) },
-      { weight: 4, arbitrary: fc.constantFrom(' ', '(', ')', '"', "'", '`', '//', '#', '/*', '*/', '=', ':', '\t', '.', '_', '-', 'x', 'A', '1', 'é', '€', '中', '\r', '@', '!') },
+      {
+        weight: 4,
+        arbitrary: fc.constantFrom(
+          ' ',
+          '(',
+          ')',
+          '"',
+          "'",
+          '`',
+          '//',
+          '#',
+          '/*',
+          '*/',
+          '=',
+          ':',
+          '\t',
+          '.',
+          '_',
+          '-',
+          'x',
+          'A',
+          '1',
+          'é',
+          '€',
+          '中',
+          '\r',
+          '@',
+          '!',
+        ),
+      },
       { weight: 1, arbitrary: fc.string({ maxLength: 6 }).map((s) => s.replace(/[\n]/g, ' ')) },
     );
     const line = fc.array(piece, { maxLength: 12 }).map((pieces) => pieces.join(''));
     const file = fc.record({
-      path: fc.constantFrom('src/a.js', 'src/a.ts', 'lib/a.py', 'app/a.rb', 'src/main.rs', 'README.md', 'config/.env.local', 'src/a.test.ts'),
+      path: fc.constantFrom(
+        'src/a.js',
+        'src/a.ts',
+        'lib/a.py',
+        'app/a.rb',
+        'src/main.rs',
+        'README.md',
+        'config/.env.local',
+        'src/a.test.ts',
+      ),
       lines: fc.array(line, { minLength: 1, maxLength: 8 }),
     });
     await fc.assert(
@@ -69,7 +113,8 @@ describe('KeywordSieve', () => {
           const text = `${'é'.repeat(before % 2)}${'x'.repeat(before)}${keyword}${'y'.repeat(after)}\n${keyword}`;
           const found = sieve.scan(text);
           const offsets = [];
-          for (let i = 0; i < found.length; i += 2) if (sieve.keywords[found[i + 1]!] === keyword) offsets.push(found[i]!);
+          for (let i = 0; i < found.length; i += 2)
+            if (sieve.keywords[found[i + 1]!] === keyword) offsets.push(found[i]!);
           expect(offsets.sort((a, b) => a - b)).toEqual([text.indexOf(keyword), text.lastIndexOf(keyword)]);
         }
       }

@@ -15,7 +15,10 @@ function gitDiffNoIndex(oldText: string, newText: string, name: string, context:
   writeFileSync(join(dir, `old ${name}`), oldText);
   writeFileSync(join(dir, `new ${name}`), newText);
   try {
-    execFileSync('git', ['diff', '--no-index', `-U${context}`, `old ${name}`, `new ${name}`], { cwd: dir, encoding: 'utf8' });
+    execFileSync('git', ['diff', '--no-index', `-U${context}`, `old ${name}`, `new ${name}`], {
+      cwd: dir,
+      encoding: 'utf8',
+    });
     return '';
   } catch (error) {
     const e = error as { status?: number; stdout?: string };
@@ -26,11 +29,24 @@ function gitDiffNoIndex(oldText: string, newText: string, name: string, context:
 
 // Lines that stress a parser: diff markers at the start, header look-alikes, blanks, non-ASCII.
 const line = fc.oneof(
-  fc.constantFrom('', ' ', '-', '+', '--- a/x', '+++ b/x', '@@ -1 +1 @@', '\\ not a marker', 'diff --git a/x b/x', 'é😀', 'same'),
+  fc.constantFrom(
+    '',
+    ' ',
+    '-',
+    '+',
+    '--- a/x',
+    '+++ b/x',
+    '@@ -1 +1 @@',
+    '\\ not a marker',
+    'diff --git a/x b/x',
+    'é😀',
+    'same',
+  ),
   fc.string({ maxLength: 12 }).map((s) => s.replace(/[\r\n]/g, '')),
 );
 const file = fc.record({ lines: fc.array(line, { maxLength: 25 }), finalNewline: fc.boolean() });
-const text = (f: { lines: string[]; finalNewline: boolean }) => f.lines.join('\n') + (f.finalNewline && f.lines.length > 0 ? '\n' : '');
+const text = (f: { lines: string[]; finalNewline: boolean }) =>
+  f.lines.join('\n') + (f.finalNewline && f.lines.length > 0 ? '\n' : '');
 
 describe('parser property', () => {
   it('maps every added line to its line in the new file', () => {
@@ -46,7 +62,10 @@ describe('parser property', () => {
         const added = parsed.files[0]!.hunks.flatMap((h) => h.lines.filter((l) => l.kind !== '-'));
         for (const l of added) expect(l.text).toBe(newLines[l.newLine - 1]);
         // An editor that strips the lone space of empty context lines changes nothing.
-        const stripped = diff.split('\n').map((l) => (l === ' ' ? '' : l)).join('\n');
+        const stripped = diff
+          .split('\n')
+          .map((l) => (l === ' ' ? '' : l))
+          .join('\n');
         expect(parseUnifiedDiff(stripped)).toEqual(parsed);
         // The old and the new file, rebuilt from the diff, have as many lines as the counts say.
         for (const h of parsed.files[0]!.hunks) {

@@ -13,7 +13,15 @@ export function reviewDiff(diff: string, config?: EngineConfig): Promise<ReviewR
 }
 
 export function newFileDiff(path: string, lines: string[]): string {
-  return [`diff --git a/${path} b/${path}`, 'new file mode 100644', '--- /dev/null', `+++ b/${path}`, `@@ -0,0 +1,${lines.length} @@`, ...lines.map((l) => `+${l}`), ''].join('\n');
+  return [
+    `diff --git a/${path} b/${path}`,
+    'new file mode 100644',
+    '--- /dev/null',
+    `+++ b/${path}`,
+    `@@ -0,0 +1,${lines.length} @@`,
+    ...lines.map((l) => `+${l}`),
+    '',
+  ].join('\n');
 }
 
 /** A modified file: `context` lines kept, then `added` lines added after them. */

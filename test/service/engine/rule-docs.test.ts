@@ -31,12 +31,21 @@ describe('rule documentation', () => {
     }
   });
 
-  it.each(docs.filter((doc) => doc.fires).map((doc) => [doc.id, doc] as const))('%s: the examples do what they say', async (id, doc) => {
-    const fired = await findings(doc.fires!.path, [...doc.fires!.lines]);
-    expect(fired.map((f) => f.rule_id), 'the example that fires').toContain(id);
-    const passed = await findings(doc.passes!.path, [...doc.passes!.lines]);
-    expect(passed.map((f) => f.rule_id), 'the example that does not fire').not.toContain(id);
-  });
+  it.each(docs.filter((doc) => doc.fires).map((doc) => [doc.id, doc] as const))(
+    '%s: the examples do what they say',
+    async (id, doc) => {
+      const fired = await findings(doc.fires!.path, [...doc.fires!.lines]);
+      expect(
+        fired.map((f) => f.rule_id),
+        'the example that fires',
+      ).toContain(id);
+      const passed = await findings(doc.passes!.path, [...doc.passes!.lines]);
+      expect(
+        passed.map((f) => f.rule_id),
+        'the example that does not fire',
+      ).not.toContain(id);
+    },
+  );
 
   it('docs/rules/ holds exactly the generated pages (UPDATE_RULE_DOCS=1 regenerates them)', () => {
     const pages = generatedPages();

@@ -15,11 +15,31 @@ const finding: Finding = {
 
 describe('toSarif', () => {
   it('maps severities to SARIF levels', () => {
-    expect([severityToSarifLevel('error'), severityToSarifLevel('warning'), severityToSarifLevel('info')]).toEqual(['error', 'warning', 'note']);
+    expect([severityToSarifLevel('error'), severityToSarifLevel('warning'), severityToSarifLevel('info')]).toEqual([
+      'error',
+      'warning',
+      'note',
+    ]);
   });
 
   it('writes a SARIF 2.1.0 log with rules, results, regions and fingerprints', () => {
-    const log = toSarif({ findings: [finding, { ...finding, rule_id: 'todo-without-issue', severity: 'info', line: 3, start_column: undefined, end_column: undefined }], reviewId: 'rev_01', repository: 'github.com/acme/app', baseCommit: 'abc1234', toolVersion: '0.1.0' }) as any;
+    const log = toSarif({
+      findings: [
+        finding,
+        {
+          ...finding,
+          rule_id: 'todo-without-issue',
+          severity: 'info',
+          line: 3,
+          start_column: undefined,
+          end_column: undefined,
+        },
+      ],
+      reviewId: 'rev_01',
+      repository: 'github.com/acme/app',
+      baseCommit: 'abc1234',
+      toolVersion: '0.1.0',
+    }) as any;
     expect(log.version).toBe('2.1.0');
     expect(log.$schema).toMatch(/sarif-schema-2\.1\.0\.json$/);
     const run = log.runs[0];
@@ -45,19 +65,40 @@ describe('toSarif', () => {
     expect(second.level).toBe('note');
     expect(second.locations[0].physicalLocation.region).toEqual({ startLine: 3 });
     // SARIF's repositoryUri must be an absolute URI (the schema says so: test/service/cli/formats.test.ts).
-    expect(run.versionControlProvenance).toEqual([{ repositoryUri: 'https://github.com/acme/app', revisionId: 'abc1234' }]);
+    expect(run.versionControlProvenance).toEqual([
+      { repositoryUri: 'https://github.com/acme/app', revisionId: 'abc1234' },
+    ]);
   });
 
   it('keeps a repository name that is not a URI out of versionControlProvenance, in a property bag', () => {
-    const run = (toSarif({ findings: [finding], reviewId: 'rev_03', repository: 'my-folder', baseCommit: 'abc1234', toolVersion: '0.1.0' }) as any).runs[0];
+    const run = (
+      toSarif({
+        findings: [finding],
+        reviewId: 'rev_03',
+        repository: 'my-folder',
+        baseCommit: 'abc1234',
+        toolVersion: '0.1.0',
+      }) as any
+    ).runs[0];
     expect(run.versionControlProvenance).toBeUndefined();
     expect(run.properties).toEqual({ repository: 'my-folder', baseCommit: 'abc1234' });
-    const url = (toSarif({ findings: [finding], reviewId: 'rev_04', repository: 'ssh://git.example.com/app', toolVersion: '0.1.0' }) as any).runs[0];
+    const url = (
+      toSarif({
+        findings: [finding],
+        reviewId: 'rev_04',
+        repository: 'ssh://git.example.com/app',
+        toolVersion: '0.1.0',
+      }) as any
+    ).runs[0];
     expect(url.versionControlProvenance).toEqual([{ repositoryUri: 'ssh://git.example.com/app' }]);
   });
 
   it('still describes a rule id it does not know', () => {
-    const log = toSarif({ findings: [{ ...finding, rule_id: 'retired-rule' }], reviewId: 'rev_02', toolVersion: '0.1.0' }) as any;
+    const log = toSarif({
+      findings: [{ ...finding, rule_id: 'retired-rule' }],
+      reviewId: 'rev_02',
+      toolVersion: '0.1.0',
+    }) as any;
     const run = log.runs[0];
     expect(run.tool.driver.rules[run.results[0].ruleIndex].id).toBe('retired-rule');
     expect(run.versionControlProvenance).toBeUndefined();

@@ -53,10 +53,16 @@ describe('request validation under fuzzing', () => {
   it('random JSON values in every field: 202 or 400, never 500', async () => {
     const field = fc.oneof(fc.jsonValue({ maxDepth: 3 }), fc.string(), fc.constant(undefined));
     await fc.assert(
-      fc.asyncProperty(field, field, field, fc.dictionary(fc.string({ maxLength: 8 }), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 2 }), async (diff, repository, base_commit, extra) => {
-        const body = { ...extra, diff: typeof diff === 'string' ? `${MARK}${diff}` : diff, repository, base_commit };
-        await post(JSON.stringify(body));
-      }),
+      fc.asyncProperty(
+        field,
+        field,
+        field,
+        fc.dictionary(fc.string({ maxLength: 8 }), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 2 }),
+        async (diff, repository, base_commit, extra) => {
+          const body = { ...extra, diff: typeof diff === 'string' ? `${MARK}${diff}` : diff, repository, base_commit };
+          await post(JSON.stringify(body));
+        },
+      ),
       { numRuns: 150 },
     );
     expect((await t.api('GET', '/healthz', { token: null })).status).toBe(200);
@@ -79,17 +85,24 @@ describe('request validation under fuzzing', () => {
   });
 
   it('huge numbers, NUL bytes, invalid UTF-8 and lone surrogates', async () => {
-    for (const raw of ['{"diff":1e400,"repository":"r"}', '{"diff":"x","repository":-1e-400}', `{"diff":"x","repository":${'9'.repeat(5000)}}`]) {
+    for (const raw of [
+      '{"diff":1e400,"repository":"r"}',
+      '{"diff":"x","repository":-1e-400}',
+      `{"diff":"x","repository":${'9'.repeat(5000)}}`,
+    ]) {
       expect((await post(raw)).status).toBe(400);
     }
     // NUL as a JSON escape is a valid string: accepted in a diff, refused in a repository (a control character).
     expect((await post(JSON.stringify({ diff: `${MARK}\u0000+x\u0000`, repository: 'r' }))).status).toBe(202);
     expect((await post(JSON.stringify({ diff: `${MARK}x`, repository: 'r\u0000' }))).status).toBe(400);
     // Raw NUL bytes and invalid UTF-8 in the body bytes.
-    const bytes = (...parts: (string | number[])[]) => new Uint8Array(Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p) : Buffer.from(p)))));
+    const bytes = (...parts: (string | number[])[]) =>
+      new Uint8Array(Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p) : Buffer.from(p)))));
     await post(bytes('{"diff":"', [0x00, 0x00], '","repository":"r"}'));
     // Invalid UTF-8 is refused, naming the field, never replaced silently.
-    const invalidDiff = await post(bytes(`{"diff":"${MARK}`, [0xff, 0xfe, 0xc3, 0x28, 0xed, 0xa0, 0x80], '","repository":"r"}'));
+    const invalidDiff = await post(
+      bytes(`{"diff":"${MARK}`, [0xff, 0xfe, 0xc3, 0x28, 0xed, 0xa0, 0x80], '","repository":"r"}'),
+    );
     expect(invalidDiff.status).toBe(400);
     expect(invalidDiff.json.message).toMatch(/^diff is not valid UTF-8/);
     const invalidRepository = await post(bytes('{"diff":"x","repository":"', [0xc0, 0xaf], '"}'));
@@ -107,9 +120,15 @@ describe('diffs built to hurt', () => {
 
   it('random bytes and random text: accepted, and every job ends completed or invalid_diff', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.oneof(fc.uint8Array({ minLength: 1, maxLength: 2000 }).map((b) => Buffer.from(b).toString('latin1')), fc.string({ minLength: 1, maxLength: 2000, unit: 'binary' })), async (text) => {
-        await send(MARK + text);
-      }),
+      fc.asyncProperty(
+        fc.oneof(
+          fc.uint8Array({ minLength: 1, maxLength: 2000 }).map((b) => Buffer.from(b).toString('latin1')),
+          fc.string({ minLength: 1, maxLength: 2000, unit: 'binary' }),
+        ),
+        async (text) => {
+          await send(MARK + text);
+        },
+      ),
       { numRuns: 60 },
     );
   });
@@ -132,7 +151,13 @@ describe('diffs built to hurt', () => {
   });
 
   it('hunk headers with huge counts, and counts that do not match', async () => {
-    for (const header of ['@@ -1,999999999 +1,999999999 @@', '@@ -999999999999999999999 +1 @@', '@@ -1,0 +1,4294967296 @@', '@@ -0,0 +1,-5 @@', '@@ -1 +1 @@ @@ @@']) {
+    for (const header of [
+      '@@ -1,999999999 +1,999999999 @@',
+      '@@ -999999999999999999999 +1 @@',
+      '@@ -1,0 +1,4294967296 @@',
+      '@@ -0,0 +1,-5 @@',
+      '@@ -1 +1 @@ @@ @@',
+    ]) {
       await send(`--- a/x.js\n+++ b/x.js\n${header}\n+${MARK}\n+debugger;\n`);
     }
     // 50,000 hunk headers in one file.
@@ -151,7 +176,9 @@ describe('diffs built to hurt', () => {
     expect(status).toBe(202);
   });
 
-  it('100,000 files in one diff, straight to the review worker (no API: they cannot fit in 1 MB)', { timeout: 60_000 }, async () => {
+  it('100,000 files in one diff, straight to the review worker (no API: they cannot fit in 1 MB)', {
+    timeout: 60_000,
+  }, async () => {
     let diff = '';
     for (let i = 0; i < 100_000; i++) diff += `--- /dev/null\n+++ b/f${i}\n@@ -0,0 +1 @@\n+x\n`;
     const result = await runReviewTask({ diff });
@@ -162,7 +189,10 @@ describe('diffs built to hurt', () => {
 describe('tokens and binding', () => {
   it('token comparison is constant-time: crypto.timingSafeEqual over the SHA-256 digests', () => {
     const source = readFileSync(new URL('../../../service/auth/secret.ts', import.meta.url), 'utf8');
-    const body = source.slice(source.indexOf('export function sameDigest'), source.indexOf('}', source.indexOf('export function sameDigest')));
+    const body = source.slice(
+      source.indexOf('export function sameDigest'),
+      source.indexOf('}', source.indexOf('export function sameDigest')),
+    );
     expect(body).toContain('timingSafeEqual(');
     expect(body).not.toMatch(/\ba\s*===?\s*b\b/); // no direct comparison of the digests
     // ... and it is the comparison authentication uses

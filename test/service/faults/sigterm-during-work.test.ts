@@ -17,7 +17,8 @@ const run = promisify(execFile);
 const children: ChildProcess[] = [];
 let dir = '';
 afterEach(async () => {
-  for (const child of children.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  for (const child of children.splice(0))
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
@@ -29,7 +30,15 @@ async function serve(dataDir: string) {
   children.push(child);
   for (let i = 0; i < 300; i++) {
     const lock = readLock(dataDir);
-    if (lock?.url && lock.pid === child.pid && (await fetch(`${lock.url}/healthz`).then((r) => r.ok, () => false))) return { child, url: lock.url };
+    if (
+      lock?.url &&
+      lock.pid === child.pid &&
+      (await fetch(`${lock.url}/healthz`).then(
+        (r) => r.ok,
+        () => false,
+      ))
+    )
+      return { child, url: lock.url };
     if (child.exitCode !== null) throw new Error(`serve exited ${child.exitCode}`);
     await sleep(50);
   }
@@ -37,25 +46,40 @@ async function serve(dataDir: string) {
 }
 
 const exitOf = (child: ChildProcess) =>
-  new Promise<number | null>((resolve) => (child.exitCode !== null ? resolve(child.exitCode) : child.once('exit', (code) => resolve(code))));
+  new Promise<number | null>((resolve) =>
+    child.exitCode !== null ? resolve(child.exitCode) : child.once('exit', (code) => resolve(code)),
+  );
 
 describe('SIGTERM during work', () => {
-  it('leaves every job finished or queued, never running, and the next start finishes them', { timeout: 60_000 }, async () => {
+  it('leaves every job finished or queued, never running, and the next start finishes them', {
+    timeout: 60_000,
+  }, async () => {
     dir = await mkdtemp(path.join(os.tmpdir(), 'diff-review-sigterm-'));
     const first = await serve(dir);
-    const token = (await run(process.execPath, [CLI, 'token', 'create', '--name', 'sigterm', '--data-dir', dir])).stdout.trim();
+    const token = (
+      await run(process.execPath, [CLI, 'token', 'create', '--name', 'sigterm', '--data-dir', dir])
+    ).stdout.trim();
     const client = createClient({ baseUrl: first.url, token, retry: 0 });
     const jobs = [];
-    for (let i = 0; i < 8; i++) jobs.push(await client.createReview({ diff: codeDiff(1_000_000, i + 1), repository: `r${i}` }));
+    for (let i = 0; i < 8; i++)
+      jobs.push(await client.createReview({ diff: codeDiff(1_000_000, i + 1), repository: `r${i}` }));
     // Until the workers are busy.
-    for (let i = 0; i < 400 && !(await Promise.all(jobs.map((j) => client.getReview(j.review_id)))).some((j) => j.status === 'running'); i++) await sleep(10);
+    for (
+      let i = 0;
+      i < 400 &&
+      !(await Promise.all(jobs.map((j) => client.getReview(j.review_id)))).some((j) => j.status === 'running');
+      i++
+    )
+      await sleep(10);
 
     const stopping = Date.now();
     first.child.kill('SIGTERM');
     expect(await exitOf(first.child)).toBe(0);
     expect(Date.now() - stopping).toBeLessThan(15_000); // the 5 s grace, and then some
 
-    const doc = JSON.parse(await readFile(path.join(dir, 'store.json'), 'utf8')) as { reviews: { review_id: string; status: string }[] };
+    const doc = JSON.parse(await readFile(path.join(dir, 'store.json'), 'utf8')) as {
+      reviews: { review_id: string; status: string }[];
+    };
     expect(doc.reviews.filter((r) => r.status === 'running')).toEqual([]);
     const onDisk = new Map(doc.reviews.map((r) => [r.review_id, r.status]));
     for (const job of jobs) expect(['queued', 'completed']).toContain(onDisk.get(job.review_id));

@@ -37,11 +37,16 @@ function review(i: number, status: StoredReview['status'] = 'completed', at = T0
   return r;
 }
 const ids = (reviews: StoredReview[]) => reviews.map((r) => r.review_id);
-const docOf = async (dir: string) => JSON.parse(await readFile(path.join(dir, 'store.json'), 'utf8')) as { reviews: StoredReview[] };
+const docOf = async (dir: string) =>
+  JSON.parse(await readFile(path.join(dir, 'store.json'), 'utf8')) as { reviews: StoredReview[] };
 
 async function seed(dir: string, count: number, unfinishedEvery = 0) {
   const store = await LowdbStore.open(dir);
-  await Promise.all(Array.from({ length: count }, (_, i) => store.insertReview(review(i, unfinishedEvery && i % unfinishedEvery === 0 ? 'queued' : 'completed'))));
+  await Promise.all(
+    Array.from({ length: count }, (_, i) =>
+      store.insertReview(review(i, unfinishedEvery && i % unfinishedEvery === 0 ? 'queued' : 'completed')),
+    ),
+  );
   await store.close();
 }
 
@@ -56,12 +61,19 @@ describe('store archive', () => {
 
     const store = await LowdbStore.open(dir);
     expect((await store.unfinishedReviews()).length).toBe(30);
-    for (const i of [0, 1, 1500, 2999]) expect((await store.getReview(review(i).review_id))?.review_id).toBe(review(i).review_id);
+    for (const i of [0, 1, 1500, 2999])
+      expect((await store.getReview(review(i).review_id))?.review_id).toBe(review(i).review_id);
     // Listing walks both, newest first, with its filters and pages.
     const all = await store.listReviews({ owner: 'local', limit: 10_000 });
     expect(all).toHaveLength(3000);
     expect(ids(all)).toEqual(ids(all).toSorted().reverse());
-    const page = await store.listReviews({ owner: 'local', repository: 'repo-1', status: 'completed', limit: 5, before: review(10).review_id });
+    const page = await store.listReviews({
+      owner: 'local',
+      repository: 'repo-1',
+      status: 'completed',
+      limit: 5,
+      before: review(10).review_id,
+    });
     expect(ids(page)).toEqual([7, 4, 1].map((i) => review(i).review_id));
     await store.close();
   });
@@ -89,7 +101,10 @@ describe('store archive', () => {
     const doc = await docOf(dir);
     const inDoc = doc.reviews[0]!;
     // The same review appended to the archive again, with an older state.
-    await appendFile(path.join(dir, 'archive', `reviews-${inDoc.updated_at.slice(0, 10)}.jsonl`), JSON.stringify({ ...inDoc, repository: 'stale' }) + '\n');
+    await appendFile(
+      path.join(dir, 'archive', `reviews-${inDoc.updated_at.slice(0, 10)}.jsonl`),
+      JSON.stringify({ ...inDoc, repository: 'stale' }) + '\n',
+    );
     const store = await LowdbStore.open(dir);
     expect((await store.getReview(inDoc.review_id))?.repository).toBe(inDoc.repository);
     expect(await store.listReviews({ owner: 'local', limit: 10_000 })).toHaveLength(1000);
@@ -111,7 +126,11 @@ describe('store archive', () => {
     const dir = await dataDir();
     const store = await LowdbStore.open(dir);
     // 1,200 reviews finished over 12 days, 100 a day.
-    await Promise.all(Array.from({ length: 1200 }, (_, i) => store.insertReview(review(i, 'completed', T0 + Math.floor(i / 100) * DAY + (i % 100) * 1000))));
+    await Promise.all(
+      Array.from({ length: 1200 }, (_, i) =>
+        store.insertReview(review(i, 'completed', T0 + Math.floor(i / 100) * DAY + (i % 100) * 1000)),
+      ),
+    );
     const cutoff = new Date(T0 + 5 * DAY + 50 * 1000).toISOString(); // in the middle of day 6
     expect(await store.deleteFinishedBefore(cutoff)).toBe(550);
     expect(await store.listReviews({ owner: 'local', limit: 10_000 })).toHaveLength(650);
@@ -139,7 +158,11 @@ describe('store archive', () => {
   it('archived reviews are read from their segments: after retention rewrote the cut-off day, and when one changes again', async () => {
     const dir = await dataDir();
     const store = await LowdbStore.open(dir);
-    await Promise.all(Array.from({ length: 1200 }, (_, i) => store.insertReview(review(i, 'completed', T0 + Math.floor(i / 100) * DAY + (i % 100) * 1000))));
+    await Promise.all(
+      Array.from({ length: 1200 }, (_, i) =>
+        store.insertReview(review(i, 'completed', T0 + Math.floor(i / 100) * DAY + (i % 100) * 1000)),
+      ),
+    );
     const cutoff = new Date(T0 + 5 * DAY + 50 * 1000).toISOString();
     expect(await store.deleteFinishedBefore(cutoff)).toBe(550);
     // Kept lines of the rewritten segment moved: every one is still found, whole.

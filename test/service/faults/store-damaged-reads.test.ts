@@ -29,7 +29,16 @@ async function seeded(): Promise<string> {
   await Promise.all(
     Array.from({ length: COUNT }, async (_, i) => {
       const at = new Date(Date.now() - (COUNT - i) * 60_000).toISOString();
-      const review: StoredReview = { review_id: id(i), owner: 'local', status: 'completed', repository: 'r', created_at: at, updated_at: at, completed_at: at, attempts: 1 };
+      const review: StoredReview = {
+        review_id: id(i),
+        owner: 'local',
+        status: 'completed',
+        repository: 'r',
+        created_at: at,
+        updated_at: at,
+        completed_at: at,
+        attempts: 1,
+      };
       await store.writeFindings(review.review_id, []);
       await store.insertReview(review);
     }),
@@ -57,7 +66,8 @@ async function listAll(t: TestService): Promise<string[]> {
   } while (cursor);
   return ids;
 }
-const errorsAbout = (t: TestService, reviewId: string) => t.logs.filter((l) => /"level":50/.test(l) && l.includes(reviewId));
+const errorsAbout = (t: TestService, reviewId: string) =>
+  t.logs.filter((l) => /"level":50/.test(l) && l.includes(reviewId));
 
 /** Replaces the archive line of a review, in place, by `{}` padded to the same length. */
 async function blankArchiveLine(dir: string, reviewId: string) {

@@ -68,7 +68,9 @@ describe('an unwritable data dir', () => {
     // 3. Writable again: the service recovers without a restart.
     await rm(temp, { recursive: true });
     const after = await client.createReview({ diff: DEBUGGER_DIFF, repository: 'after' });
-    expect((await client.waitForReview(after.review_id, { timeoutMs: 20_000, pollIntervalMs: 25 })).status).toBe('completed');
+    expect((await client.waitForReview(after.review_id, { timeoutMs: 20_000, pollIntervalMs: 25 })).status).toBe(
+      'completed',
+    );
 
     // Failures were logged at error level with their cause; the log holds no diff.
     expect(t.logs.join('')).toMatch(/"level":50.*could not be written/);

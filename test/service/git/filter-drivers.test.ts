@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { configEnvironment, filterOverrides, honoursOverrides, LISTING_CANARY } from '../../../service/git/filter-drivers.ts';
+import {
+  configEnvironment,
+  filterOverrides,
+  honoursOverrides,
+  LISTING_CANARY,
+} from '../../../service/git/filter-drivers.ts';
 
 /** The output of FILTER_COMMANDS_LISTING for these entries. */
 const listing = (...entries: [scope: string, key: string, value: string][]) =>
@@ -8,13 +13,25 @@ const listing = (...entries: [scope: string, key: string, value: string][]) =>
 describe('filterOverrides', () => {
   it('leaves the filters of the user alone', () => {
     expect(
-      filterOverrides(listing(['system', 'filter.a.clean', 'a'], ['global', 'filter.lfs.process', 'git-lfs filter-process'], ['command', 'filter.c.smudge', 'c'])),
+      filterOverrides(
+        listing(
+          ['system', 'filter.a.clean', 'a'],
+          ['global', 'filter.lfs.process', 'git-lfs filter-process'],
+          ['command', 'filter.c.smudge', 'c'],
+        ),
+      ),
     ).toEqual([]);
   });
 
   it("blanks the repository's own filter commands and marks their drivers not required", () => {
     expect(
-      filterOverrides(listing(['local', 'filter.evil.clean', 'touch x'], ['worktree', 'filter.evil.process', 'touch y'], ['local', 'filter.we=ird.name.smudge', 'z'])),
+      filterOverrides(
+        listing(
+          ['local', 'filter.evil.clean', 'touch x'],
+          ['worktree', 'filter.evil.process', 'touch y'],
+          ['local', 'filter.we=ird.name.smudge', 'z'],
+        ),
+      ),
     ).toEqual([
       { key: 'filter.evil.clean', value: '' },
       { key: 'filter.evil.process', value: '' },
@@ -26,7 +43,13 @@ describe('filterOverrides', () => {
 
   it("gives back the user's value where the repository overrides it, and treats unknown scopes as the repository's", () => {
     expect(
-      filterOverrides(listing(['global', 'filter.lfs.process', 'git-lfs filter-process'], ['local', 'filter.lfs.process', 'evil'], ['submodule', 'filter.x.clean', 'y'])),
+      filterOverrides(
+        listing(
+          ['global', 'filter.lfs.process', 'git-lfs filter-process'],
+          ['local', 'filter.lfs.process', 'evil'],
+          ['submodule', 'filter.x.clean', 'y'],
+        ),
+      ),
     ).toEqual([
       { key: 'filter.lfs.process', value: 'git-lfs filter-process' },
       { key: 'filter.x.clean', value: '' },
@@ -35,16 +58,18 @@ describe('filterOverrides', () => {
   });
 
   it('lets the last value of a key win, as git does, and keeps values with newlines whole', () => {
-    expect(filterOverrides(listing(['local', 'filter.a.clean', 'evil\nmore'], ['command', 'filter.a.clean', 'cat']))).toEqual([]);
-    expect(filterOverrides(listing(['command', 'filter.a.clean', 'cat'], ['local', 'filter.a.clean', 'evil\nmore']))).toEqual([
-      { key: 'filter.a.clean', value: 'cat' },
-    ]);
+    expect(
+      filterOverrides(listing(['local', 'filter.a.clean', 'evil\nmore'], ['command', 'filter.a.clean', 'cat'])),
+    ).toEqual([]);
+    expect(
+      filterOverrides(listing(['command', 'filter.a.clean', 'cat'], ['local', 'filter.a.clean', 'evil\nmore'])),
+    ).toEqual([{ key: 'filter.a.clean', value: 'cat' }]);
     expect(filterOverrides('')).toEqual([]);
   });
 });
 
 describe('configEnvironment', () => {
-  it("numbers its settings after those the environment already carries", () => {
+  it('numbers its settings after those the environment already carries', () => {
     const settings = [
       { key: 'filter.a.clean', value: '' },
       { key: 'filter.a.required', value: 'false' },
@@ -57,7 +82,9 @@ describe('configEnvironment', () => {
       GIT_CONFIG_KEY_1: 'filter.a.required',
       GIT_CONFIG_VALUE_1: 'false',
     });
-    expect(configEnvironment({ GIT_CONFIG_COUNT: '1', GIT_CONFIG_KEY_0: 'user.name', GIT_CONFIG_VALUE_0: 'me' }, settings)).toEqual({
+    expect(
+      configEnvironment({ GIT_CONFIG_COUNT: '1', GIT_CONFIG_KEY_0: 'user.name', GIT_CONFIG_VALUE_0: 'me' }, settings),
+    ).toEqual({
       GIT_CONFIG_COUNT: '3',
       GIT_CONFIG_KEY_1: 'filter.a.clean',
       GIT_CONFIG_VALUE_1: '',

@@ -233,7 +233,10 @@ describe('prepareReview: what the diff contains', () => {
     const userDiff = sandbox.git(work, 'diff', '--no-ext-diff', 'origin/main...HEAD');
     expect(userDiff).toContain('\u001b[');
     expect(userDiff).not.toContain('a/src/feature.ts');
-    const configured = await prepareReview({ cwd: work, env: { ...sandbox.env, GIT_DIFF_OPTS: '--unified=0', GIT_PAGER: 'cat -A' } });
+    const configured = await prepareReview({
+      cwd: work,
+      env: { ...sandbox.env, GIT_DIFF_OPTS: '--unified=0', GIT_PAGER: 'cat -A' },
+    });
     expect(configured.diff).toBe(plain.diff);
     expect(configured.diff).toContain('diff --git a/src/feature.ts b/src/feature.ts');
     expect(configured.diff).toContain('rename from README.md');
@@ -264,7 +267,9 @@ describe('prepareReview: errors', () => {
 
   it('throws GitNotFoundError when git cannot be started', async () => {
     const { repo } = localProject();
-    const error = await prepareReview({ cwd: repo, env: sandbox.env, git: join(sandbox.dir, 'no-such-git') }).catch((e: unknown) => e);
+    const error = await prepareReview({ cwd: repo, env: sandbox.env, git: join(sandbox.dir, 'no-such-git') }).catch(
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(GitNotFoundError);
     expect((error as Error).message).toMatch(/Install Git/);
   });

@@ -36,10 +36,30 @@ afterEach(() => sandbox.remove());
 const ran = () => (existsSync(marker) ? readFileSync(marker, 'utf8') : '');
 
 const HOOKS = [
-  'applypatch-msg', 'pre-applypatch', 'post-applypatch', 'pre-commit', 'pre-merge-commit', 'prepare-commit-msg',
-  'commit-msg', 'post-commit', 'pre-rebase', 'post-checkout', 'post-merge', 'pre-push', 'pre-receive', 'update',
-  'proc-receive', 'post-receive', 'post-update', 'reference-transaction', 'push-to-checkout', 'pre-auto-gc',
-  'post-rewrite', 'sendemail-validate', 'fsmonitor-watchman', 'post-index-change',
+  'applypatch-msg',
+  'pre-applypatch',
+  'post-applypatch',
+  'pre-commit',
+  'pre-merge-commit',
+  'prepare-commit-msg',
+  'commit-msg',
+  'post-commit',
+  'pre-rebase',
+  'post-checkout',
+  'post-merge',
+  'pre-push',
+  'pre-receive',
+  'update',
+  'proc-receive',
+  'post-receive',
+  'post-update',
+  'reference-transaction',
+  'push-to-checkout',
+  'pre-auto-gc',
+  'post-rewrite',
+  'sendemail-validate',
+  'fsmonitor-watchman',
+  'post-index-change',
 ];
 
 /** Sets every command a repository's config can name for read-only git commands to `evil <name>`. */
@@ -72,7 +92,10 @@ function armRepository(repo: string, gitDir = join(repo, '.git')): void {
   set('core.hooksPath', hooks);
   // Attributes the repository keeps outside its history, as a downloaded repository could.
   mkdirSync(join(gitDir, 'info'), { recursive: true });
-  writeFileSync(join(gitDir, 'info/attributes'), '*.ts diff=evildiff filter=evilclean\n*.md diff=evildiff filter=evilprocess\n');
+  writeFileSync(
+    join(gitDir, 'info/attributes'),
+    '*.ts diff=evildiff filter=evilclean\n*.md diff=evildiff filter=evilprocess\n',
+  );
 }
 
 describe("a repository's configuration cannot make git run commands", () => {
@@ -95,7 +118,11 @@ describe("a repository's configuration cannot make git run commands", () => {
       expect(await findBaseCommit(root, baseRef, { ...git, head })).toBe(branchPoint);
       const committed = await diffFromBase(root, branchPoint, git);
       expect(committed.diff).toContain('+export const feature = true;');
-      const uncommitted = await diffFromBase(root, branchPoint, { ...git, includeUncommitted: true, includeUntracked: true });
+      const uncommitted = await diffFromBase(root, branchPoint, {
+        ...git,
+        includeUncommitted: true,
+        includeUntracked: true,
+      });
       expect(uncommitted.diff).toContain('+export const unstaged = 1;');
       expect(uncommitted.diff).toContain('+Staged.');
       expect(uncommitted.diff).toContain('+export const untracked = 1;');
@@ -118,7 +145,7 @@ describe("a repository's configuration cannot make git run commands", () => {
     );
   });
 
-  it("keeps the filters the user configured (as Git LFS is), also when the repository redefines them", async () => {
+  it('keeps the filters the user configured (as Git LFS is), also when the repository redefines them', async () => {
     const { work, branchPoint } = clonedProject(sandbox);
     appendFileSync(sandbox.globalConfig, '[filter "upper"]\n\tclean = tr a-z A-Z\n\trequired = true\n');
     sandbox.git(work, 'config', 'filter.upper.clean', `${evil} filter.clean`);
@@ -151,7 +178,9 @@ describe("a repository's configuration cannot make git run commands", () => {
 
     // Plain git asks the submodule whether it is modified, and the submodule runs its commands.
     sandbox.git(work, '-c', 'filter.evilprocess.process=', 'diff', branchPoint);
-    expect(ran().split('\n')).toEqual(expect.arrayContaining(['core.fsmonitor', 'filter.clean', 'hook:post-index-change']));
+    expect(ran().split('\n')).toEqual(
+      expect.arrayContaining(['core.fsmonitor', 'filter.clean', 'hook:post-index-change']),
+    );
   });
 
   it('fetches nothing (a partial clone could fetch through the remote it names) and says why it failed', async () => {
@@ -182,7 +211,11 @@ describe('a git too old to honour the overrides', () => {
     chmodSync(oldGit, 0o755);
     writeFileSync(marker, '');
 
-    const failure = await diffFromBase(work, branchPoint, { env: sandbox.env, git: oldGit, includeUncommitted: true }).catch((error: unknown) => error);
+    const failure = await diffFromBase(work, branchPoint, {
+      env: sandbox.env,
+      git: oldGit,
+      includeUncommitted: true,
+    }).catch((error: unknown) => error);
     expect(ran()).toBe('');
     expect(failure).toBeInstanceOf(GitError);
     expect((failure as GitError).message).toMatch(/Git 2\.31 or newer is needed/);

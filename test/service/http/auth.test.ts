@@ -24,14 +24,22 @@ interface Created {
   expires_at: string | null;
 }
 async function newToken(body: Record<string, unknown>): Promise<Created> {
-  const response = await t.api('POST', '/v1/auth/tokens', { token: t.dashboardToken, body: { name: 'auth test', ...body } });
+  const response = await t.api('POST', '/v1/auth/tokens', {
+    token: t.dashboardToken,
+    body: { name: 'auth test', ...body },
+  });
   expect(response.status).toBe(201);
   return (await response.json()) as Created;
 }
 
 async function errorOf(response: Response) {
   const body = (await response.json()) as { error: string; message?: string };
-  return { status: response.status, error: body.error, message: body.message, challenge: response.headers.get('www-authenticate') };
+  return {
+    status: response.status,
+    error: body.error,
+    message: body.message,
+    challenge: response.headers.get('www-authenticate'),
+  };
 }
 
 const ok = { diff: DEBUGGER_DIFF, repository: 'github.com/acme/widgets' };
@@ -81,14 +89,20 @@ describe('401 unauthorized', () => {
   });
 
   it('the scheme is case-insensitive (RFC 7235): "bearer <token>" works', async () => {
-    const response = await t.api('GET', '/v1/reviews', { token: null, headers: { authorization: `bearer ${t.reviewToken}` } });
+    const response = await t.api('GET', '/v1/reviews', {
+      token: null,
+      headers: { authorization: `bearer ${t.reviewToken}` },
+    });
     expect(response.status).toBe(200);
   });
 
   it.each([
     ['a well-formed secret that was never issued', () => mintSecret()],
     ['a random string', () => 'not-a-token-at-all'],
-    ['a valid token with one character changed', () => t.reviewToken.slice(0, -1) + (t.reviewToken.endsWith('A') ? 'B' : 'A')],
+    [
+      'a valid token with one character changed',
+      () => t.reviewToken.slice(0, -1) + (t.reviewToken.endsWith('A') ? 'B' : 'A'),
+    ],
     ['a valid token with a suffix', () => `${t.reviewToken}x`],
     ['the token hash instead of the token', () => 'a'.repeat(64)],
   ])('unknown token (%s) → 401 with error="invalid_token"', async (_name, token) => {
@@ -204,7 +218,10 @@ describe('403 insufficient_scope', () => {
     ['GET', '/v1/reviews/REVIEW/events'],
   ])('the dashboard token on %s %s → 403 insufficient_scope', async (method, path) => {
     const e = await errorOf(
-      await t.api(method, path.replace('REVIEW', reviewId), { token: t.dashboardToken, ...(method === 'POST' ? { body: ok } : {}) }),
+      await t.api(method, path.replace('REVIEW', reviewId), {
+        token: t.dashboardToken,
+        ...(method === 'POST' ? { body: ok } : {}),
+      }),
     );
     expect(e.status).toBe(403);
     expect(e.error).toBe('insufficient_scope');
@@ -217,12 +234,17 @@ describe('403 insufficient_scope', () => {
   ])('a review token on %s %s → 403 insufficient_scope', async (method, path) => {
     const victim = await newToken({});
     const e = await errorOf(
-      await t.api(method, path.replace('TOKEN', victim.id), { token: t.reviewToken, ...(method === 'POST' ? { body: { name: 'x' } } : {}) }),
+      await t.api(method, path.replace('TOKEN', victim.id), {
+        token: t.reviewToken,
+        ...(method === 'POST' ? { body: { name: 'x' } } : {}),
+      }),
     );
     expect(e.status).toBe(403);
     expect(e.error).toBe('insufficient_scope');
     // and the DELETE did not happen
-    const list = (await (await t.api('GET', '/v1/auth/tokens', { token: t.dashboardToken })).json()) as { tokens: { id: string }[] };
+    const list = (await (await t.api('GET', '/v1/auth/tokens', { token: t.dashboardToken })).json()) as {
+      tokens: { id: string }[];
+    };
     expect(list.tokens.map((x) => x.id)).toContain(victim.id);
   });
 
@@ -242,7 +264,13 @@ describe('403 insufficient_scope', () => {
 
   it('reviews:read only with an invalid body → 403, not 400 (scope first, body never read)', async () => {
     const { token } = await newToken({ scopes: ['reviews:read'] });
-    const e = await errorOf(await t.api('POST', '/v1/reviews', { token, rawBody: '{not json', headers: { 'content-type': 'application/json' } }));
+    const e = await errorOf(
+      await t.api('POST', '/v1/reviews', {
+        token,
+        rawBody: '{not json',
+        headers: { 'content-type': 'application/json' },
+      }),
+    );
     expect(e.status).toBe(403);
     expect(e.error).toBe('insufficient_scope');
   });
@@ -267,9 +295,11 @@ describe('last_used_at', () => {
   it('is null until the token is used, then set', async () => {
     const created = await newToken({});
     const listed = async () =>
-      ((await (await t.api('GET', '/v1/auth/tokens', { token: t.dashboardToken })).json()) as { tokens: { id: string; last_used_at: string | null }[] }).tokens.find(
-        (x) => x.id === created.id,
-      )!;
+      (
+        (await (await t.api('GET', '/v1/auth/tokens', { token: t.dashboardToken })).json()) as {
+          tokens: { id: string; last_used_at: string | null }[];
+        }
+      ).tokens.find((x) => x.id === created.id)!;
     expect((await listed()).last_used_at).toBeNull();
     expect((await t.api('GET', '/v1/reviews', { token: created.token })).status).toBe(200);
     // best effort and coalesced: allow it a moment

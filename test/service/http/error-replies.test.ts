@@ -19,7 +19,9 @@ const examples: Record<string, Error> = {
 
 describe('domain errors', () => {
   it('every error class of errors.ts has an example here, and each is answered in the error shape', () => {
-    const classes = Object.entries(errors).filter(([, value]) => typeof value === 'function' && value.prototype instanceof Error);
+    const classes = Object.entries(errors).filter(
+      ([, value]) => typeof value === 'function' && value.prototype instanceof Error,
+    );
     expect(classes.map(([name]) => name).sort()).toEqual(Object.keys(examples).sort());
     for (const [name, error] of Object.entries(examples)) {
       const reply = domainReply(error);
@@ -36,10 +38,26 @@ describe('domain errors', () => {
     };
     const challenge = (rest = '') => ({ 'www-authenticate': `Bearer realm="diff-review"${rest}` });
     expect(answer(examples.InvalidRequestError!)).toEqual({ status: 400, id: 'invalid_request', headers: {} });
-    expect(answer(new errors.UnauthorizedError('missing'))).toEqual({ status: 401, id: 'unauthorized', headers: challenge() });
-    expect(answer(new errors.UnauthorizedError('malformed'))).toEqual({ status: 401, id: 'unauthorized', headers: challenge(', error="invalid_request"') });
-    expect(answer(examples.UnauthorizedError!)).toEqual({ status: 401, id: 'unauthorized', headers: challenge(', error="invalid_token"') });
-    expect(answer(examples.TokenExpiredError!)).toEqual({ status: 403, id: 'token_expired', headers: challenge(', error="invalid_token"') });
+    expect(answer(new errors.UnauthorizedError('missing'))).toEqual({
+      status: 401,
+      id: 'unauthorized',
+      headers: challenge(),
+    });
+    expect(answer(new errors.UnauthorizedError('malformed'))).toEqual({
+      status: 401,
+      id: 'unauthorized',
+      headers: challenge(', error="invalid_request"'),
+    });
+    expect(answer(examples.UnauthorizedError!)).toEqual({
+      status: 401,
+      id: 'unauthorized',
+      headers: challenge(', error="invalid_token"'),
+    });
+    expect(answer(examples.TokenExpiredError!)).toEqual({
+      status: 403,
+      id: 'token_expired',
+      headers: challenge(', error="invalid_token"'),
+    });
     expect(answer(examples.InsufficientScopeError!)).toEqual({
       status: 403,
       id: 'insufficient_scope',
@@ -48,12 +66,18 @@ describe('domain errors', () => {
     expect(answer(examples.NotFoundError!)).toEqual({ status: 404, id: 'not_found', headers: {} });
     expect(answer(examples.ConflictError!)).toEqual({ status: 409, id: 'conflict', headers: {} });
     expect(answer(examples.DiffTooLargeError!)).toEqual({ status: 413, id: 'diff_too_large', headers: {} });
-    expect(answer(examples.QueueFullError!)).toEqual({ status: 429, id: 'queue_full', headers: { 'retry-after': '5' } });
+    expect(answer(examples.QueueFullError!)).toEqual({
+      status: 429,
+      id: 'queue_full',
+      headers: { 'retry-after': '5' },
+    });
     expect(answer(examples.ReviewNotSavedError!)).toEqual({ status: 500, id: 'internal_error', headers: {} });
   });
 
   it('diff_too_large states the limit of LIMITS, measured or not', () => {
-    expect(new errors.DiffTooLargeError(1_000_001).message).toBe('diff is 1,000,001 bytes of UTF-8; the limit is 1,000,000. Review a smaller range of commits.');
+    expect(new errors.DiffTooLargeError(1_000_001).message).toBe(
+      'diff is 1,000,001 bytes of UTF-8; the limit is 1,000,000. Review a smaller range of commits.',
+    );
     expect(new errors.DiffTooLargeError().message).toBe(
       'The request body is too large. A diff may be at most 1,000,000 bytes of UTF-8; review a smaller range of commits.',
     );

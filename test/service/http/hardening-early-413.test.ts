@@ -19,7 +19,12 @@ beforeAll(async () => {
 afterAll(() => closeHealthy(t));
 
 /** Sends the body `RUNS` times as fast as the socket takes it; the failures, by what happened. */
-async function failuresOf(headers: Record<string, string | number>, bodyBytes: number, path = '/v1/reviews', status = 413): Promise<string[]> {
+async function failuresOf(
+  headers: Record<string, string | number>,
+  bodyBytes: number,
+  path = '/v1/reviews',
+  status = 413,
+): Promise<string[]> {
   const failures: string[] = [];
   for (let run = 0; run < RUNS; run++) {
     try {
@@ -35,17 +40,29 @@ async function failuresOf(headers: Record<string, string | number>, bodyBytes: n
 
 describe(`an early 413, ${RUNS} times in a row, the body sent as fast as possible`, () => {
   it('10 MB with Content-Length → 413 every time, never a reset', { timeout: 120_000 }, async () => {
-    const failures = await failuresOf({ authorization: `Bearer ${t.reviewToken}`, 'content-type': 'application/json', 'content-length': TEN_MB }, TEN_MB);
+    const failures = await failuresOf(
+      { authorization: `Bearer ${t.reviewToken}`, 'content-type': 'application/json', 'content-length': TEN_MB },
+      TEN_MB,
+    );
     expect(failures).toEqual([]);
   });
 
-  it('10 MB chunked (refused once the limit was read) → 413 every time, never a reset', { timeout: 120_000 }, async () => {
-    const failures = await failuresOf({ authorization: `Bearer ${t.reviewToken}`, 'content-type': 'application/json', 'transfer-encoding': 'chunked' }, TEN_MB);
+  it('10 MB chunked (refused once the limit was read) → 413 every time, never a reset', {
+    timeout: 120_000,
+  }, async () => {
+    const failures = await failuresOf(
+      { authorization: `Bearer ${t.reviewToken}`, 'content-type': 'application/json', 'transfer-encoding': 'chunked' },
+      TEN_MB,
+    );
     expect(failures).toEqual([]);
   });
 
   it('5 MB to the token endpoint (16 KB limit) → 413 every time, never a reset', { timeout: 120_000 }, async () => {
-    const failures = await failuresOf({ authorization: `Bearer ${t.dashboardToken}`, 'content-type': 'application/json', 'content-length': FIVE_MB }, FIVE_MB, '/v1/auth/tokens');
+    const failures = await failuresOf(
+      { authorization: `Bearer ${t.dashboardToken}`, 'content-type': 'application/json', 'content-length': FIVE_MB },
+      FIVE_MB,
+      '/v1/auth/tokens',
+    );
     expect(failures).toEqual([]);
   });
 });
@@ -71,7 +88,9 @@ describe(`an early 413 to a client that reads only after sending its whole body,
 });
 
 describe('the drain is bounded', () => {
-  it(`a client that goes on sending past ${DRAIN_BYTES / 1024 / 1024} MiB after the 413 is cut off`, { timeout: 60_000 }, async () => {
+  it(`a client that goes on sending past ${DRAIN_BYTES / 1024 / 1024} MiB after the 413 is cut off`, {
+    timeout: 60_000,
+  }, async () => {
     const claimed = 4 * DRAIN_BYTES;
     const head = `POST /v1/reviews HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${t.reviewToken}\r\nContent-Type: application/json\r\nContent-Length: ${claimed}\r\n\r\n`;
     const answer = await sendWholeThenRead(t.url, head, claimed);
@@ -86,7 +105,11 @@ describe('a 413 for a body read whole', () => {
     const body = JSON.stringify({ diff, repository: 'r' });
     const head = (length: number) =>
       `POST /v1/reviews HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${t.reviewToken}\r\nContent-Type: application/json\r\nContent-Length: ${length}\r\n\r\n`;
-    const answer = await rawSocket(t.url, [head(Buffer.byteLength(body)) + body, 'GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n'], { pauseMs: 200 });
+    const answer = await rawSocket(
+      t.url,
+      [head(Buffer.byteLength(body)) + body, 'GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n'],
+      { pauseMs: 200 },
+    );
     expect(answer.status).toBe(413);
     expect(answer.text).toMatch(/HTTP\/1\.1 200 OK[\s\S]*"status":"ok"/); // the second request, on the same connection
   });

@@ -25,7 +25,13 @@ function openStream(t: TestService, reviewId: string, token: string): Promise<Op
   const target = new URL(t.url);
   return new Promise((resolve, reject) => {
     const request = http.get(
-      { host: target.hostname, port: target.port, path: `/v1/reviews/${reviewId}/events`, headers: { authorization: `Bearer ${token}`, accept: 'text/event-stream' }, agent: false },
+      {
+        host: target.hostname,
+        port: target.port,
+        path: `/v1/reviews/${reviewId}/events`,
+        headers: { authorization: `Bearer ${token}`, accept: 'text/event-stream' },
+        agent: false,
+      },
       (response) => {
         let body = '';
         const ended = new Promise<string>((done) => {
@@ -56,12 +62,18 @@ function openStream(t: TestService, reviewId: string, token: string): Promise<Op
 
 /** A service whose one worker is busy for a long while, and a review queued behind it. */
 async function withQueuedReview(options: Parameters<typeof startTestService>[0]) {
-  const t = await startTestService({ workerFile, concurrency: 1, rateLimits: { create: 0, read: 0, tokens: 0 }, ...options });
+  const t = await startTestService({
+    workerFile,
+    concurrency: 1,
+    rateLimits: { create: 0, read: 0, tokens: 0 },
+    ...options,
+  });
   const client = t.client();
   await client.createReview({ diff: 'SLEEP 60000\n', repository: 'r' });
   const queued = await client.createReview({ diff: DEBUGGER_DIFF, repository: 'r' });
   const tokens = [t.reviewToken];
-  for (let i = 1; i < 3; i++) tokens.push((await t.client(t.dashboardToken).createToken({ name: `streams ${i}` })).token);
+  for (let i = 1; i < 3; i++)
+    tokens.push((await t.client(t.dashboardToken).createToken({ name: `streams ${i}` })).token);
   return { t, queued: queued.review_id, tokens };
 }
 
@@ -186,10 +198,17 @@ describe('a maximum lifetime', () => {
 });
 
 describe('diff-review serve', () => {
-  it('the caps and the lifetime come from the flags and DIFF_REVIEW_* variables, and the OpenAPI document states them', { timeout: 30_000 }, async () => {
-    const served = await serveCli({ DIFF_REVIEW_MAX_EVENT_STREAMS: '7', DIFF_REVIEW_MAX_EVENT_STREAMS_PER_TOKEN: '2' }, ['--event-stream-lifetime', '90']);
+  it('the caps and the lifetime come from the flags and DIFF_REVIEW_* variables, and the OpenAPI document states them', {
+    timeout: 30_000,
+  }, async () => {
+    const served = await serveCli(
+      { DIFF_REVIEW_MAX_EVENT_STREAMS: '7', DIFF_REVIEW_MAX_EVENT_STREAMS_PER_TOKEN: '2' },
+      ['--event-stream-lifetime', '90'],
+    );
     try {
-      const document = (await (await fetch(`${served.url}/v1/openapi.json`)).json()) as { paths: Record<string, { get: { description: string } }> };
+      const document = (await (await fetch(`${served.url}/v1/openapi.json`)).json()) as {
+        paths: Record<string, { get: { description: string } }>;
+      };
       const description = document.paths['/v1/reviews/{review_id}/events']!.get.description;
       expect(description).toContain('A token may hold 2 streams open at once and the service 7 in all');
       expect(description).toContain('after 90 seconds');

@@ -20,31 +20,48 @@ function healthWithHost(url: string, host: string): Promise<number> {
   const target = new URL(url);
   return new Promise((resolve, reject) => {
     http
-      .get({ host: target.hostname, port: target.port, path: '/healthz', headers: { host }, agent: false }, (response) => {
-        response.resume();
-        resolve(response.statusCode!);
-      })
+      .get(
+        { host: target.hostname, port: target.port, path: '/healthz', headers: { host }, agent: false },
+        (response) => {
+          response.resume();
+          resolve(response.statusCode!);
+        },
+      )
       .on('error', reject);
   });
 }
 
 /** A request with the given Host header (fetch will not send a made-up one). */
-function withHost(t: TestService, method: string, path: string, host: string, { token = t.reviewToken as string | null, body = undefined as string | undefined } = {}): Promise<Answer> {
+function withHost(
+  t: TestService,
+  method: string,
+  path: string,
+  host: string,
+  { token = t.reviewToken as string | null, body = undefined as string | undefined } = {},
+): Promise<Answer> {
   const target = new URL(t.url);
   return new Promise((resolve, reject) => {
     const headers: Record<string, string> = { host };
     if (token) headers.authorization = `Bearer ${token}`;
     if (body !== undefined) headers['content-type'] = 'application/json';
-    const request = http.request({ host: target.hostname, port: target.port, method, path, headers, agent: false }, (response) => {
-      const parts: Buffer[] = [];
-      response.on('data', (part: Buffer) => parts.push(part));
-      response.on('end', () => {
-        const answer = { status: response.statusCode!, contentType: String(response.headers['content-type']), body: Buffer.concat(parts).toString('utf8') };
-        // An SSE 200 is not a JSON body; everything else is checked against the contract.
-        if (!answer.contentType.startsWith('text/event-stream')) t.contract.check(method, `${t.url}${path}`, answer.status, answer.contentType, answer.body);
-        resolve(answer);
-      });
-    });
+    const request = http.request(
+      { host: target.hostname, port: target.port, method, path, headers, agent: false },
+      (response) => {
+        const parts: Buffer[] = [];
+        response.on('data', (part: Buffer) => parts.push(part));
+        response.on('end', () => {
+          const answer = {
+            status: response.statusCode!,
+            contentType: String(response.headers['content-type']),
+            body: Buffer.concat(parts).toString('utf8'),
+          };
+          // An SSE 200 is not a JSON body; everything else is checked against the contract.
+          if (!answer.contentType.startsWith('text/event-stream'))
+            t.contract.check(method, `${t.url}${path}`, answer.status, answer.contentType, answer.body);
+          resolve(answer);
+        });
+      },
+    );
     request.on('error', reject);
     request.end(body);
   });
@@ -63,7 +80,15 @@ describe('bound to 127.0.0.1', () => {
 
   it('answers the loopback names, with or without the port, in any case', async () => {
     const port = new URL(t.url).port;
-    for (const host of ['127.0.0.1', `127.0.0.1:${port}`, 'localhost', `localhost:${port}`, 'LocalHost', '[::1]', `[::1]:${port}`]) {
+    for (const host of [
+      '127.0.0.1',
+      `127.0.0.1:${port}`,
+      'localhost',
+      `localhost:${port}`,
+      'LocalHost',
+      '[::1]',
+      `[::1]:${port}`,
+    ]) {
       expect((await withHost(t, 'GET', '/healthz', host)).status, host).toBe(200);
       expect((await withHost(t, 'GET', `/v1/reviews/${finished}`, host)).status, host).toBe(200);
     }
@@ -71,7 +96,18 @@ describe('bound to 127.0.0.1', () => {
 
   it('answers 421 misdirected_request to any other name, on every path', async () => {
     const port = new URL(t.url).port;
-    const others = ['evil.example', `evil.example:${port}`, 'localhost.evil.example', '127.0.0.1.nip.io', 'localhost.', '[::2]', '127.0.0.2', 'xn--lcalhost', 'localhost:abc', 'localhost:7411:1'];
+    const others = [
+      'evil.example',
+      `evil.example:${port}`,
+      'localhost.evil.example',
+      '127.0.0.1.nip.io',
+      'localhost.',
+      '[::2]',
+      '127.0.0.2',
+      'xn--lcalhost',
+      'localhost:abc',
+      'localhost:7411:1',
+    ];
     const requests: [string, string, string | undefined][] = [
       ['GET', '/healthz', undefined],
       ['GET', '/v1/openapi.json', undefined],
@@ -113,7 +149,14 @@ describe('bound to 127.0.0.1 with --allowed-hosts', () => {
   afterAll(() => closeHealthy(t));
 
   it('answers the allowed names too (any case, any port), and 421 to the rest', async () => {
-    for (const host of ['review.internal', 'review.internal:80', 'REVIEW.internal', 'diff-review.example:7411', '127.0.0.1', 'localhost']) {
+    for (const host of [
+      'review.internal',
+      'review.internal:80',
+      'REVIEW.internal',
+      'diff-review.example:7411',
+      '127.0.0.1',
+      'localhost',
+    ]) {
       expect((await withHost(t, 'GET', '/healthz', host)).status, host).toBe(200);
     }
     for (const host of ['other.internal', 'sub.review.internal', 'review.internal.evil']) {

@@ -10,24 +10,37 @@ import { rawSocket } from './raw-http.ts';
 
 let t: TestService;
 beforeAll(async () => {
-  t = await startTestService({ logLevel: 'warn', rateLimits: { create: 0, read: 0, tokens: 0 }, concurrency: 1, maxQueuedJobs: 10_000 });
+  t = await startTestService({
+    logLevel: 'warn',
+    rateLimits: { create: 0, read: 0, tokens: 0 },
+    concurrency: 1,
+    maxQueuedJobs: 10_000,
+  });
 });
 afterAll(() => closeHealthy(t));
 
 const JSON_HEADERS = { 'content-type': 'application/json' };
 
 async function answer(response: Response) {
-  return { status: response.status, body: (await response.json()) as { error?: string; message?: string; status?: string } };
+  return {
+    status: response.status,
+    body: (await response.json()) as { error?: string; message?: string; status?: string },
+  };
 }
 const createRaw = async (rawBody: string | Uint8Array<ArrayBuffer>) => {
   // bytes go through fetch directly: t.api takes text
-  const response = await fetch(`${t.url}/v1/reviews`, { method: 'POST', headers: { ...JSON_HEADERS, authorization: `Bearer ${t.reviewToken}` }, body: rawBody });
+  const response = await fetch(`${t.url}/v1/reviews`, {
+    method: 'POST',
+    headers: { ...JSON_HEADERS, authorization: `Bearer ${t.reviewToken}` },
+    body: rawBody,
+  });
   const text = await response.text();
   t.contract.check('POST', `${t.url}/v1/reviews`, response.status, response.headers.get('content-type') ?? '', text);
   return { status: response.status, body: JSON.parse(text) as { error?: string; message?: string; status?: string } };
 };
 const create = async (body: unknown) => answer(await t.api('POST', '/v1/reviews', { body }));
-const createToken = async (body: unknown) => answer(await t.api('POST', '/v1/auth/tokens', { token: t.dashboardToken, body }));
+const createToken = async (body: unknown) =>
+  answer(await t.api('POST', '/v1/auth/tokens', { token: t.dashboardToken, body }));
 
 describe('JSON nesting is refused before the body is parsed', () => {
   const nested = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
@@ -109,14 +122,18 @@ describe('token names', () => {
 });
 
 describe('query integers: plain decimal digits only', () => {
-  it.each(['1e2', '0x10', '1.0', '+5', ' 5', '5 ', '1_0', 'Infinity', '0b1', ''])('limit=%j → 400 naming limit', async (limit) => {
-    const response = await answer(await t.api('GET', `/v1/reviews?limit=${encodeURIComponent(limit)}`));
-    expect(response.status).toBe(400);
-    expect(response.body.message).toMatch(/query parameter limit/);
-  });
+  it.each(['1e2', '0x10', '1.0', '+5', ' 5', '5 ', '1_0', 'Infinity', '0b1', ''])(
+    'limit=%j → 400 naming limit',
+    async (limit) => {
+      const response = await answer(await t.api('GET', `/v1/reviews?limit=${encodeURIComponent(limit)}`));
+      expect(response.status).toBe(400);
+      expect(response.body.message).toMatch(/query parameter limit/);
+    },
+  );
 
   it('1 and 100 (and 010) are accepted; 0 and 101 say the range', async () => {
-    for (const limit of ['1', '100', '010']) expect((await t.api('GET', `/v1/reviews?limit=${limit}`)).status).toBe(200);
+    for (const limit of ['1', '100', '010'])
+      expect((await t.api('GET', `/v1/reviews?limit=${limit}`)).status).toBe(200);
     for (const limit of ['0', '101', '-1']) {
       const response = await answer(await t.api('GET', `/v1/reviews?limit=${limit}`));
       expect(response.status).toBe(400);
@@ -156,7 +173,8 @@ describe('the body limit admits any valid diff: JSON escaping can make it six ti
 });
 
 describe('invalid UTF-8 is refused, naming the field', () => {
-  const bytes = (...parts: (string | number[])[]) => new Uint8Array(Buffer.concat(parts.map((p) => Buffer.from(p as never))));
+  const bytes = (...parts: (string | number[])[]) =>
+    new Uint8Array(Buffer.concat(parts.map((p) => Buffer.from(p as never))));
 
   it.each([
     ['diff', bytes('{"diff":"', DEBUGGER_DIFF.replaceAll('\n', '\\n'), [0xff], '","repository":"r"}')],
@@ -200,18 +218,24 @@ describe('expires_in_days out of range says the range', () => {
   });
 
   it('1, 365 and null are accepted', async () => {
-    for (const days of [1, 365, null]) expect((await createToken({ name: 'n', expires_in_days: days })).status).toBe(201);
+    for (const days of [1, 365, null])
+      expect((await createToken({ name: 'n', expires_in_days: days })).status).toBe(201);
   });
 });
 
 describe('TRACE', () => {
   // fetch refuses to send TRACE: a raw request
-  it.each(['/v1/reviews', '/healthz', '/v1/auth/tokens'])('TRACE %s → 405 with Allow, in the error shape', async (path) => {
-    const response = await rawSocket(t.url, [`TRACE ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`]);
-    expect(response.status).toBe(405);
-    expect(response.headers.allow).toMatch(/GET/);
-    expect(response.headers.allow).not.toMatch(/TRACE/);
-    expect((JSON.parse(response.body) as { error: string }).error).toBe('method_not_allowed');
-    t.contract.check('TRACE', `${t.url}${path}`, 405, response.headers['content-type'] ?? '', response.body);
-  });
+  it.each(['/v1/reviews', '/healthz', '/v1/auth/tokens'])(
+    'TRACE %s → 405 with Allow, in the error shape',
+    async (path) => {
+      const response = await rawSocket(t.url, [
+        `TRACE ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`,
+      ]);
+      expect(response.status).toBe(405);
+      expect(response.headers.allow).toMatch(/GET/);
+      expect(response.headers.allow).not.toMatch(/TRACE/);
+      expect((JSON.parse(response.body) as { error: string }).error).toBe('method_not_allowed');
+      t.contract.check('TRACE', `${t.url}${path}`, 405, response.headers['content-type'] ?? '', response.body);
+    },
+  );
 });

@@ -46,7 +46,8 @@ for (const logLevel of ['info', 'debug'] as const) {
       expect(lines).toContainEqual({ url: '/v1/reviews?access_token=[redacted]', status: 401 });
       expect(lines).toContainEqual({ url: '/v1/reviews?access_token=[redacted]&limit=[redacted]', status: 400 });
       expect(lines).toContainEqual({ url: '/v1/reviews?access_token=[redacted]', status: 405 });
-      if (logLevel === 'debug') expect(lines).toContainEqual({ url: '/v1/reviews?repository=[redacted]&limit=[redacted]', status: 200 });
+      if (logLevel === 'debug')
+        expect(lines).toContainEqual({ url: '/v1/reviews?repository=[redacted]&limit=[redacted]', status: 200 });
     });
 
     it('a secret-shaped string in any line, from any part of the service, is redacted', async () => {

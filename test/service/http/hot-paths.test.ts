@@ -25,7 +25,9 @@ async function finishedReview(diff = DEBUGGER_DIFF): Promise<string> {
   const created = await t.api('POST', '/v1/reviews', { token, body: { diff, repository: 'github.com/acme/widgets' } });
   expect(created.status).toBe(202);
   const id = ((await created.json()) as { review_id: string }).review_id;
-  await settledReview(async () => (await (await t.api('GET', `/v1/reviews/${id}`, { token })).json()) as { status: string });
+  await settledReview(
+    async () => (await (await t.api('GET', `/v1/reviews/${id}`, { token })).json()) as { status: string },
+  );
   return id;
 }
 
@@ -39,7 +41,8 @@ describe('GET of a finished review', () => {
     expect(first.status).toBe(200);
     expect(again.status).toBe(200);
     expect(againBody).toBe(firstBody);
-    for (const name of ['content-type', 'content-length']) expect(again.headers.get(name)).toBe(first.headers.get(name));
+    for (const name of ['content-type', 'content-length'])
+      expect(again.headers.get(name)).toBe(first.headers.get(name));
     expect(again.headers.get('content-type')).toBe('application/json; charset=utf-8');
     expect(Number(again.headers.get('content-length'))).toBe(Buffer.byteLength(againBody));
     const job = JSON.parse(againBody) as { status: string; comments: unknown[] };
@@ -54,7 +57,10 @@ describe('GET of a finished review', () => {
     expect(body.status).toBe('failed');
     expect(body.error.code).toBe('invalid_diff');
     // not through t.api: the contract checker expects a body
-    const head = await fetch(`${t.url}/v1/reviews/${id}`, { method: 'HEAD', headers: { authorization: `Bearer ${token}` } });
+    const head = await fetch(`${t.url}/v1/reviews/${id}`, {
+      method: 'HEAD',
+      headers: { authorization: `Bearer ${token}` },
+    });
     expect(head.status).toBe(200);
     expect(head.headers.get('content-length')).toBe(get.headers.get('content-length'));
     expect(await head.text()).toBe('');
@@ -101,33 +107,46 @@ function rawGet(url: string, authorization?: string): Promise<{ status: number; 
       .on('error', reject);
   });
 }
-const withoutDate = (raw: string[]) => raw.filter((_, i) => i % 2 === 0).flatMap((name, i) => (name.toLowerCase() === 'date' ? [] : [name, raw[2 * i + 1]!]));
+const withoutDate = (raw: string[]) =>
+  raw
+    .filter((_, i) => i % 2 === 0)
+    .flatMap((name, i) => (name.toLowerCase() === 'date' ? [] : [name, raw[2 * i + 1]!]));
 
 describe('the poll fast path (service/http/poll-answerer.ts)', () => {
   // It answers from the store's in-memory lookup, which the PostgreSQL store does not have (yet:
   // issue 10's cache of finished reviews).
-  it.skipIf(TEST_STORAGE !== 'lowdb')('answers a finished review before Fastify, with the bytes and header lines Fastify sent', async () => {
-    const id = await finishedReview();
-    const url = `${t.url}/v1/reviews/${id}`;
-    // finishedReview() polled until the job was finished, which kept its bytes; a query string
-    // makes the fast path stand aside, so this is Fastify's answer.
-    const first = await handledByFastify(() => rawGet(`${url}?via=fastify`, `Bearer ${token}`));
-    expect(first.fastify).toBe(1);
-    const again = await handledByFastify(async () => [await rawGet(url, `Bearer ${token}`), await rawGet(url, `Bearer ${token}`)]);
-    expect(again.fastify).toBe(0);
-    for (const answer of again.result) {
-      expect(answer.status).toBe(200);
-      expect(answer.body).toBe(first.result.body);
-      expect(withoutDate(answer.rawHeaders)).toEqual(withoutDate(first.result.rawHeaders));
-    }
-  });
+  it.skipIf(TEST_STORAGE !== 'lowdb')(
+    'answers a finished review before Fastify, with the bytes and header lines Fastify sent',
+    async () => {
+      const id = await finishedReview();
+      const url = `${t.url}/v1/reviews/${id}`;
+      // finishedReview() polled until the job was finished, which kept its bytes; a query string
+      // makes the fast path stand aside, so this is Fastify's answer.
+      const first = await handledByFastify(() => rawGet(`${url}?via=fastify`, `Bearer ${token}`));
+      expect(first.fastify).toBe(1);
+      const again = await handledByFastify(async () => [
+        await rawGet(url, `Bearer ${token}`),
+        await rawGet(url, `Bearer ${token}`),
+      ]);
+      expect(again.fastify).toBe(0);
+      for (const answer of again.result) {
+        expect(answer.status).toBe(200);
+        expect(answer.body).toBe(first.result.body);
+        expect(withoutDate(answer.rawHeaders)).toEqual(withoutDate(first.result.rawHeaders));
+      }
+    },
+  );
 
   it('leaves every other request to Fastify, which answers it as before', async () => {
     const id = await finishedReview();
     const path = `/v1/reviews/${id}`;
     await t.api('GET', path, { token }); // kept from here on
     const newToken = async (body: object, as = t.dashboardToken) =>
-      ((await (await t.api('POST', '/v1/auth/tokens', { token: as, body: { name: 'fast path', ...body } })).json()) as { token: string }).token;
+      (
+        (await (
+          await t.api('POST', '/v1/auth/tokens', { token: as, body: { name: 'fast path', ...body } })
+        ).json()) as { token: string }
+      ).token;
     const writeOnly = await newToken({ scopes: ['reviews:write'] });
     const cases: [string, () => Promise<Response>, number][] = [
       ['no token', () => t.api('GET', path, { token: null }), 401],
@@ -141,7 +160,9 @@ describe('the poll fast path (service/http/poll-answerer.ts)', () => {
     for (const [what, request, status] of cases) {
       const { result, fastify } = await handledByFastify(request);
       expect(result.status, what).toBe(status);
-      expect(await result.json(), what).toMatchObject(status === 200 ? { review_id: id } : { error: expect.any(String) });
+      expect(await result.json(), what).toMatchObject(
+        status === 200 ? { review_id: id } : { error: expect.any(String) },
+      );
       // Fastify's handler runs for the 200 only: the others are refused before it, by the token check or the router.
       expect(fastify, what).toBe(status === 200 ? 1 : 0);
     }
@@ -163,7 +184,10 @@ describe('the JSON body parser', () => {
 
   it('accepts what is not poisoning, a BOM, and text that merely mentions the keys', () => {
     expect(parseJsonBody('\ufeff{"a":1}')).toEqual({ a: 1 });
-    expect(parseJsonBody('{"constructor":"x","diff":"\\"__proto__\\": 1"}')).toEqual({ constructor: 'x', diff: '"__proto__": 1' });
+    expect(parseJsonBody('{"constructor":"x","diff":"\\"__proto__\\": 1"}')).toEqual({
+      constructor: 'x',
+      diff: '"__proto__": 1',
+    });
     expect(parseJsonBody('{"constructor":{"name":"x"}}')).toEqual({ constructor: { name: 'x' } });
     expect(parseJsonBody('42')).toBe(42);
     expect(parseJsonBody('null')).toBeNull();
@@ -171,7 +195,11 @@ describe('the JSON body parser', () => {
 
   it('answers 400 invalid_request through HTTP, as before', async () => {
     for (const rawBody of ['{"__proto__":{"x":1},"diff":"a","repository":"r"}', '{"diff":', '']) {
-      const response = await t.api('POST', '/v1/reviews', { token, rawBody, headers: { 'content-type': 'application/json' } });
+      const response = await t.api('POST', '/v1/reviews', {
+        token,
+        rawBody,
+        headers: { 'content-type': 'application/json' },
+      });
       const body = (await response.json()) as { error: string; message: string };
       expect(response.status, rawBody).toBe(400);
       expect(body.error).toBe('invalid_request');

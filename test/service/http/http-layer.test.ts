@@ -8,7 +8,11 @@ import { rawSocket, type SocketAnswer } from './raw-http.ts';
 
 let t: TestService;
 beforeAll(async () => {
-  t = await startTestService({ logLevel: 'warn', timeouts: { headersMs: 1000, requestMs: 2000 }, rateLimits: { create: 0, read: 0, tokens: 0 } });
+  t = await startTestService({
+    logLevel: 'warn',
+    timeouts: { headersMs: 1000, requestMs: 2000 },
+    rateLimits: { create: 0, read: 0, tokens: 0 },
+  });
 });
 afterAll(() => closeHealthy(t));
 
@@ -81,7 +85,9 @@ describe('405 for wrong methods, with Allow', () => {
 
 describe('errors of the HTTP parser, in the error shape', () => {
   it('a 20 KB header → 431 header_fields_too_large', async () => {
-    const answer = await rawSocket(t.url, [`GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: ${'a'.repeat(20 * 1024)}\r\n\r\n`]);
+    const answer = await rawSocket(t.url, [
+      `GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: ${'a'.repeat(20 * 1024)}\r\n\r\n`,
+    ]);
     expectErrorShape(answer, 431, 'header_fields_too_large');
   });
 
@@ -92,14 +98,19 @@ describe('errors of the HTTP parser, in the error shape', () => {
   });
 
   it('a 20 KB Authorization header on a review endpoint → 431, not a 500', async () => {
-    const answer = await rawSocket(t.url, [`GET /v1/reviews HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${'c'.repeat(20 * 1024)}\r\n\r\n`]);
+    const answer = await rawSocket(t.url, [
+      `GET /v1/reviews HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${'c'.repeat(20 * 1024)}\r\n\r\n`,
+    ]);
     expectErrorShape(answer, 431, 'header_fields_too_large', '/v1/reviews');
   });
 
   it('headers sent a byte at a time past the headers timeout (1 s) → 408 request_timeout', async () => {
     const start = Date.now();
     const slow = 'X-Slow: ' + 'z'.repeat(60); // 68 bytes × 50 ms ≈ 3.4 s, past the 1 s limit
-    const answer = await rawSocket(t.url, ['GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n', ...slow.split('')], { pauseMs: 50, timeoutMs: 8000 });
+    const answer = await rawSocket(t.url, ['GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n', ...slow.split('')], {
+      pauseMs: 50,
+      timeoutMs: 8000,
+    });
     expectErrorShape(answer, 408, 'request_timeout');
     const elapsed = Date.now() - start;
     expect(elapsed).toBeGreaterThanOrEqual(900);
@@ -131,7 +142,9 @@ describe('errors of the HTTP parser, in the error shape', () => {
   });
 
   it('a bad Content-Length → 400 invalid_request', async () => {
-    const answer = await rawSocket(t.url, ['POST /v1/reviews HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: abc\r\n\r\n']);
+    const answer = await rawSocket(t.url, [
+      'POST /v1/reviews HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: abc\r\n\r\n',
+    ]);
     expectErrorShape(answer, 400, 'invalid_request', PARSER);
   });
 
@@ -190,14 +203,23 @@ describe('the OpenAPI document', () => {
 
   it('declares exactly the six error statuses of create (400, 401, 403, 413, 429, 500) and 202', () => {
     const responses = doc.paths['/v1/reviews']!.post!.responses;
-    const errors = Object.keys(responses).filter((s) => Number(s) >= 400).sort();
+    const errors = Object.keys(responses)
+      .filter((s) => Number(s) >= 400)
+      .sort();
     expect(errors).toEqual(['400', '401', '403', '413', '429', '500']);
     expect(Object.keys(responses)).toContain('202');
   });
 
   it('declares the seed paths and the get statuses 200/401/403/404/500', () => {
-    for (const path of ['/v1/reviews', '/v1/reviews/{review_id}', '/v1/auth/tokens', '/v1/auth/tokens/{id}']) expect(doc.paths).toHaveProperty([path]);
-    expect(Object.keys(doc.paths['/v1/reviews/{review_id}']!.get!.responses).sort()).toEqual(['200', '401', '403', '404', '500']);
+    for (const path of ['/v1/reviews', '/v1/reviews/{review_id}', '/v1/auth/tokens', '/v1/auth/tokens/{id}'])
+      expect(doc.paths).toHaveProperty([path]);
+    expect(Object.keys(doc.paths['/v1/reviews/{review_id}']!.get!.responses).sort()).toEqual([
+      '200',
+      '401',
+      '403',
+      '404',
+      '500',
+    ]);
     expect(Object.keys(doc.paths['/v1/auth/tokens']!.post!.responses)).toContain('201');
     expect(Object.keys(doc.paths['/v1/auth/tokens/{id}']!.delete!.responses)).toContain('204');
   });

@@ -17,7 +17,8 @@ beforeAll(async () => {
 });
 afterAll(() => closeHealthy(t));
 
-const create = (diff: string) => t.api('POST', '/v1/reviews', { body: { diff, repository: 'github.com/acme/widgets' } });
+const create = (diff: string) =>
+  t.api('POST', '/v1/reviews', { body: { diff, repository: 'github.com/acme/widgets' } });
 
 /** `count` copies of `char`, then ASCII padding up to exactly `bytes` UTF-8 bytes. */
 function diffOf(char: string, bytes: number): string {
@@ -96,7 +97,11 @@ describe('a body far over the limit', () => {
     const answer = await streamRequest({
       url: t.url,
       path: '/v1/reviews',
-      headers: { authorization: `Bearer ${t.reviewToken}`, 'content-type': 'application/json', 'content-length': TEN_MB },
+      headers: {
+        authorization: `Bearer ${t.reviewToken}`,
+        'content-type': 'application/json',
+        'content-length': TEN_MB,
+      },
       bodyBytes: TEN_MB,
       pauseMs: 20, // slow enough that a server reading the body first could not answer before the end
     });
@@ -109,7 +114,11 @@ describe('a body far over the limit', () => {
     const answer = await streamRequest({
       url: t.url,
       path: '/v1/reviews',
-      headers: { authorization: `Bearer ${t.reviewToken}`, 'content-type': 'application/json', 'content-length': TEN_MB },
+      headers: {
+        authorization: `Bearer ${t.reviewToken}`,
+        'content-type': 'application/json',
+        'content-length': TEN_MB,
+      },
       bodyBytes: TEN_MB,
       pauseMs: 0,
     });
@@ -158,7 +167,11 @@ describe('a body far over the limit', () => {
     const answer = await streamRequest({
       url: t.url,
       path: '/v1/reviews',
-      headers: { authorization: `Bearer ${t.reviewToken}`, 'content-type': 'application/json', 'transfer-encoding': 'chunked' },
+      headers: {
+        authorization: `Bearer ${t.reviewToken}`,
+        'content-type': 'application/json',
+        'transfer-encoding': 'chunked',
+      },
       bodyBytes: TEN_MB,
       pauseMs: 5,
     });
@@ -171,14 +184,24 @@ describe('a body far over the limit', () => {
     const answer = await streamRequest({
       url: t.url,
       path: '/v1/auth/tokens',
-      headers: { authorization: `Bearer ${t.dashboardToken}`, 'content-type': 'application/json', 'content-length': FIVE_MB },
+      headers: {
+        authorization: `Bearer ${t.dashboardToken}`,
+        'content-type': 'application/json',
+        'content-length': FIVE_MB,
+      },
       bodyBytes: FIVE_MB,
       pauseMs: 5,
     });
     expect(answer.status).toBe(413);
     const body = JSON.parse(answer.body) as { error: string };
     expect(body.error).toBe('payload_too_large');
-    t.contract.check('POST', `${t.url}/v1/auth/tokens`, answer.status, String(answer.headers['content-type']), answer.body);
+    t.contract.check(
+      'POST',
+      `${t.url}/v1/auth/tokens`,
+      answer.status,
+      String(answer.headers['content-type']),
+      answer.body,
+    );
   });
 
   it('10 MB without a token → 401 first (the body is not read for nobody), not a reset', async () => {

@@ -38,7 +38,16 @@ beforeAll(async () => {
   dir = await mkdtemp(path.join(os.tmpdir(), 'diff-review-fast-path-'));
   store = await LowdbStore.open(dir);
   tokens = new TokenService(store, clock, store);
-  reviews = new ReviewService({ store, atHand: store, runner: {} as never, events: {} as never, clock, maxQueuedJobs: 1, retentionDays: 30, version: 'test' });
+  reviews = new ReviewService({
+    store,
+    atHand: store,
+    runner: {} as never,
+    events: {} as never,
+    clock,
+    maxQueuedJobs: 1,
+    retentionDays: 30,
+    version: 'test',
+  });
   alice = await tokens.createReviewToken('alice', { name: 'alice', expires_in_days: 1 });
   mallory = (await tokens.createReviewToken('mallory', { name: 'mallory' })).token;
   server = http.createServer((request, response) => {
@@ -57,7 +66,15 @@ afterAll(async () => {
 let serial = 0;
 beforeEach(async () => {
   const at = new Date(clock.now()).toISOString();
-  review = { review_id: `rev_01FASTPATH${String(++serial).padStart(16, '0')}`, owner: 'alice', status: 'completed', repository: 'github.com/acme/widgets', created_at: at, updated_at: at, attempts: 1 };
+  review = {
+    review_id: `rev_01FASTPATH${String(++serial).padStart(16, '0')}`,
+    owner: 'alice',
+    status: 'completed',
+    repository: 'github.com/acme/widgets',
+    created_at: at,
+    updated_at: at,
+    attempts: 1,
+  };
   await store.insertReview(review);
   bodies = new FinishedBodies();
   bodies.set(review, BYTES);
@@ -68,7 +85,10 @@ beforeEach(async () => {
 const poll = (init: { path?: string; token?: string | null; method?: string; headers?: Record<string, string> } = {}) =>
   fetch(`${base}${init.path ?? `/v1/reviews/${review.review_id}`}`, {
     method: init.method ?? 'GET',
-    headers: { ...(init.token === null ? {} : { authorization: `Bearer ${init.token ?? alice.token}` }), ...init.headers },
+    headers: {
+      ...(init.token === null ? {} : { authorization: `Bearer ${init.token ?? alice.token}` }),
+      ...init.headers,
+    },
   });
 
 describe('the poll fast path', () => {

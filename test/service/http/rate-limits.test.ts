@@ -58,12 +58,18 @@ describe('rate limits per token (read 5, create 3, tokens 5 per minute)', () => 
   });
 
   it('a limited token is refused before its body is read (429, not 400, for a broken body)', async () => {
-    const response = await t.api('POST', '/v1/reviews', { rawBody: '{broken', headers: { 'content-type': 'application/json' } });
+    const response = await t.api('POST', '/v1/reviews', {
+      rawBody: '{broken',
+      headers: { 'content-type': 'application/json' },
+    });
     await expect429(response, 'rate_limited');
   });
 
   it('the typed client sees ApiError rate_limited with retryAfterSeconds', async () => {
-    const error = await t.client().createReview(ok).catch((e: unknown) => e);
+    const error = await t
+      .client()
+      .createReview(ok)
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
     expect((error as ApiError).status).toBe(429);
     expect((error as ApiError).error).toBe('rate_limited');
@@ -100,16 +106,27 @@ describe('rate limits per token (read 5, create 3, tokens 5 per minute)', () => 
   });
 
   it('GET /v1/reviews/{review_id} is exempt (the seed fixes its statuses): polling never gets 429', async () => {
-    for (let i = 0; i < 20; i++) expect((await t.api('GET', `/v1/reviews/${reviewId}`, { token: third })).status).toBe(200);
+    for (let i = 0; i < 20; i++)
+      expect((await t.api('GET', `/v1/reviews/${reviewId}`, { token: third })).status).toBe(200);
   });
 
-  it('GET /v1/reviews/{review_id} documents exactly the seed\'s statuses', async () => {
-    const doc = (await (await fetch(`${t.url}/v1/openapi.json`)).json()) as { paths: Record<string, Record<string, { responses: object }>> };
-    expect(Object.keys(doc.paths['/v1/reviews/{review_id}']!.get!.responses).sort()).toEqual(['200', '401', '403', '404', '500']);
+  it("GET /v1/reviews/{review_id} documents exactly the seed's statuses", async () => {
+    const doc = (await (await fetch(`${t.url}/v1/openapi.json`)).json()) as {
+      paths: Record<string, Record<string, { responses: object }>>;
+    };
+    expect(Object.keys(doc.paths['/v1/reviews/{review_id}']!.get!.responses).sort()).toEqual([
+      '200',
+      '401',
+      '403',
+      '404',
+      '500',
+    ]);
   });
 
   it('every other rate-limited operation documents its 429', async () => {
-    const doc = (await (await fetch(`${t.url}/v1/openapi.json`)).json()) as { paths: Record<string, Record<string, { responses: object }>> };
+    const doc = (await (await fetch(`${t.url}/v1/openapi.json`)).json()) as {
+      paths: Record<string, Record<string, { responses: object }>>;
+    };
     const ops: [string, string][] = [
       ['/v1/reviews', 'post'],
       ['/v1/reviews', 'get'],
@@ -120,7 +137,8 @@ describe('rate limits per token (read 5, create 3, tokens 5 per minute)', () => 
       ['/v1/auth/tokens', 'get'],
       ['/v1/auth/tokens/{id}', 'delete'],
     ];
-    for (const [path, method] of ops) expect(Object.keys(doc.paths[path]![method]!.responses), `${method} ${path}`).toContain('429');
+    for (const [path, method] of ops)
+      expect(Object.keys(doc.paths[path]![method]!.responses), `${method} ${path}`).toContain('429');
   });
 
   it('token endpoints: the dashboard token is limited too (5 per minute), in the error shape', async () => {
@@ -157,7 +175,12 @@ describe('rate limits per token (read 5, create 3, tokens 5 per minute)', () => 
 describe('back-pressure: queue_full', () => {
   let t: TestService;
   beforeAll(async () => {
-    t = await startTestService({ logLevel: 'warn', maxQueuedJobs: 1, concurrency: 1, rateLimits: { create: 0, read: 0 } });
+    t = await startTestService({
+      logLevel: 'warn',
+      maxQueuedJobs: 1,
+      concurrency: 1,
+      rateLimits: { create: 0, read: 0 },
+    });
   });
   afterAll(() => closeHealthy(t));
 
@@ -165,7 +188,10 @@ describe('back-pressure: queue_full', () => {
     const big = { ...ok, diff: `${DEBUGGER_DIFF}${'+x\n'.repeat(50_000)}` };
     const responses = await Promise.all(Array.from({ length: 12 }, () => t.api('POST', '/v1/reviews', { body: big })));
     const statuses = responses.map((r) => r.status);
-    expect(statuses.every((s) => s === 202 || s === 429), statuses.join()).toBe(true);
+    expect(
+      statuses.every((s) => s === 202 || s === 429),
+      statuses.join(),
+    ).toBe(true);
     const accepted = responses.filter((r) => r.status === 202);
     const refused = responses.filter((r) => r.status === 429);
     expect(accepted.length).toBeGreaterThanOrEqual(1);
@@ -201,7 +227,10 @@ describe('back-pressure: queue_full', () => {
     const retry = await t.api('POST', '/v1/reviews', { body: ok, headers: { 'idempotency-key': key } });
     expect(retry.status).toBe(202);
     expect(retry.headers.get('idempotent-replayed')).toBeNull();
-    await client.waitForReview(((await retry.json()) as { review_id: string }).review_id, { timeoutMs: 30_000, pollIntervalMs: 25 });
+    await client.waitForReview(((await retry.json()) as { review_id: string }).review_id, {
+      timeoutMs: 30_000,
+      pollIntervalMs: 25,
+    });
   });
 
   it('once the queue drained, creates are accepted again', async () => {
@@ -213,7 +242,9 @@ describe('back-pressure: queue_full', () => {
   it('the typed client sees ApiError queue_full with retryAfterSeconds', async () => {
     const client = t.client();
     const big = { ...ok, diff: `${DEBUGGER_DIFF}${'+x\n'.repeat(50_000)}` };
-    const results = await Promise.all(Array.from({ length: 12 }, () => client.createReview(big).catch((e: unknown) => e)));
+    const results = await Promise.all(
+      Array.from({ length: 12 }, () => client.createReview(big).catch((e: unknown) => e)),
+    );
     const refused = results.filter((r): r is ApiError => r instanceof ApiError);
     expect(refused.length).toBeGreaterThanOrEqual(1);
     for (const e of refused) {
@@ -221,6 +252,8 @@ describe('back-pressure: queue_full', () => {
       expect(e.error).toBe('queue_full');
       expect(e.retryAfterSeconds).toBeGreaterThan(0);
     }
-    for (const r of results) if (!(r instanceof ApiError)) await client.waitForReview((r as { review_id: string }).review_id, { timeoutMs: 30_000, pollIntervalMs: 25 });
+    for (const r of results)
+      if (!(r instanceof ApiError))
+        await client.waitForReview((r as { review_id: string }).review_id, { timeoutMs: 30_000, pollIntervalMs: 25 });
   });
 });

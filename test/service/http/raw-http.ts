@@ -40,7 +40,17 @@ export interface StreamOptions {
  * stream stops as soon as the answer's head arrives (the rest would only be dropped by the server).
  */
 export function streamRequest(options: StreamOptions): Promise<RawAnswer> {
-  const { url, path, method = 'POST', headers, bodyBytes, fill = 'a', chunkBytes = 64 * 1024, pauseMs = 2, timeoutMs = 20_000 } = options;
+  const {
+    url,
+    path,
+    method = 'POST',
+    headers,
+    bodyBytes,
+    fill = 'a',
+    chunkBytes = 64 * 1024,
+    pauseMs = 2,
+    timeoutMs = 20_000,
+  } = options;
   const target = new URL(url);
   return new Promise((resolve, reject) => {
     let sent = 0;
@@ -59,7 +69,12 @@ export function streamRequest(options: StreamOptions): Promise<RawAnswer> {
         return;
       }
       clearTimeout(timer);
-      reject(Object.assign(new Error(`request failed before an answer, after ${sent} bytes: ${error.code ?? error.message}`), { code: error.code }));
+      reject(
+        Object.assign(
+          new Error(`request failed before an answer, after ${sent} bytes: ${error.code ?? error.message}`),
+          { code: error.code },
+        ),
+      );
     });
     request.on('continue', () => {
       continued = true;
@@ -121,7 +136,11 @@ export interface SocketAnswer {
  * Writes `parts` to a raw TCP socket, `pauseMs` apart, and reads everything the server sends until
  * it closes the connection (or `timeoutMs`).
  */
-export function rawSocket(url: string, parts: (string | Buffer)[], { pauseMs = 0, timeoutMs = 10_000 } = {}): Promise<SocketAnswer> {
+export function rawSocket(
+  url: string,
+  parts: (string | Buffer)[],
+  { pauseMs = 0, timeoutMs = 10_000 } = {},
+): Promise<SocketAnswer> {
   const target = new URL(url);
   return new Promise((resolve) => {
     const socket = net.connect({ host: target.hostname, port: Number(target.port) });
@@ -178,7 +197,12 @@ export interface WholeBodyAnswer {
  * A client that writes its whole request before it reads a byte of the answer (as simple clients
  * do): the answer waits in the kernel's buffer meanwhile, and a reset would throw it away.
  */
-export function sendWholeThenRead(url: string, head: string, bodyBytes: number, { timeoutMs = 5000 } = {}): Promise<WholeBodyAnswer> {
+export function sendWholeThenRead(
+  url: string,
+  head: string,
+  bodyBytes: number,
+  { timeoutMs = 5000 } = {},
+): Promise<WholeBodyAnswer> {
   const target = new URL(url);
   return new Promise((resolve) => {
     const socket = net.connect({ host: target.hostname, port: Number(target.port) });

@@ -6,13 +6,24 @@ import { ReviewService } from '../../../service/reviews/review-service.ts';
 import type { StoredReview } from '../../../service/store/types.ts';
 import { settledReview } from '../../support/settled-review.ts';
 import { TestClock } from '../../support/test-clock.ts';
-import { DEBUGGER_DIFF, editStoredReview, startTestService, type TestService, closeHealthy } from '../../support/test-service.ts';
+import {
+  DEBUGGER_DIFF,
+  editStoredReview,
+  startTestService,
+  type TestService,
+  closeHealthy,
+} from '../../support/test-service.ts';
 
 const clock = new TestClock();
 
 let t: TestService;
 beforeAll(async () => {
-  t = await startTestService({ logLevel: 'warn', clock, concurrency: 1, rateLimits: { create: 0, read: 0, tokens: 0 } });
+  t = await startTestService({
+    logLevel: 'warn',
+    clock,
+    concurrency: 1,
+    rateLimits: { create: 0, read: 0, tokens: 0 },
+  });
 });
 afterAll(async () => {
   clock.fixed = undefined;
@@ -32,7 +43,10 @@ interface List {
 }
 
 async function create(body: Record<string, unknown> = {}, headers: Record<string, string> = {}): Promise<Job> {
-  const response = await t.api('POST', '/v1/reviews', { body: { diff: DEBUGGER_DIFF, repository: 'r', ...body }, headers });
+  const response = await t.api('POST', '/v1/reviews', {
+    body: { diff: DEBUGGER_DIFF, repository: 'r', ...body },
+    headers,
+  });
   const json = (await response.json()) as Job;
   expect(response.status, JSON.stringify(json)).toBe(202);
   expect(response.headers.get('location')).toBe(`/v1/reviews/${json.review_id}`);
@@ -75,7 +89,9 @@ describe('not found', () => {
   });
 
   it.each(['cancel', 'sarif', 'events'])('%s of an unknown review → 404 not_found', async (what) => {
-    const e = await errorOf(await t.api(what === 'cancel' ? 'POST' : 'GET', `/v1/reviews/rev_00000000000000000000000000/${what}`));
+    const e = await errorOf(
+      await t.api(what === 'cancel' ? 'POST' : 'GET', `/v1/reviews/rev_00000000000000000000000000/${what}`),
+    );
     expect(e.status).toBe(404);
     expect(e.error).toBe('not_found');
   });
@@ -105,7 +121,9 @@ describe("another owner's review is 404, never 403", () => {
     const error = await service.find('mallory', stored.review_id).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(NotFoundError);
     // the same answer as for an id that does not exist at all: no existence leak
-    const missing = (await service.find('mallory', 'rev_00000000000000000000000000').catch((e: unknown) => e)) as NotFoundError;
+    const missing = (await service
+      .find('mallory', 'rev_00000000000000000000000000')
+      .catch((e: unknown) => e)) as NotFoundError;
     expect(missing.message.replace(/rev_\w+/, 'ID')).toBe((error as NotFoundError).message.replace(/rev_\w+/, 'ID'));
   });
 
@@ -115,7 +133,12 @@ describe("another owner's review is 404, never 403", () => {
     await t.stop();
     await editStoredReview(t, job.review_id, { owner: 'someone-else' });
     t = await t.restart();
-    for (const [method, suffix] of [['GET', ''], ['POST', '/cancel'], ['GET', '/sarif'], ['GET', '/events']] as const) {
+    for (const [method, suffix] of [
+      ['GET', ''],
+      ['POST', '/cancel'],
+      ['GET', '/sarif'],
+      ['GET', '/events'],
+    ] as const) {
       const e = await errorOf(await t.api(method, `/v1/reviews/${job.review_id}${suffix}`));
       expect(e.status, suffix).toBe(404);
       expect(e.error).toBe('not_found');
@@ -133,7 +156,9 @@ describe('list', () => {
     const pages: List[] = [];
     let cursor: string | null = null;
     do {
-      const page: List = await listOf(`repository=${encodeURIComponent(repository)}&limit=2${cursor ? `&cursor=${cursor}` : ''}`);
+      const page: List = await listOf(
+        `repository=${encodeURIComponent(repository)}&limit=2${cursor ? `&cursor=${cursor}` : ''}`,
+      );
       pages.push(page);
       cursor = page.next_cursor;
     } while (cursor !== null && pages.length < 10);
@@ -157,7 +182,9 @@ describe('list', () => {
     const ids: string[] = [];
     let cursor: string | null = null;
     for (let i = 0; i < 10; i++) {
-      const page: List = await listOf(`repository=${encodeURIComponent(repository)}&limit=2${cursor ? `&cursor=${cursor}` : ''}`);
+      const page: List = await listOf(
+        `repository=${encodeURIComponent(repository)}&limit=2${cursor ? `&cursor=${cursor}` : ''}`,
+      );
       ids.push(...page.reviews.map((r) => r.review_id));
       cursor = page.next_cursor;
       if (cursor === null) break;
@@ -169,12 +196,16 @@ describe('list', () => {
     const repository = `github.com/acme/concurrent-${Date.now()}`;
     // diffs of very different sizes, so their writes finish in another order than they began
     const made = await Promise.all(
-      Array.from({ length: 8 }, (_, i) => create({ repository, diff: `${DEBUGGER_DIFF}${'#'.repeat(i % 2 ? 900_000 : 1)}\n` })),
+      Array.from({ length: 8 }, (_, i) =>
+        create({ repository, diff: `${DEBUGGER_DIFF}${'#'.repeat(i % 2 ? 900_000 : 1)}\n` }),
+      ),
     );
     const ids: string[] = [];
     let cursor: string | null = null;
     for (let i = 0; i < 20; i++) {
-      const page: List = await listOf(`repository=${encodeURIComponent(repository)}&limit=1${cursor ? `&cursor=${cursor}` : ''}`);
+      const page: List = await listOf(
+        `repository=${encodeURIComponent(repository)}&limit=1${cursor ? `&cursor=${cursor}` : ''}`,
+      );
       ids.push(...page.reviews.map((r) => r.review_id));
       cursor = page.next_cursor;
       if (cursor === null) break;
@@ -194,7 +225,9 @@ describe('list', () => {
     const r = encodeURIComponent(repository);
     expect((await listOf(`repository=${r}`)).reviews.map((x) => x.review_id)).toEqual([bad.review_id, good.review_id]);
     expect((await listOf(`repository=${r}&status=failed`)).reviews.map((x) => x.review_id)).toEqual([bad.review_id]);
-    expect((await listOf(`repository=${r}&status=completed`)).reviews.map((x) => x.review_id)).toEqual([good.review_id]);
+    expect((await listOf(`repository=${r}&status=completed`)).reviews.map((x) => x.review_id)).toEqual([
+      good.review_id,
+    ]);
     expect((await listOf(`repository=${r}&status=queued`)).reviews).toEqual([]);
     const failed = await listOf('status=failed&limit=100');
     expect(failed.reviews.every((x) => x.status === 'failed')).toBe(true);
@@ -211,12 +244,15 @@ describe('list', () => {
     expect((await listOf('')).reviews).toHaveLength(20);
   });
 
-  it.each(['limit=0', 'limit=101', 'limit=', 'limit=ten', 'limit=1&limit=2'])('%s → 400 naming limit', async (query) => {
-    const e = await errorOf(await t.api('GET', `/v1/reviews?${query}`));
-    expect(e.status).toBe(400);
-    expect(e.error).toBe('invalid_request');
-    expect(e.message).toMatch(/\blimit\b/);
-  });
+  it.each(['limit=0', 'limit=101', 'limit=', 'limit=ten', 'limit=1&limit=2'])(
+    '%s → 400 naming limit',
+    async (query) => {
+      const e = await errorOf(await t.api('GET', `/v1/reviews?${query}`));
+      expect(e.status).toBe(400);
+      expect(e.error).toBe('invalid_request');
+      expect(e.message).toMatch(/\blimit\b/);
+    },
+  );
 
   it.each([
     ['garbage', 'not-a-cursor'],
@@ -290,7 +326,11 @@ describe('SARIF', () => {
     const response = await t.api('GET', `/v1/reviews/${job.review_id}/sarif`);
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toMatch(/^application\/sarif\+json/);
-    const sarif = (await response.json()) as { version: string; $schema?: string; runs: { results: { ruleId: string }[] }[] };
+    const sarif = (await response.json()) as {
+      version: string;
+      $schema?: string;
+      runs: { results: { ruleId: string }[] }[];
+    };
     expect(sarif.version).toBe('2.1.0');
     expect(sarif.runs).toHaveLength(1);
     expect(sarif.runs[0]!.results.length).toBe(done.comments!.length);
@@ -317,7 +357,8 @@ describe('SARIF', () => {
 
 describe('Idempotency-Key', () => {
   const body = (repository: string) => ({ diff: DEBUGGER_DIFF, repository });
-  const post = (key: string, b: Record<string, unknown>) => t.api('POST', '/v1/reviews', { body: b, headers: { 'idempotency-key': key } });
+  const post = (key: string, b: Record<string, unknown>) =>
+    t.api('POST', '/v1/reviews', { body: b, headers: { 'idempotency-key': key } });
 
   it('same key and body → the same job, with Idempotent-Replayed: true on the replay only', async () => {
     const key = `key-${Date.now()}-same`;
@@ -341,7 +382,11 @@ describe('Idempotency-Key', () => {
   it('same key, other body → 400 naming Idempotency-Key', async () => {
     const key = `key-${Date.now()}-other`;
     expect((await post(key, body('one'))).status).toBe(202);
-    for (const other of [body('two'), { ...body('one'), base_commit: 'a1b2c3d' }, { ...body('one'), diff: `${DEBUGGER_DIFF} ` }]) {
+    for (const other of [
+      body('two'),
+      { ...body('one'), base_commit: 'a1b2c3d' },
+      { ...body('one'), diff: `${DEBUGGER_DIFF} ` },
+    ]) {
       const e = await errorOf(await post(key, other));
       expect(e.status).toBe(400);
       expect(e.error).toBe('invalid_request');
@@ -401,7 +446,9 @@ describe('Idempotency-Key', () => {
     expect(statuses.filter((s) => s === 202).length).toBeGreaterThanOrEqual(1);
     expect(statuses.every((s) => s === 202 || s === 400)).toBe(true);
     const ids = new Set(
-      await Promise.all(responses.filter((r) => r.status === 202).map(async (r) => ((await r.json()) as Job).review_id)),
+      await Promise.all(
+        responses.filter((r) => r.status === 202).map(async (r) => ((await r.json()) as Job).review_id),
+      ),
     );
     expect(ids.size).toBe(1);
   });

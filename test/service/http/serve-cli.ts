@@ -14,10 +14,14 @@ export interface ServedCli {
 
 export async function serveCli(env: Record<string, string>, args: string[] = []): Promise<ServedCli> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'diff-review-serve-'));
-  const child = spawn(process.execPath, [path.resolve('service/cli.ts'), 'serve', '--port', '0', '--data-dir', dir, ...args], {
-    env: { ...process.env, DIFF_REVIEW_LOG_LEVEL: 'warn', ...env },
-    stdio: 'ignore',
-  });
+  const child = spawn(
+    process.execPath,
+    [path.resolve('service/cli.ts'), 'serve', '--port', '0', '--data-dir', dir, ...args],
+    {
+      env: { ...process.env, DIFF_REVIEW_LOG_LEVEL: 'warn', ...env },
+      stdio: 'ignore',
+    },
+  );
   const stop = async () => {
     child.kill('SIGKILL');
     await rm(dir, { recursive: true, force: true });

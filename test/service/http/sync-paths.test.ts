@@ -59,7 +59,11 @@ describe('the token check', () => {
   it('answers the same synchronously as awaited, with and without the synchronous lookup', async () => {
     const sync = new TokenService(store, clock, store);
     const awaited = new TokenService(store, clock);
-    const { token: readOnly } = await sync.createReviewToken('alice', { name: 'read only', scopes: ['reviews:read'], expires_in_days: 1 });
+    const { token: readOnly } = await sync.createReviewToken('alice', {
+      name: 'read only',
+      scopes: ['reviews:read'],
+      expires_in_days: 1,
+    });
     const { token: both, id: bothId } = await sync.createReviewToken('alice', { name: 'both', expires_in_days: 1 });
     const cases: [string | undefined, AuthRequirement][] = [
       [undefined, read],
@@ -75,7 +79,12 @@ describe('the token check', () => {
       expect(outcomeSync(sync, authorization, need), `${authorization} ${need.scope}`).toEqual(expected);
       expect(await outcome(sync, authorization, need)).toEqual(expected);
     }
-    expect((await outcome(sync, `Bearer ${both}`, read)).principal).toEqual({ tokenId: bothId, owner: 'alice', type: 'review', scopes: ['reviews:read', 'reviews:write'] });
+    expect((await outcome(sync, `Bearer ${both}`, read)).principal).toEqual({
+      tokenId: bothId,
+      owner: 'alice',
+      type: 'review',
+      scopes: ['reviews:read', 'reviews:write'],
+    });
     // Without the synchronous lookup there is no synchronous answer: the hook awaits authenticate().
     expect(outcomeSync(awaited, `Bearer ${both}`, read)).toBeUndefined();
   });
@@ -120,9 +129,24 @@ describe('the token check', () => {
 describe('the review lookup', () => {
   it('peek answers the review find answers, whoever asks, and nothing without a synchronous lookup', async () => {
     const at = new Date(clock.now()).toISOString();
-    const review: StoredReview = { review_id: 'rev_01SYNCPATHS000000000000000', owner: 'alice', status: 'completed', repository: 'github.com/acme/widgets', created_at: at, updated_at: at, attempts: 1 };
+    const review: StoredReview = {
+      review_id: 'rev_01SYNCPATHS000000000000000',
+      owner: 'alice',
+      status: 'completed',
+      repository: 'github.com/acme/widgets',
+      created_at: at,
+      updated_at: at,
+      attempts: 1,
+    };
     await store.insertReview(review);
-    const options = { runner: {} as never, events: {} as never, clock, maxQueuedJobs: 1, retentionDays: 30, version: 'test' };
+    const options = {
+      runner: {} as never,
+      events: {} as never,
+      clock,
+      maxQueuedJobs: 1,
+      retentionDays: 30,
+      version: 'test',
+    };
     const sync = new ReviewService({ ...options, store, atHand: store });
     const awaited = new ReviewService({ ...options, store });
 

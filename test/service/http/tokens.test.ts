@@ -10,7 +10,14 @@ import { mkdtemp, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import { createService } from '../../../service/service.ts';
 import { TestClock } from '../../support/test-clock.ts';
-import { startTestService, storedTexts, storedTokens, TEST_STORAGE, type TestService, closeHealthy } from '../../support/test-service.ts';
+import {
+  startTestService,
+  storedTexts,
+  storedTokens,
+  TEST_STORAGE,
+  type TestService,
+  closeHealthy,
+} from '../../support/test-service.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -74,7 +81,17 @@ describe('create', () => {
     expect(response.status).toBe(201);
     expect(response.headers.get('cache-control')).toMatch(/no-store/);
     const token = (await response.json()) as Record_;
-    expect(Object.keys(token).sort()).toEqual(['created_at', 'expires_at', 'id', 'last_used_at', 'name', 'prefix', 'scopes', 'token', 'type']);
+    expect(Object.keys(token).sort()).toEqual([
+      'created_at',
+      'expires_at',
+      'id',
+      'last_used_at',
+      'name',
+      'prefix',
+      'scopes',
+      'token',
+      'type',
+    ]);
     expect(token.id).toMatch(/^tok_[0-9A-Z]{26}$/);
     expect(token.name).toBe('ci');
     expect(token.type).toBe('review');
@@ -126,7 +143,10 @@ describe('create', () => {
   it('scopes: each subset works; unknown, duplicate and empty → 400 naming scopes', async () => {
     expect((await created({ name: 'r', scopes: ['reviews:read'] })).scopes).toEqual(['reviews:read']);
     expect((await created({ name: 'w', scopes: ['reviews:write'] })).scopes).toEqual(['reviews:write']);
-    expect([...(await created({ name: 'rw', scopes: ['reviews:write', 'reviews:read'] })).scopes].sort()).toEqual(['reviews:read', 'reviews:write']);
+    expect([...(await created({ name: 'rw', scopes: ['reviews:write', 'reviews:read'] })).scopes].sort()).toEqual([
+      'reviews:read',
+      'reviews:write',
+    ]);
     await expect400({ name: 's', scopes: ['reviews:admin'] }, 'scopes');
     await expect400({ name: 's', scopes: ['tokens:write'] }, 'scopes');
     await expect400({ name: 's', scopes: ['reviews:read', 'reviews:read'] }, 'scopes');
@@ -189,11 +209,14 @@ describe('delete', () => {
     expect((await list()).map((x) => x.id)).not.toContain(token.id);
   });
 
-  it.each([['tok_00000000000000000000000000'], ['nonsense'], ['rev_00000000000000000000000000']])('unknown id %s → 404 not_found', async (id) => {
-    const response = await t.api('DELETE', `/v1/auth/tokens/${id}`, { token: t.dashboardToken });
-    expect(response.status).toBe(404);
-    expect(((await response.json()) as { error: string }).error).toBe('not_found');
-  });
+  it.each([['tok_00000000000000000000000000'], ['nonsense'], ['rev_00000000000000000000000000']])(
+    'unknown id %s → 404 not_found',
+    async (id) => {
+      const response = await t.api('DELETE', `/v1/auth/tokens/${id}`, { token: t.dashboardToken });
+      expect(response.status).toBe(404);
+      expect(((await response.json()) as { error: string }).error).toBe('not_found');
+    },
+  );
 
   it('the dashboard token cannot be deleted through the API (404, and it keeps working)', async () => {
     const dashboard = (await storedTokens(t)).find((x) => x.type === 'dashboard')!;
@@ -234,13 +257,16 @@ describe('the secret is never stored or logged', () => {
 
 describe('the dashboard token', () => {
   // PostgreSQL mode keeps nothing on local disk: its dashboard token is set explicitly.
-  it.skipIf(TEST_STORAGE !== 'lowdb')('the generated one is in <data dir>/dashboard-token with mode 0600, and only its path is logged', async () => {
-    const file = path.join(t.dataDir, 'dashboard-token');
-    expect((await readFile(file, 'utf8')).trim()).toBe(t.dashboardToken);
-    expect((await stat(file)).mode & 0o777).toBe(0o600);
-    expect(t.logs.join('')).toContain(file);
-    expect(t.logs.join('')).not.toContain(t.dashboardToken);
-  });
+  it.skipIf(TEST_STORAGE !== 'lowdb')(
+    'the generated one is in <data dir>/dashboard-token with mode 0600, and only its path is logged',
+    async () => {
+      const file = path.join(t.dataDir, 'dashboard-token');
+      expect((await readFile(file, 'utf8')).trim()).toBe(t.dashboardToken);
+      expect((await stat(file)).mode & 0o777).toBe(0o600);
+      expect(t.logs.join('')).toContain(file);
+      expect(t.logs.join('')).not.toContain(t.dashboardToken);
+    },
+  );
 
   it('set explicitly: 32 printable characters work, and no file is written', async () => {
     const explicit = `${'Z'.repeat(31)}!`;

@@ -9,7 +9,8 @@ beforeAll(async () => {
 });
 afterAll(() => closeHealthy(t));
 
-const create = (init: { body?: unknown; rawBody?: string; headers?: Record<string, string> }) => t.api('POST', '/v1/reviews', init);
+const create = (init: { body?: unknown; rawBody?: string; headers?: Record<string, string> }) =>
+  t.api('POST', '/v1/reviews', init);
 
 async function expect400(response: Response, field?: string | RegExp) {
   const body = (await response.json()) as { error: string; message?: string };
@@ -17,7 +18,8 @@ async function expect400(response: Response, field?: string | RegExp) {
   expect(response.headers.get('content-type')).toMatch(/^application\/json/);
   expect(body.error).toBe('invalid_request');
   expect(body.message).toEqual(expect.any(String));
-  if (field !== undefined) expect(body.message).toMatch(typeof field === 'string' ? new RegExp(`\\b${field}\\b`) : field);
+  if (field !== undefined)
+    expect(body.message).toMatch(typeof field === 'string' ? new RegExp(`\\b${field}\\b`) : field);
   return body;
 }
 
@@ -32,12 +34,21 @@ const ok = { diff: DEBUGGER_DIFF, repository: 'github.com/acme/widgets' };
 
 describe('body encoding', () => {
   it('malformed JSON → 400', async () => {
-    await expect400(await create({ rawBody: '{"diff": "x", "repository": ', headers: { 'content-type': 'application/json' } }), /JSON/);
-    await expect400(await create({ rawBody: "{'diff': 'x'}", headers: { 'content-type': 'application/json' } }), /JSON/);
+    await expect400(
+      await create({ rawBody: '{"diff": "x", "repository": ', headers: { 'content-type': 'application/json' } }),
+      /JSON/,
+    );
+    await expect400(
+      await create({ rawBody: "{'diff': 'x'}", headers: { 'content-type': 'application/json' } }),
+      /JSON/,
+    );
   });
 
   it('a valid body with Content-Type text/plain → 400 naming Content-Type', async () => {
-    await expect400(await create({ rawBody: JSON.stringify(ok), headers: { 'content-type': 'text/plain' } }), /Content-Type/i);
+    await expect400(
+      await create({ rawBody: JSON.stringify(ok), headers: { 'content-type': 'text/plain' } }),
+      /Content-Type/i,
+    );
   });
 
   it('a valid body without Content-Type → 400', async () => {
@@ -54,7 +65,9 @@ describe('body encoding', () => {
   });
 
   it('application/json with a charset parameter is accepted', async () => {
-    await expect202(await create({ rawBody: JSON.stringify(ok), headers: { 'content-type': 'application/json; charset=utf-8' } }));
+    await expect202(
+      await create({ rawBody: JSON.stringify(ok), headers: { 'content-type': 'application/json; charset=utf-8' } }),
+    );
   });
 
   it('an empty body → 400 (with and without Content-Type)', async () => {
@@ -205,9 +218,27 @@ describe('token create fields', () => {
   });
 
   it('malformed JSON and a non-object body → 400', async () => {
-    await expect400(await t.api('POST', '/v1/auth/tokens', { token: t.dashboardToken, rawBody: '{', headers: { 'content-type': 'application/json' } }));
-    await expect400(await t.api('POST', '/v1/auth/tokens', { token: t.dashboardToken, rawBody: '[]', headers: { 'content-type': 'application/json' } }));
-    await expect400(await t.api('POST', '/v1/auth/tokens', { token: t.dashboardToken, rawBody: '{"name":"n"}', headers: { 'content-type': 'text/plain' } }));
+    await expect400(
+      await t.api('POST', '/v1/auth/tokens', {
+        token: t.dashboardToken,
+        rawBody: '{',
+        headers: { 'content-type': 'application/json' },
+      }),
+    );
+    await expect400(
+      await t.api('POST', '/v1/auth/tokens', {
+        token: t.dashboardToken,
+        rawBody: '[]',
+        headers: { 'content-type': 'application/json' },
+      }),
+    );
+    await expect400(
+      await t.api('POST', '/v1/auth/tokens', {
+        token: t.dashboardToken,
+        rawBody: '{"name":"n"}',
+        headers: { 'content-type': 'text/plain' },
+      }),
+    );
   });
 });
 

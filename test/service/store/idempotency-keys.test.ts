@@ -40,7 +40,15 @@ describe('idempotency keys', () => {
   it('are kept out of the lowdb document, which does not grow with them, and survive a restart', async () => {
     const dir = await dataDir();
     const store = await LowdbStore.open(dir);
-    await store.insertReview({ review_id: `rev_${'9'.repeat(26)}`, owner: 'tok_0', status: 'queued', repository: 'r', created_at: '2026-11-20T00:00:00.000Z', updated_at: '2026-11-20T00:00:00.000Z', attempts: 0 });
+    await store.insertReview({
+      review_id: `rev_${'9'.repeat(26)}`,
+      owner: 'tok_0',
+      status: 'queued',
+      repository: 'r',
+      created_at: '2026-11-20T00:00:00.000Z',
+      updated_at: '2026-11-20T00:00:00.000Z',
+      attempts: 0,
+    });
     const before = (await stat(storeFile(dir))).size;
     await Promise.all(Array.from({ length: 2000 }, (_, i) => store.putIdempotency(record(i))));
     await store.close();
@@ -80,11 +88,16 @@ describe('idempotency keys', () => {
 
   it('keys of a document of the earlier layout move to the log, and are still honoured', async () => {
     const dir = await dataDir();
-    await writeFile(storeFile(dir), JSON.stringify({ version: 1, reviews: [], tokens: [], idempotency: [record(1), record(2)] }));
+    await writeFile(
+      storeFile(dir),
+      JSON.stringify({ version: 1, reviews: [], tokens: [], idempotency: [record(1), record(2)] }),
+    );
     const store = await LowdbStore.open(dir);
     expect(await store.getIdempotency('tok_2', 'key-2')).toEqual(record(2));
     await store.close();
-    expect((JSON.parse(await readFile(storeFile(dir), 'utf8')) as { idempotency?: unknown }).idempotency).toBeUndefined();
+    expect(
+      (JSON.parse(await readFile(storeFile(dir), 'utf8')) as { idempotency?: unknown }).idempotency,
+    ).toBeUndefined();
     const reopened = await LowdbStore.open(dir);
     expect(await reopened.getIdempotency('tok_1', 'key-1')).toEqual(record(1));
     await reopened.close();
@@ -98,7 +111,11 @@ describe('idempotency keys', () => {
     const post = (base: string, i: number) =>
       fetch(`${base}/v1/reviews`, {
         method: 'POST',
-        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'idempotency-key': `burst-${i}` },
+        headers: {
+          authorization: `Bearer ${token}`,
+          'content-type': 'application/json',
+          'idempotency-key': `burst-${i}`,
+        },
         body: JSON.stringify({ diff: DEBUGGER_DIFF, repository: `r${i}` }),
       });
     const acknowledged = new Map<number, string>();

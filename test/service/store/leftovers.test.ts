@@ -37,7 +37,10 @@ describe('file modes', () => {
       const dir = path.join(parent, 'data'); // made by the service
       const t = await startTestService({}, dir);
       const client = t.client();
-      const job = await client.createReview({ diff: DEBUGGER_DIFF, repository: 'modes' }, { idempotencyKey: 'modes-1' });
+      const job = await client.createReview(
+        { diff: DEBUGGER_DIFF, repository: 'modes' },
+        { idempotencyKey: 'modes-1' },
+      );
       await client.waitForReview(job.review_id, { timeoutMs: 20_000, pollIntervalMs: 25 });
       await t.service.close(); // writes what is pending
       const wrong: string[] = [];
@@ -54,7 +57,9 @@ describe('file modes', () => {
       expect((await stat(dir)).mode & 0o777).toBe(0o700);
       await walk(dir);
       expect(wrong).toEqual([]);
-      expect(await readdir(dir)).toEqual(expect.arrayContaining(['store.json', 'dashboard-token', 'diffs', 'results', 'idempotency']));
+      expect(await readdir(dir)).toEqual(
+        expect.arrayContaining(['store.json', 'dashboard-token', 'diffs', 'results', 'idempotency']),
+      );
     } finally {
       process.umask(previous);
     }
@@ -84,7 +89,11 @@ describe('leftovers of a crash', () => {
     await writeFile(path.join(dir, 'archive', 'reviews-2026-11-20.jsonl.1.x.tmp'), 'half');
 
     const said: string[] = [];
-    const log: StoreLog = { info: () => {}, warn: (d, m) => said.push(`${m} ${JSON.stringify(d)}`), error: (d, m) => said.push(`${m} ${JSON.stringify(d)}`) };
+    const log: StoreLog = {
+      info: () => {},
+      warn: (d, m) => said.push(`${m} ${JSON.stringify(d)}`),
+      error: (d, m) => said.push(`${m} ${JSON.stringify(d)}`),
+    };
     const reopened = await LowdbStore.open(dir, { log });
     expect((await readdir(path.join(dir, 'diffs'))).sort()).toEqual([`${id(1)}.diff`]);
     expect((await readdir(path.join(dir, 'results'))).sort()).toEqual([`${id(2)}.json`]);
@@ -104,7 +113,10 @@ describe('a stale lock', () => {
     // A real holder of the lock, killed -9: its lock file stays behind.
     const holder = spawn(
       process.execPath,
-      ['-e', `import(${JSON.stringify(path.resolve('service/store/data-dir-lock.ts'))}).then((m) => { m.acquireDataDirLock(${JSON.stringify(dir)}); console.log('held'); setInterval(() => {}, 1000); })`],
+      [
+        '-e',
+        `import(${JSON.stringify(path.resolve('service/store/data-dir-lock.ts'))}).then((m) => { m.acquireDataDirLock(${JSON.stringify(dir)}); console.log('held'); setInterval(() => {}, 1000); })`,
+      ],
       { stdio: ['ignore', 'pipe', 'inherit'] },
     );
     await new Promise<void>((resolve) => holder.stdout!.once('data', () => resolve()));
@@ -124,7 +136,10 @@ describe('a stale lock', () => {
     const dir = await dataDir();
     const holder = spawn(
       process.execPath,
-      ['-e', `import(${JSON.stringify(path.resolve('service/store/data-dir-lock.ts'))}).then((m) => { m.acquireDataDirLock(${JSON.stringify(dir)}); console.log('held'); setInterval(() => {}, 1000); })`],
+      [
+        '-e',
+        `import(${JSON.stringify(path.resolve('service/store/data-dir-lock.ts'))}).then((m) => { m.acquireDataDirLock(${JSON.stringify(dir)}); console.log('held'); setInterval(() => {}, 1000); })`,
+      ],
       { stdio: ['ignore', 'pipe', 'inherit'] },
     );
     try {

@@ -35,7 +35,15 @@ function recordingLog() {
 const T0 = Date.parse('2026-11-01T00:00:00.000Z');
 function review(i: number, status: StoredReview['status'] = 'completed'): StoredReview {
   const when = new Date(T0 + i * 60_000).toISOString();
-  return { review_id: `rev_${String(i).padStart(26, '0')}`, owner: 'local', status, repository: 'r', created_at: when, updated_at: when, attempts: 1 };
+  return {
+    review_id: `rev_${String(i).padStart(26, '0')}`,
+    owner: 'local',
+    status,
+    repository: 'r',
+    created_at: when,
+    updated_at: when,
+    attempts: 1,
+  };
 }
 
 /** 1,000 finished reviews (most in the archive) and a few queued ones with their diffs. */
@@ -50,7 +58,8 @@ async function seed(dir: string) {
   await store.close();
 }
 const storeFile = (dir: string) => path.join(dir, 'store.json');
-const lastSegment = async (dir: string) => path.join(dir, 'archive', (await readdir(path.join(dir, 'archive'))).sort().at(-1)!);
+const lastSegment = async (dir: string) =>
+  path.join(dir, 'archive', (await readdir(path.join(dir, 'archive'))).sort().at(-1)!);
 
 describe('start-up with a missing or damaged store file', () => {
   for (const [name, replace] of [
@@ -65,7 +74,10 @@ describe('start-up with a missing or damaged store file', () => {
       await seed(dir);
       await replace(storeFile(dir));
       const before = await readdir(dir, { recursive: true });
-      const error = await LowdbStore.open(dir).then(() => undefined, (e: unknown) => e as Error);
+      const error = await LowdbStore.open(dir).then(
+        () => undefined,
+        (e: unknown) => e as Error,
+      );
       expect(error?.message).toMatch(name === 'missing' ? /store\.json is missing/ : /store\.json is empty/);
       expect(error?.message).toMatch(/5 diffs/);
       expect(error?.message).toMatch(/Restore it from a backup/);
@@ -77,7 +89,9 @@ describe('start-up with a missing or damaged store file', () => {
     const dir = await dataDir();
     await seed(dir);
     await rm(storeFile(dir));
-    await expect(createService({ dataDir: dir, port: 0, logLevel: 'silent' })).rejects.toThrow(/store\.json is missing/);
+    await expect(createService({ dataDir: dir, port: 0, logLevel: 'silent' })).rejects.toThrow(
+      /store\.json is missing/,
+    );
     await expect(stat(path.join(dir, 'dashboard-token'))).rejects.toThrow(/ENOENT/);
     await expect(stat(path.join(dir, 'service.lock'))).rejects.toThrow(/ENOENT/);
   });
@@ -92,7 +106,9 @@ describe('start-up with a missing or damaged store file', () => {
   it('a document of the wrong shape ({"reviews":null}, a review without an id) says where, instead of crashing', async () => {
     const dir = await dataDir();
     await writeFile(storeFile(dir), JSON.stringify({ reviews: null }));
-    await expect(LowdbStore.open(dir)).rejects.toThrow(/not a Diff Review store \(.*\/reviews.*\).*Restore it from a backup/);
+    await expect(LowdbStore.open(dir)).rejects.toThrow(
+      /not a Diff Review store \(.*\/reviews.*\).*Restore it from a backup/,
+    );
     const { review_id: _, ...noId } = review(1);
     await writeFile(storeFile(dir), JSON.stringify({ version: 1, reviews: [noId], tokens: [] }));
     await expect(LowdbStore.open(dir)).rejects.toThrow(/\/reviews\/0/);
@@ -107,7 +123,10 @@ describe('start-up with an archive segment cut short', () => {
     const segment = await lastSegment(dir);
     const { size } = await stat(segment);
     await truncate(segment, Math.floor(size / 3)); // a copy cut short: two thirds of its reviews are gone
-    const error = await LowdbStore.open(dir).then(() => undefined, (e: unknown) => e as Error);
+    const error = await LowdbStore.open(dir).then(
+      () => undefined,
+      (e: unknown) => e as Error,
+    );
     expect(error?.message).toMatch(/ends in a cut line/);
     expect(error?.message).toMatch(/truncate -s \d+/);
     expect((await stat(segment)).size).toBe(Math.floor(size / 3)); // not changed
@@ -124,6 +143,11 @@ describe('start-up with an archive segment cut short', () => {
     const store = await LowdbStore.open(dir, { log });
     expect(await store.listReviews({ owner: 'local', limit: 10_000 })).toHaveLength(1005);
     await store.close();
-    expect(loud()).toEqual([expect.objectContaining({ level: 'warn', details: expect.objectContaining({ file: segment, reviews: [inDocument.review_id] }) })]);
+    expect(loud()).toEqual([
+      expect.objectContaining({
+        level: 'warn',
+        details: expect.objectContaining({ file: segment, reviews: [inDocument.review_id] }),
+      }),
+    ]);
   });
 });

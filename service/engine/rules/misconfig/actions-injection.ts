@@ -34,9 +34,11 @@ export const noActionsScriptInjection: LineRule = {
   kind: 'line',
   id: 'no-actions-script-injection',
   severity: 'error',
-  summary: 'A GitHub Actions `run:` script interpolates text an outsider controls (an issue title, a pull request body or branch name, a comment).',
+  summary:
+    'A GitHub Actions `run:` script interpolates text an outsider controls (an issue title, a pull request body or branch name, a comment).',
   help: 'Pass the value through an environment variable (env: TITLE: ${{ github.event.issue.title }}, then "$TITLE" in the script), which the shell does not parse as code.',
-  message: 'This `run:` script pastes text an outsider controls into the shell (script injection); pass it through env: and use "$VAR" in the script.',
+  message:
+    'This `run:` script pastes text an outsider controls into the shell (script injection); pass it through env: and use "$VAR" in the script.',
   files: isGitHubWorkflow,
   keywords: ['github.event.', 'github.head_ref'],
   reads: 'text',
@@ -70,14 +72,19 @@ export const noPullRequestTargetCheckout: LineRule = {
   kind: 'line',
   id: 'no-pull-request-target-checkout',
   severity: 'error',
-  summary: 'A `pull_request_target` workflow checks out the pull request\'s own code, and runs it with the base repository\'s secrets and write token.',
-  help: 'Use `pull_request` for building and testing contributions; if `pull_request_target` is needed (labels, comments), do not check out or run the pull request\'s head in it.',
-  message: 'This `pull_request_target` workflow checks out the pull request\'s code, which then runs with the repository\'s secrets and write token; use `pull_request` to build contributions.',
+  summary:
+    "A `pull_request_target` workflow checks out the pull request's own code, and runs it with the base repository's secrets and write token.",
+  help: "Use `pull_request` for building and testing contributions; if `pull_request_target` is needed (labels, comments), do not check out or run the pull request's head in it.",
+  message:
+    "This `pull_request_target` workflow checks out the pull request's code, which then runs with the repository's secrets and write token; use `pull_request` to build contributions.",
   files: isGitHubWorkflow,
   keywords: ['pull_request.head.', 'github.head_ref', 'refs/pull/'],
   reads: 'text',
   check(line) {
-    const m = /^\s*(?:-\s+)?ref\s*:\s*["']?(?:\$\{\{\s*(?:github\.event\.pull_request\.head\.(?:sha|ref)|github\.head_ref)\s*\}\}|refs\/pull\/\$\{\{[^}]{1,80}\}\}\/(?:head|merge))/.exec(line.text);
+    const m =
+      /^\s*(?:-\s+)?ref\s*:\s*["']?(?:\$\{\{\s*(?:github\.event\.pull_request\.head\.(?:sha|ref)|github\.head_ref)\s*\}\}|refs\/pull\/\$\{\{[^}]{1,80}\}\}\/(?:head|merge))/.exec(
+        line.text,
+      );
     if (!m || !hunkHasPullRequestTarget(line)) return null;
     return spanOf(m);
   },

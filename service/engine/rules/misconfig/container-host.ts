@@ -8,11 +8,22 @@ import { isCodeAt, patternRule, spanOf } from '../rule.ts';
 export const noPrivilegedContainer = patternRule({
   id: 'no-privileged-container',
   severity: 'warning',
-  summary: 'A container given the host\'s powers: privileged, privilege escalation allowed, or the host\'s network, process or IPC namespace.',
+  summary:
+    "A container given the host's powers: privileged, privilege escalation allowed, or the host's network, process or IPC namespace.",
   help: 'Drop it and grant only the capabilities the workload needs (securityContext.capabilities.add, cap_add), with allowPrivilegeEscalation: false.',
-  message: 'This container gets the host\'s powers (a breakout is a host compromise); grant only the capabilities it needs instead.',
+  message:
+    "This container gets the host's powers (a breakout is a host compromise); grant only the capabilities it needs instead.",
   files: (path) => isYaml(path) || isShellContext(path) || isDockerfile(path),
-  keywords: ['privileged', 'allowPrivilegeEscalation', 'hostNetwork', 'hostPID', 'hostIPC', 'network_mode', 'pid:', '--network'],
+  keywords: [
+    'privileged',
+    'allowPrivilegeEscalation',
+    'hostNetwork',
+    'hostPID',
+    'hostIPC',
+    'network_mode',
+    'pid:',
+    '--network',
+  ],
   in: 'code',
   pattern:
     /^\s*(?:-\s+)?(?:privileged|allowPrivilegeEscalation|hostNetwork|hostPID|hostIPC)\s*:\s*["']?true\b|^\s*(?:-\s+)?(?:network_mode|pid)\s*:\s*["']?host\b|\bdocker\s+(?:container\s+)?(?:run|create)\b[^|;&#\n]{0,300}?\s(?:--privileged\b|--(?:network|net|pid)[= ]host\b)/,
@@ -23,11 +34,13 @@ export const noPipeToShell = patternRule({
   severity: 'warning',
   summary: 'A download piped straight into a shell (curl … | sh): whatever the server sends that day runs, unchecked.',
   help: 'Download to a file, check its checksum or signature, then run it; or install from a package manager that verifies what it installs.',
-  message: 'A download is piped into a shell: it runs whatever the server (or anyone between) sends; download, verify a checksum or signature, then run it.',
+  message:
+    'A download is piped into a shell: it runs whatever the server (or anyone between) sends; download, verify a checksum or signature, then run it.',
   files: notTestCode(isShellContext),
   keywords: ['curl', 'wget', 'iwr', 'Invoke-WebRequest', 'irm'],
   in: 'text',
-  pattern: /\b(?:curl|wget|iwr|irm|Invoke-WebRequest|Invoke-RestMethod)\b[^|;&#\n]{0,300}?\|\s*(?:sudo\s+(?:-\S+\s+)*)?(?:ba|z|k|da)?sh\b|\b(?:curl|wget)\b[^|;&#\n]{0,300}?\|\s*(?:sudo\s+)?(?:python3?|perl|ruby|node)\b|\b(?:iwr|irm|Invoke-WebRequest|Invoke-RestMethod)\b[^|;&#\n]{0,300}?\|\s*iex\b/,
+  pattern:
+    /\b(?:curl|wget|iwr|irm|Invoke-WebRequest|Invoke-RestMethod)\b[^|;&#\n]{0,300}?\|\s*(?:sudo\s+(?:-\S+\s+)*)?(?:ba|z|k|da)?sh\b|\b(?:curl|wget)\b[^|;&#\n]{0,300}?\|\s*(?:sudo\s+)?(?:python3?|perl|ruby|node)\b|\b(?:iwr|irm|Invoke-WebRequest|Invoke-RestMethod)\b[^|;&#\n]{0,300}?\|\s*iex\b/,
   unless: /^\s*#/,
 });
 
@@ -38,16 +51,22 @@ export const noWorldWritable: LineRule = {
   severity: 'warning',
   summary: 'A file or folder made writable by everyone (chmod 777, a+w, 0o777).',
   help: 'Give the owner (and the group, where a service needs it) only what they need: 755 for folders and programs, 644 for files, 600 for secrets.',
-  message: 'Everyone may write here (chmod 777): any local user or process can change what runs or is read; give only the owner (and group) what they need.',
+  message:
+    'Everyone may write here (chmod 777): any local user or process can change what runs or is read; give only the owner (and group) what they need.',
   files: notTestCode((path) => isShellContext(path) || isPython(path) || isJavaScript(path) || isGo(path)),
   keywords: ['chmod', 'Chmod', '777', '0o777', '0777'],
   reads: 'text',
   check(line) {
     if (isShellContext(line.path)) {
-      const m = /\bchmod\s+(?:-[A-Za-z]+\s+)*(?:0?777|[augo]{0,4}a[augo]{0,4}\+[rwxX]{0,4}w|o\+[rwxX]{0,4}w)\b/.exec(line.text);
+      const m = /\bchmod\s+(?:-[A-Za-z]+\s+)*(?:0?777|[augo]{0,4}a[augo]{0,4}\+[rwxX]{0,4}w|o\+[rwxX]{0,4}w)\b/.exec(
+        line.text,
+      );
       return m && !/^\s*#/.test(line.text) ? spanOf(m) : null;
     }
-    const m = /\b(?:os\.chmod|fs\.chmod(?:Sync)?|fs\.promises\.chmod|chmod|os\.Chmod|os\.MkdirAll|os\.Mkdir|os\.WriteFile|os\.OpenFile)\s*\([^)]{0,200}?\b0o?777\b/.exec(line.text);
+    const m =
+      /\b(?:os\.chmod|fs\.chmod(?:Sync)?|fs\.promises\.chmod|chmod|os\.Chmod|os\.MkdirAll|os\.Mkdir|os\.WriteFile|os\.OpenFile)\s*\([^)]{0,200}?\b0o?777\b/.exec(
+        line.text,
+      );
     return m && isCodeAt(line, m.index) ? spanOf(m) : null;
   },
 };

@@ -5,8 +5,10 @@ import { isGo, isJavaScript, isJvm, isPython, notTestCode } from '../files.ts';
 import type { AddedLine, LineRule } from '../rule.ts';
 import { spanOf } from '../rule.ts';
 
-const CREDENTIALS = /\bcredentials: ?true\b|\bsupports_credentials\s*=\s*True\b|\bCORS_ALLOW_CREDENTIALS\s*=\s*True\b|\bAllowCredentials\s*:\s*true\b|\ballowCredentials\s*(?:=\s*["']true["']|\(\s*true\s*\))|Access-Control-Allow-Credentials["']?\s*[:,]\s*["']?true\b/;
-const ANY_ORIGIN = /\borigins?\s*[:=]\s*(?:["']\*["']|\[\s*["']\*["']\s*\]|true\b)|\bCORS_ALLOW_ALL_ORIGINS\s*=\s*True\b|\bCORS_ORIGIN_ALLOW_ALL\s*=\s*True\b|\bAllowAllOrigins\s*:\s*true\b|\bAllowOrigins\s*:\s*\[\]string\{\s*"\*"\s*\}|\ballowedOrigins\s*\(\s*"\*"\s*\)|\bAllowAnyOrigin\s*\(\s*\)|Access-Control-Allow-Origin["']?\s*[:,]\s*["']\*["']/;
+const CREDENTIALS =
+  /\bcredentials: ?true\b|\bsupports_credentials\s*=\s*True\b|\bCORS_ALLOW_CREDENTIALS\s*=\s*True\b|\bAllowCredentials\s*:\s*true\b|\ballowCredentials\s*(?:=\s*["']true["']|\(\s*true\s*\))|Access-Control-Allow-Credentials["']?\s*[:,]\s*["']?true\b/;
+const ANY_ORIGIN =
+  /\borigins?\s*[:=]\s*(?:["']\*["']|\[\s*["']\*["']\s*\]|true\b)|\bCORS_ALLOW_ALL_ORIGINS\s*=\s*True\b|\bCORS_ORIGIN_ALLOW_ALL\s*=\s*True\b|\bAllowAllOrigins\s*:\s*true\b|\bAllowOrigins\s*:\s*\[\]string\{\s*"\*"\s*\}|\ballowedOrigins\s*\(\s*"\*"\s*\)|\bAllowAnyOrigin\s*\(\s*\)|Access-Control-Allow-Origin["']?\s*[:,]\s*["']\*["']/;
 
 /** How many lines around the credentials setting belong to the same CORS configuration. */
 const REACH = 8;
@@ -24,12 +26,22 @@ export const noCorsAnyOriginWithCredentials: LineRule = {
   kind: 'line',
   id: 'no-cors-any-origin-credentials',
   severity: 'warning',
-  summary: 'CORS allows any origin (or reflects it) together with credentials: any website can make requests as the signed-in user.',
+  summary:
+    'CORS allows any origin (or reflects it) together with credentials: any website can make requests as the signed-in user.',
   help: 'List the origins that may call the API (origin: ["https://app.example.com"]), or leave credentials off for a public API.',
-  message: 'CORS allows any origin together with credentials: any website the user visits can call this API as the user; list the allowed origins instead.',
+  message:
+    'CORS allows any origin together with credentials: any website the user visits can call this API as the user; list the allowed origins instead.',
   files: notTestCode((path) => isJavaScript(path) || isPython(path) || isGo(path) || isJvm(path)),
   // The settings themselves, not the word: "credentials" is on every fetch() call.
-  keywords: ['credentials: true', 'credentials:true', 'supports_credentials', 'CORS_ALLOW_CREDENTIALS', 'AllowCredentials', 'allowCredentials', 'Allow-Credentials'],
+  keywords: [
+    'credentials: true',
+    'credentials:true',
+    'supports_credentials',
+    'CORS_ALLOW_CREDENTIALS',
+    'AllowCredentials',
+    'allowCredentials',
+    'Allow-Credentials',
+  ],
   reads: 'text',
   check(line) {
     const m = CREDENTIALS.exec(line.text);

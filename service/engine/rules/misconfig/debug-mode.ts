@@ -6,15 +6,19 @@ import { isCodeAt, spanOf } from '../rule.ts';
 
 /** settings/production.py, prod_settings.py, config/settings_prod.py, ... */
 const isProductionSettings = (path: string): boolean =>
-  isPython(path) && /(^|[/_.-])(?:prod|production|live)([/_.-]|\.py$)/i.test(path) && /settings|config|conf/i.test(path + baseName(path));
+  isPython(path) &&
+  /(^|[/_.-])(?:prod|production|live)([/_.-]|\.py$)/i.test(path) &&
+  /settings|config|conf/i.test(path + baseName(path));
 
 export const noDebugInProduction: LineRule = {
   kind: 'line',
   id: 'no-debug-in-production',
   severity: 'warning',
-  summary: 'Debug mode on where the app faces the network (DEBUG = True in production settings, app.run(host="0.0.0.0", debug=True)).',
+  summary:
+    'Debug mode on where the app faces the network (DEBUG = True in production settings, app.run(host="0.0.0.0", debug=True)).',
   help: 'Read DEBUG from the environment with a false default (DEBUG = os.environ.get("DEBUG") == "1"); run Flask\'s debugger only on 127.0.0.1.',
-  message: 'Debug mode is on where the app faces the network: it shows internals (and Flask\'s debugger runs code) for anyone who can reach it; turn it off outside development.',
+  message:
+    "Debug mode is on where the app faces the network: it shows internals (and Flask's debugger runs code) for anyone who can reach it; turn it off outside development.",
   files: isPython,
   keywords: ['DEBUG', 'debug=True', 'debug = True'],
   reads: 'text',

@@ -13,9 +13,18 @@ export const noJwtVerifyOff: LineRule = {
   severity: 'warning',
   summary: 'JWT signature verification turned off, or the `none` algorithm allowed.',
   help: 'Verify every token with the expected key and an explicit list of real algorithms (algorithms: ["RS256"]); decode without verification only to read a token you will verify next.',
-  message: 'This accepts JSON Web Tokens without checking their signature (or with alg "none"): anyone can write a token that passes; verify with the key and a fixed list of algorithms.',
+  message:
+    'This accepts JSON Web Tokens without checking their signature (or with alg "none"): anyone can write a token that passes; verify with the key and a fixed list of algorithms.',
   files: notTestCode((path) => isJavaScript(path) || isPython(path) || isGo(path) || isJvm(path)),
-  keywords: ['algorithm', 'Algorithm', 'verify_signature', 'jwt.decode', 'SigningMethodNone', 'UnsafeAllowNoneSignatureType', 'parseUnsecuredClaims'],
+  keywords: [
+    'algorithm',
+    'Algorithm',
+    'verify_signature',
+    'jwt.decode',
+    'SigningMethodNone',
+    'UnsafeAllowNoneSignatureType',
+    'parseUnsecuredClaims',
+  ],
   reads: 'text',
   check(line) {
     const m = VERIFY_OFF.exec(line.text);

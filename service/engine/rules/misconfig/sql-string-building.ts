@@ -8,14 +8,35 @@ import { isCodeAt } from '../rule.ts';
 
 /** The calls that run SQL, as they are spelled in the languages read. */
 const CALL_NAMES = [
-  'query', 'execute', 'executemany', 'exec', 'raw', 'Raw', 'queryRawUnsafe', 'executeRawUnsafe', 'Query', 'QueryRow', 'QueryContext',
-  'QueryRowContext', 'Exec', 'ExecContext', 'executeQuery', 'executeUpdate', 'executeLargeUpdate', 'prepareStatement', 'createQuery',
-  'createNativeQuery', 'queryForObject', 'queryForList', 'queryForMap',
+  'query',
+  'execute',
+  'executemany',
+  'exec',
+  'raw',
+  'Raw',
+  'queryRawUnsafe',
+  'executeRawUnsafe',
+  'Query',
+  'QueryRow',
+  'QueryContext',
+  'QueryRowContext',
+  'Exec',
+  'ExecContext',
+  'executeQuery',
+  'executeUpdate',
+  'executeLargeUpdate',
+  'prepareStatement',
+  'createQuery',
+  'createNativeQuery',
+  'queryForObject',
+  'queryForList',
+  'queryForMap',
 ];
 const CALL = new RegExp(`(?:\\.|\\b)(?:${CALL_NAMES.map((name) => name.replace('$', '\\$')).join('|')})\\(\\s*`, 'g');
 
 /** An SQL statement's opening words, at the start of the string. */
-const SQL_START = /^\s*(?:SELECT|INSERT\s+INTO|UPDATE|DELETE\s+FROM|MERGE\s+INTO|REPLACE\s+INTO|UPSERT|WITH\s+\w+\s+AS|CREATE|DROP|ALTER|TRUNCATE|GRANT|EXEC(?:UTE)?|CALL)\b/i;
+const SQL_START =
+  /^\s*(?:SELECT|INSERT\s+INTO|UPDATE|DELETE\s+FROM|MERGE\s+INTO|REPLACE\s+INTO|UPSERT|WITH\s+\w+\s+AS|CREATE|DROP|ALTER|TRUNCATE|GRANT|EXEC(?:UTE)?|CALL)\b/i;
 
 /** What follows a string literal that builds SQL from a non-literal: `+ name`, `% name`, `.format(`. */
 const BUILT_AFTER = /^\s*(?:\+\s*(?!\s*["'`])[\w$.[\]()]|%\s*[\w(]|\.format\s*\()/;
@@ -26,7 +47,8 @@ export const noSqlStringBuilding: LineRule = {
   severity: 'warning',
   summary: 'SQL built by interpolating or concatenating a value into the query text (SQL injection).',
   help: 'Pass values as parameters: placeholders ($1, ?, %s, :name) and a values argument, a tagged template (sql`…`), or a query builder. Identifiers (table, column names) come from an allow-list.',
-  message: 'This query builds its SQL from a value: if the value comes from input, that is SQL injection; use placeholders and pass the values separately.',
+  message:
+    'This query builds its SQL from a value: if the value comes from input, that is SQL injection; use placeholders and pass the values separately.',
   files: notTestCode((path) => isJavaScript(path) || isPython(path) || isGo(path) || isJvm(path)),
   keywords: CALL_NAMES.map((name) => `${name}(`),
   reads: 'text',

@@ -7,10 +7,22 @@ import { isCodeAt, spanOf } from '../rule.ts';
 /** In code: each pattern with the languages it is read in. */
 const CODE_PATTERNS: { files: (path: string) => boolean; pattern: RegExp }[] = [
   { files: isJavaScript, pattern: /\brejectUnauthorized\s*:\s*false\b|\bstrictSSL\s*:\s*false\b/ },
-  { files: isJavaScript, pattern: /\bprocess\.env\.NODE_TLS_REJECT_UNAUTHORIZED\s*=\s*["'`]?0\b|\bprocess\.env\[["']NODE_TLS_REJECT_UNAUTHORIZED["']\]\s*=\s*["'`]?0\b/ },
-  { files: isPython, pattern: /\bverify\s*=\s*False\b|\bssl\._create_unverified_context\b|\bcheck_hostname\s*=\s*False\b|\bverify_mode\s*=\s*(?:ssl\.)?CERT_NONE\b|\bcert_reqs\s*=\s*(?:ssl\.)?CERT_NONE\b/ },
+  {
+    files: isJavaScript,
+    pattern:
+      /\bprocess\.env\.NODE_TLS_REJECT_UNAUTHORIZED\s*=\s*["'`]?0\b|\bprocess\.env\[["']NODE_TLS_REJECT_UNAUTHORIZED["']\]\s*=\s*["'`]?0\b/,
+  },
+  {
+    files: isPython,
+    pattern:
+      /\bverify\s*=\s*False\b|\bssl\._create_unverified_context\b|\bcheck_hostname\s*=\s*False\b|\bverify_mode\s*=\s*(?:ssl\.)?CERT_NONE\b|\bcert_reqs\s*=\s*(?:ssl\.)?CERT_NONE\b/,
+  },
   { files: isGo, pattern: /\bInsecureSkipVerify\s*:\s*true\b/ },
-  { files: isJvm, pattern: /\bNoopHostnameVerifier\b|\bALLOW_ALL_HOSTNAME_VERIFIER\b|\bsetHostnameVerifier\s*\(\s*\(\s*\w+\s*,\s*\w+\s*\)\s*->\s*true\b|\bInsecureTrustManagerFactory\b|\btrustAllCerts\b/ },
+  {
+    files: isJvm,
+    pattern:
+      /\bNoopHostnameVerifier\b|\bALLOW_ALL_HOSTNAME_VERIFIER\b|\bsetHostnameVerifier\s*\(\s*\(\s*\w+\s*,\s*\w+\s*\)\s*->\s*true\b|\bInsecureTrustManagerFactory\b|\btrustAllCerts\b/,
+  },
 ];
 
 /** In shell, Dockerfiles and CI configuration (bounded: one command's options, linear in the line). */
@@ -21,14 +33,34 @@ export const noTlsVerifyOff: LineRule = {
   kind: 'line',
   id: 'no-tls-verify-off',
   severity: 'warning',
-  summary: 'TLS certificate verification turned off (rejectUnauthorized: false, verify=False, InsecureSkipVerify, curl -k, a trust-all manager).',
+  summary:
+    'TLS certificate verification turned off (rejectUnauthorized: false, verify=False, InsecureSkipVerify, curl -k, a trust-all manager).',
   help: 'Keep verification on. For a private CA, give the client its certificate (ca:, verify="/path/ca.pem", RootCAs, a trust store, curl --cacert) instead of trusting everything.',
-  message: 'TLS certificate verification is turned off: anyone on the network path can read and change the traffic; trust the server\'s CA instead of every certificate.',
-  files: notTestCode((path) => isJavaScript(path) || isPython(path) || isGo(path) || isJvm(path) || isShellContext(path)),
+  message:
+    "TLS certificate verification is turned off: anyone on the network path can read and change the traffic; trust the server's CA instead of every certificate.",
+  files: notTestCode(
+    (path) => isJavaScript(path) || isPython(path) || isGo(path) || isJvm(path) || isShellContext(path),
+  ),
   keywords: [
-    'rejectUnauthorized', 'strictSSL', 'NODE_TLS_REJECT_UNAUTHORIZED', 'verify=False', 'verify = False', '_create_unverified_context',
-    'check_hostname', 'CERT_NONE', 'InsecureSkipVerify', 'NoopHostnameVerifier', 'ALLOW_ALL_HOSTNAME_VERIFIER', 'setHostnameVerifier',
-    'InsecureTrustManagerFactory', 'trustAllCerts', 'curl', 'wget', 'GIT_SSL_NO_VERIFY', 'sslVerify', 'strict-ssl',
+    'rejectUnauthorized',
+    'strictSSL',
+    'NODE_TLS_REJECT_UNAUTHORIZED',
+    'verify=False',
+    'verify = False',
+    '_create_unverified_context',
+    'check_hostname',
+    'CERT_NONE',
+    'InsecureSkipVerify',
+    'NoopHostnameVerifier',
+    'ALLOW_ALL_HOSTNAME_VERIFIER',
+    'setHostnameVerifier',
+    'InsecureTrustManagerFactory',
+    'trustAllCerts',
+    'curl',
+    'wget',
+    'GIT_SSL_NO_VERIFY',
+    'sslVerify',
+    'strict-ssl',
   ],
   reads: 'text',
   check(line) {

@@ -6,7 +6,14 @@ import { isFixture, isTestFile } from '../files.ts';
 import type { LineMatch, LineRule } from '../rule.ts';
 import type { CredentialFormat } from './format.ts';
 import { CREDENTIAL_FORMATS } from './formats.ts';
-import { fakeNameEnd, isPlaceholderSecret, isQuotedSource, isReference, isTemplateOrDoc, shannonEntropy } from './placeholders.ts';
+import {
+  fakeNameEnd,
+  isPlaceholderSecret,
+  isQuotedSource,
+  isReference,
+  isTemplateOrDoc,
+  shannonEntropy,
+} from './placeholders.ts';
 
 export const SECRET_RULE_ID = 'secret';
 export const SECRET_SUMMARY = 'A credential (API token, access key, password, private key material) was added.';
@@ -18,7 +25,8 @@ function formatsByKeyword(formats: readonly CredentialFormat[]): Map<string, Cre
   const map = new Map<string, CredentialFormat[]>();
   for (const format of formats) {
     for (const keyword of format.keywords) {
-      if (keyword.length < 3) throw new Error(`credential format ${format.id}: keyword "${keyword}" is shorter than three characters`);
+      if (keyword.length < 3)
+        throw new Error(`credential format ${format.id}: keyword "${keyword}" is shorter than three characters`);
       const list = map.get(keyword);
       if (list) list.push(format);
       else map.set(keyword, [format]);
@@ -61,7 +69,8 @@ export function credentialDetector(formats: readonly CredentialFormat[]): {
   };
   /** Keywords by their first three characters: the candidates at one occurrence. */
   const byHead = new Map<string, string[]>();
-  for (const keyword of keywords) byHead.set(keyword.slice(0, 3), [...(byHead.get(keyword.slice(0, 3)) ?? []), keyword]);
+  for (const keyword of keywords)
+    byHead.set(keyword.slice(0, 3), [...(byHead.get(keyword.slice(0, 3)) ?? []), keyword]);
   const scoped = formats.filter((format) => format.files !== undefined);
   const keywordLists = new Map<string, string[]>();
   return {
@@ -153,6 +162,12 @@ export const credentialFormats: LineRule = {
   check(line): LineMatch | null {
     const found = detector.detect(line.text, line.path, line.keywords, () => line.code);
     if (!found) return null;
-    return { column: found.start + 1, endColumn: found.end + 1, message: secretMessage(found.format.kind), secret: { start: found.start, end: found.end }, ...(found.format.generic ? { generic: true } : {}) };
+    return {
+      column: found.start + 1,
+      endColumn: found.end + 1,
+      message: secretMessage(found.format.kind),
+      secret: { start: found.start, end: found.end },
+      ...(found.format.generic ? { generic: true } : {}),
+    };
   },
 };

@@ -66,14 +66,23 @@ const BOUNDARIES = ['"', "'", '`', '=', ':', ' '];
  * A token that carries its own prefix: `ghp_…`, `xkeysib-…`. `body` is the regex source of what
  * follows the prefix (bounded quantifiers). The whole token is the secret.
  */
-export function prefixed(id: string, kind: string, prefixes: readonly string[], body: string, options: Options = {}): CredentialFormat {
+export function prefixed(
+  id: string,
+  kind: string,
+  prefixes: readonly string[],
+  body: string,
+  options: Options = {},
+): CredentialFormat {
   const short = options.bounded !== false && prefixes.some((prefix) => prefix.length <= SHORT_PREFIX);
   const token = `(?<secret>(?:${prefixes.map(escape).join('|')})${body})`;
   return {
     id,
     kind,
     keywords: short ? prefixes.flatMap((prefix) => BOUNDARIES.map((boundary) => boundary + prefix)) : prefixes,
-    pattern: new RegExp(`${short ? `[${BOUNDARIES.map(escape).join('')}]` : ''}${token}${END}`, `dy${options.flags ?? ''}`),
+    pattern: new RegExp(
+      `${short ? `[${BOUNDARIES.map(escape).join('')}]` : ''}${token}${END}`,
+      `dy${options.flags ?? ''}`,
+    ),
     secretGroup: 0,
     entropy: options.entropy ?? 0,
     wordStart: !short && (options.wordStart ?? true),
@@ -84,7 +93,11 @@ export function prefixed(id: string, kind: string, prefixes: readonly string[], 
 
 /** lower, Capitalised and UPPER spellings: how names are written in code and config. */
 export function spellings(words: readonly string[]): string[] {
-  return [...new Set(words.flatMap((w) => [w.toLowerCase(), w[0]!.toUpperCase() + w.slice(1).toLowerCase(), w.toUpperCase()]))];
+  return [
+    ...new Set(
+      words.flatMap((w) => [w.toLowerCase(), w[0]!.toUpperCase() + w.slice(1).toLowerCase(), w.toUpperCase()]),
+    ),
+  ];
 }
 
 /** What follows a short name in a credential's name: a separator, or the next word of a camelCase name (Api, Key, Token, Secret, Password). */
@@ -109,7 +122,14 @@ export const ASSIGNMENT = String.raw`[\w.-]{0,20}?[\s'"]{0,3}(?:=|>|:{1,3}=|\|\|
  * "…"`. `names` is the regex source of the provider's name (case-insensitive), `words` its
  * literal spellings (the keywords), `value` the regex source of the secret.
  */
-export function named(id: string, kind: string, names: string, words: readonly string[], value: string, options: Options = {}): CredentialFormat {
+export function named(
+  id: string,
+  kind: string,
+  names: string,
+  words: readonly string[],
+  value: string,
+  options: Options = {},
+): CredentialFormat {
   return {
     id,
     kind,

@@ -3,7 +3,8 @@
 // key, an admin token.
 
 /** Roles and scopes that give more than a user's own access. */
-const PRIVILEGED = /^(?:service[_-]?role|admin|administrator|superuser|super[_-]?admin|root|owner|system|supabase_admin)$/i;
+const PRIVILEGED =
+  /^(?:service[_-]?role|admin|administrator|superuser|super[_-]?admin|root|owner|system|supabase_admin)$/i;
 
 function decodeSegment(segment: string): unknown {
   try {
@@ -21,7 +22,14 @@ export function privilegedJwt(token: string): boolean {
   if (claims['is_admin'] === true || claims['admin'] === true) return true;
   for (const key of ['role', 'roles', 'scope', 'scp', 'groups', 'https://hasura.io/jwt/claims']) {
     const value = claims[key];
-    const values = typeof value === 'string' ? value.split(/[\s,]+/) : Array.isArray(value) ? value : typeof value === 'object' && value !== null ? Object.values(value).flat() : [];
+    const values =
+      typeof value === 'string'
+        ? value.split(/[\s,]+/)
+        : Array.isArray(value)
+          ? value
+          : typeof value === 'object' && value !== null
+            ? Object.values(value).flat()
+            : [];
     if (values.some((v) => typeof v === 'string' && PRIVILEGED.test(v))) return true;
   }
   return false;

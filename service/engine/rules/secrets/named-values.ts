@@ -12,7 +12,9 @@ import { isPlaceholderSecret, isReference, shannonEntropy } from './placeholders
 /** Files whose values are written bare: `password: hunter22`, `db.password=...`. */
 export const isConfigFile = lastPathMemo(
   (path: string): boolean =>
-    /\.(ya?ml|properties|toml|ini|cfg|conf|env)$/i.test(path) || /(^|\/)\.env(\.[\w-]+)?$/.test(path) || /(^|\/)\.?(npmrc|pypirc|netrc)$/.test(path),
+    /\.(ya?ml|properties|toml|ini|cfg|conf|env)$/i.test(path) ||
+    /(^|\/)\.env(\.[\w-]+)?$/.test(path) ||
+    /(^|\/)\.?(npmrc|pypirc|netrc)$/.test(path),
 );
 
 /** Between the name and the value: `=`, `:`, `=>`, `:=`, `?=`, with the name's closing quote. */
@@ -28,7 +30,8 @@ function valueIn(chars: string, min: number, max: number, bare: boolean): string
 const NAME_TAIL = /^(?:[_.-]?(?:key|secret|token|value|str|string|b64|base64|hex|raw|plain|live|prod|production))*$/i;
 
 /** Values that are defaults, labels and words, not chosen passwords. */
-const WEAK_WORDS = /pass(?:wd|word)?|secret|admin|root|guest|demo|default|letmein|welcome|qwerty|test|user|login|token|null|none|undefined|true|false|required|optional|string/i;
+const WEAK_WORDS =
+  /pass(?:wd|word)?|secret|admin|root|guest|demo|default|letmein|welcome|qwerty|test|user|login|token|null|none|undefined|true|false|required|optional|string/i;
 
 /** Segments of lower-case words or numbers joined by - _ . : an identifier, a file name, a key of a message catalogue. */
 const SLUG = /^(?:[a-z]+|[A-Z]+|\d+)(?:[-_.](?:[a-z]+|[A-Z]+|\d+))+$/;
@@ -39,7 +42,14 @@ function nameTailOf(match: RegExpExecArray): string {
 
 /** A chosen password: long enough, not a word list default, a placeholder, a label or a format string. */
 export function looksLikePassword(value: string): boolean {
-  if (value.length < 8 || isReference(value) || isPlaceholderSecret(value) || WEAK_WORDS.test(value) || SLUG.test(value)) return false;
+  if (
+    value.length < 8 ||
+    isReference(value) ||
+    isPlaceholderSecret(value) ||
+    WEAK_WORDS.test(value) ||
+    SLUG.test(value)
+  )
+    return false;
   if (/%[sd]|\{\d*\}|:\/\/|^\.{0,2}\//.test(value)) return false;
   const letters = /[A-Za-z]/.test(value);
   const others = /[^A-Za-z_.-]/.test(value);
@@ -59,11 +69,50 @@ export function looksLikeRandomKey(value: string): boolean {
 const PASSWORD_WORDS = ['password', 'passwd'];
 /** Schemes whose URLs carry a password: databases, caches, queues, mail and file transfer. */
 const URL_SCHEMES = [
-  'redis', 'rediss', 'amqp', 'amqps', 'mongodb', 'mongodb+srv', 'postgres', 'postgresql', 'mysql', 'mariadb', 'mssql', 'sqlserver',
-  'oracle', 'clickhouse', 'cockroachdb', 'couchdb', 'neo4j', 'neo4j+s', 'bolt', 'nats', 'kafka', 'mqtt', 'mqtts', 'ftp',
-  'sftp', 'smtp', 'smtps', 'imap', 'ldap', 'memcached', 'elasticsearch', 'cassandra',
+  'redis',
+  'rediss',
+  'amqp',
+  'amqps',
+  'mongodb',
+  'mongodb+srv',
+  'postgres',
+  'postgresql',
+  'mysql',
+  'mariadb',
+  'mssql',
+  'sqlserver',
+  'oracle',
+  'clickhouse',
+  'cockroachdb',
+  'couchdb',
+  'neo4j',
+  'neo4j+s',
+  'bolt',
+  'nats',
+  'kafka',
+  'mqtt',
+  'mqtts',
+  'ftp',
+  'sftp',
+  'smtp',
+  'smtps',
+  'imap',
+  'ldap',
+  'memcached',
+  'elasticsearch',
+  'cassandra',
 ].filter((scheme) => scheme.length >= 4);
-const KEY_WORDS = ['secret', 'token', 'api_key', 'api-key', 'apikey', 'access_key', 'access-key', 'auth_key', 'private_key'];
+const KEY_WORDS = [
+  'secret',
+  'token',
+  'api_key',
+  'api-key',
+  'apikey',
+  'access_key',
+  'access-key',
+  'auth_key',
+  'private_key',
+];
 /**
  * The names' spellings, as keywords. Config files get every spelling of every name. In code,
  * "token", "Secret", "accessKey" and "privateKey" are everywhere (parsers, SDKs, key handling):
@@ -72,7 +121,20 @@ const KEY_WORDS = ['secret', 'token', 'api_key', 'api-key', 'apikey', 'access_ke
  * object's literal value after them (`Token: "`, `"clientSecret": "`). A keyword with " = " in
  * it would cost the keyword sieve more than it finds: its rarest block is then the assignment.
  */
-const KEY_KEYWORDS = [...spellings(KEY_WORDS), ...spellings(['secret_key']), 'apiKey', 'ApiKey', 'accessKey', 'AccessKey', 'authKey', 'AuthKey', 'privateKey', 'PrivateKey', 'secretKey', 'SecretKey'];
+const KEY_KEYWORDS = [
+  ...spellings(KEY_WORDS),
+  ...spellings(['secret_key']),
+  'apiKey',
+  'ApiKey',
+  'accessKey',
+  'AccessKey',
+  'authKey',
+  'AuthKey',
+  'privateKey',
+  'PrivateKey',
+  'secretKey',
+  'SecretKey',
+];
 const PASSWORD_KEYWORDS = spellings(PASSWORD_WORDS);
 const isCamel = (word: string): boolean => /[A-Z]/.test(word) && /[a-z]/.test(word);
 const OBJECT_VALUES = [': "', ": '", '": "', "': '"];
@@ -88,7 +150,15 @@ const KEY_KEYWORDS_IN_CODE = inCode(KEY_KEYWORDS);
 const PASSWORD_KEYWORDS_IN_CODE = inCode(PASSWORD_KEYWORDS);
 const KEY_NAMES = String.raw`(?:secret|token|api[_-]?key|access[_-]?key|auth[_-]?key|private[_-]?key)`;
 
-function generic(id: string, kind: string, keywords: readonly string[], names: string, value: (bare: boolean) => string, accepts: (secret: string) => boolean, bare: boolean): CredentialFormat {
+function generic(
+  id: string,
+  kind: string,
+  keywords: readonly string[],
+  names: string,
+  value: (bare: boolean) => string,
+  accepts: (secret: string) => boolean,
+  bare: boolean,
+): CredentialFormat {
   return {
     id: bare ? `${id}-config` : id,
     kind,
@@ -108,14 +178,33 @@ const keyValue = (bare: boolean) => valueIn(bare ? String.raw`[\w+/=.~-]` : Stri
 
 export const NAMED_VALUES: CredentialFormat[] = [
   ...[false, true].flatMap((bare) => [
-    generic('generic-password', 'password', bare ? PASSWORD_KEYWORDS : PASSWORD_KEYWORDS_IN_CODE, 'passw(?:or)?d', passwordValue, looksLikePassword, bare),
-    generic('generic-api-key', 'secret, token or API key', bare ? KEY_KEYWORDS : KEY_KEYWORDS_IN_CODE, KEY_NAMES, keyValue, looksLikeRandomKey, bare),
+    generic(
+      'generic-password',
+      'password',
+      bare ? PASSWORD_KEYWORDS : PASSWORD_KEYWORDS_IN_CODE,
+      'passw(?:or)?d',
+      passwordValue,
+      looksLikePassword,
+      bare,
+    ),
+    generic(
+      'generic-api-key',
+      'secret, token or API key',
+      bare ? KEY_KEYWORDS : KEY_KEYWORDS_IN_CODE,
+      KEY_NAMES,
+      keyValue,
+      looksLikeRandomKey,
+      bare,
+    ),
   ]),
   {
     // JDBC (…?user=app&password=…), ADO.NET (…;Password=…;), ODBC (…;PWD=…;).
     id: 'connection-string-password',
     kind: 'password in a connection string',
-    keywords: [...spellings(['password=']), ...[';', '&', '?', ' ', '"', "'"].flatMap((before) => ['pwd=', 'Pwd=', 'PWD='].map((pwd) => before + pwd))],
+    keywords: [
+      ...spellings(['password=']),
+      ...[';', '&', '?', ' ', '"', "'"].flatMap((before) => ['pwd=', 'Pwd=', 'PWD='].map((pwd) => before + pwd)),
+    ],
     pattern: new RegExp(String.raw`[;&? "']?(?:password|pwd)=(?<secret>[^;&\s'"\x60]{6,128})(?=[;&'"\x60\s]|$)`, 'dyi'),
     secretGroup: 0,
     entropy: 0,
@@ -130,7 +219,10 @@ export const NAMED_VALUES: CredentialFormat[] = [
     kind: 'password in a connection URL',
     // The scheme and its colon: with "://" the sieve would pick blocks shared with every https:// URL.
     keywords: URL_SCHEMES.map((scheme) => `${scheme}:`),
-    pattern: new RegExp(String.raw`[\w+.-]{1,20}:\/\/(?<user>[^:@/\s'"\x60]{0,64}):(?<secret>[^@\s/'"\x60]{3,128})@[\w.-]{1,253}(?=[:/?#'"\x60\s]|$)`, 'dy'),
+    pattern: new RegExp(
+      String.raw`[\w+.-]{1,20}:\/\/(?<user>[^:@/\s'"\x60]{0,64}):(?<secret>[^@\s/'"\x60]{3,128})@[\w.-]{1,253}(?=[:/?#'"\x60\s]|$)`,
+      'dy',
+    ),
     secretGroup: 0,
     entropy: 0,
     wordStart: false,

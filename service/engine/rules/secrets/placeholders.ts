@@ -17,7 +17,8 @@ export function shannonEntropy(value: string): number {
 }
 
 /** Words people put where a credential goes in examples and templates. */
-const PLACEHOLDER_WORDS = /example|sample|dummy|fake|changeme|change[_-]me|placeholder|redacted|replace[_-]?me|your[_-]|insert[_-]|xxxx|\*\*\*|\.\.\.|…|<[^>]*>|\[[^\]]*\]/i;
+const PLACEHOLDER_WORDS =
+  /example|sample|dummy|fake|changeme|change[_-]me|placeholder|redacted|replace[_-]?me|your[_-]|insert[_-]|xxxx|\*\*\*|\.\.\.|…|<[^>]*>|\[[^\]]*\]/i;
 /** A run of one character, or a counting run, that random data has next to never. */
 const UNIFORM_RUN = /(.)\1{5}|012345|123456|234567|345678|456789|abcdef|ABCDEF|qwerty/;
 
@@ -29,7 +30,8 @@ export function isPlaceholderSecret(value: string): boolean {
 }
 
 /** The value names where the secret lives instead of holding it. */
-const REFERENCE = /^(?:\$\{?[\w.]+\}?|\$\{\{.*\}\}|\{\{.*\}\}|%[\w.]+%|%\([\w.]+\)s|@[\w.]+@|ENV\[|os\.environ|os\.getenv|process\.env|System\.getenv|secretKeyRef|vault:|arn:aws:secretsmanager:|!Ref\b|!Sub\b)/;
+const REFERENCE =
+  /^(?:\$\{?[\w.]+\}?|\$\{\{.*\}\}|\{\{.*\}\}|%[\w.]+%|%\([\w.]+\)s|@[\w.]+@|ENV\[|os\.environ|os\.getenv|process\.env|System\.getenv|secretKeyRef|vault:|arn:aws:secretsmanager:|!Ref\b|!Sub\b)/;
 
 export function isReference(value: string): boolean {
   return REFERENCE.test(value);
@@ -41,7 +43,9 @@ export function isReference(value: string): boolean {
  */
 export const isTemplateOrDoc = lastPathMemo((path: string): boolean => {
   const name = baseName(path).toLowerCase();
-  return /\.(example|sample|template|tmpl|tpl|dist)(\.\w+)?$/.test(name) || /\.(md|mdx|markdown|rst|adoc|txt)$/.test(name);
+  return (
+    /\.(example|sample|template|tmpl|tpl|dist)(\.\w+)?$/.test(name) || /\.(md|mdx|markdown|rst|adoc|txt)$/.test(name)
+  );
 });
 
 /** A name assigned to, that says its value is not real: FAKE_TOKEN =, dummyKey:, exampleSecret =, "mockCredentials":. */
@@ -57,7 +61,6 @@ export function fakeNameEnd(text: string): number {
   return Number.POSITIVE_INFINITY;
 }
 
-
 /**
  * The secret is part of source code quoted in a string ('aws_secret_access_key = "..."' as the
  * input of a test): one of the quotes around or inside it is itself inside a string. In tests
@@ -70,4 +73,3 @@ export function isQuotedSource(text: string, code: string, from: number, to: num
   }
   return false;
 }
-

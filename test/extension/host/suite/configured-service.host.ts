@@ -22,7 +22,14 @@ suite('against a configured service', () => {
 
   test('429 with Retry-After: 1 waits a second, then the review goes through', async () => {
     fake.mode = 'complete';
-    fake.comments = [{ file_path: 'src/app.js', line: DEBUGGER_LINE + 1, severity: 'info', message: 'fake-rule: From the configured service.' }];
+    fake.comments = [
+      {
+        file_path: 'src/app.js',
+        line: DEBUGGER_LINE + 1,
+        severity: 'info',
+        message: 'fake-rule: From the configured service.',
+      },
+    ];
     fake.rateLimits.push('1');
     fake.creates.length = 0;
     const result = await review();
@@ -70,20 +77,38 @@ suite('against a configured service', () => {
   test('a capped review says plainly how many findings were not reported, and pins no notice to a line', async () => {
     fake.mode = 'complete';
     fake.comments = [
-      { file_path: 'src/app.js', line: DEBUGGER_LINE + 1, severity: 'warning', message: 'no-debugger: Remove the debugger statement.' },
+      {
+        file_path: 'src/app.js',
+        line: DEBUGGER_LINE + 1,
+        severity: 'warning',
+        message: 'no-debugger: Remove the debugger statement.',
+      },
       { file_path: 'config.py', line: 1, severity: 'warning', message: 'fake-rule: One.' },
       { file_path: 'config.py', line: 2, severity: 'warning', message: 'fake-rule: Two.' },
       // As the engine words it (service/engine: TRUNCATED_RULE_ID), on the first finding cut.
-      { file_path: 'src/app.js', line: 1, severity: 'info', message: 'review-truncated: 5997 more findings were not reported (the limit is 3); fix the findings above and review again.' },
+      {
+        file_path: 'src/app.js',
+        line: 1,
+        severity: 'info',
+        message:
+          'review-truncated: 5997 more findings were not reported (the limit is 3); fix the findings above and review again.',
+      },
     ];
     try {
       const result = await review();
       assert.equal(result.outcome, 'completed', JSON.stringify(result));
       assert.deepEqual(result.truncated, { notReported: 5997, limit: 3 });
       assert.equal(result.shown, 3);
-      assert.equal(ours(appJs()).find((d) => d.code === 'review-truncated'), undefined, 'no notice on an unrelated line');
+      assert.equal(
+        ours(appJs()).find((d) => d.code === 'review-truncated'),
+        undefined,
+        'no notice on an unrelated line',
+      );
       assert.equal(api().status().text, '$(warning) 3 findings, 5,997 not reported');
-      assert.match(api().status().tooltip, /The review stopped at 3 findings: 5,997 more were not reported\. Fix these and review again\./);
+      assert.match(
+        api().status().tooltip,
+        /The review stopped at 3 findings: 5,997 more were not reported\. Fix these and review again\./,
+      );
     } finally {
       fake.comments = [];
     }
@@ -93,7 +118,11 @@ suite('against a configured service', () => {
     fake.mode = 'fail';
     const result = await review();
     assert.equal(result.outcome, 'failed', JSON.stringify(result));
-    assert.deepEqual(result.failure, { kind: 'job_invalid_diff', message: 'The review failed (invalid_diff): The diff could not be read.', actions: ['Show Log'] });
+    assert.deepEqual(result.failure, {
+      kind: 'job_invalid_diff',
+      message: 'The review failed (invalid_diff): The diff could not be read.',
+      actions: ['Show Log'],
+    });
     assert.equal(api().status().state.kind, 'failed');
   });
 
@@ -122,13 +151,26 @@ suite('against a configured service', () => {
     const cancellation = new vscode.CancellationTokenSource();
     try {
       const pending = review({ cancellation: cancellation.token });
-      await waitFor('the review under way', () => api().status().state.kind === 'running' && fake.jobs.size > 0 && [...fake.jobs.values()].at(-1)!.status === 'running');
+      await waitFor(
+        'the review under way',
+        () =>
+          api().status().state.kind === 'running' &&
+          fake.jobs.size > 0 &&
+          [...fake.jobs.values()].at(-1)!.status === 'running',
+      );
       cancellation.cancel();
       // The service holds the cancel request for now; the user asked to stop, and it has.
-      await waitFor('the status bar idle while the service still holds the cancel', () => api().status().state.kind === 'idle' && fake.heldCancels === 1, 2000);
+      await waitFor(
+        'the status bar idle while the service still holds the cancel',
+        () => api().status().state.kind === 'idle' && fake.heldCancels === 1,
+        2000,
+      );
       const result = await pending;
       assert.equal(result.outcome, 'cancelled', JSON.stringify(result));
-      assert.ok(result.durationMs < 2500, `the command returned without waiting for the cancel request: ${result.durationMs} ms`);
+      assert.ok(
+        result.durationMs < 2500,
+        `the command returned without waiting for the cancel request: ${result.durationMs} ms`,
+      );
     } finally {
       fake.holdCancels = false;
     }

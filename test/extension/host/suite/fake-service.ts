@@ -47,13 +47,21 @@ export async function startFakeService(): Promise<FakeService> {
     request.resume();
     request.on('end', () => {
       const url = request.url ?? '';
-      if (!/^Bearer drv_/.test(request.headers.authorization ?? '')) return send(response, 401, { error: 'unauthorized', message: 'No token.' });
+      if (!/^Bearer drv_/.test(request.headers.authorization ?? ''))
+        return send(response, 401, { error: 'unauthorized', message: 'No token.' });
       if (request.method === 'POST' && url === '/v1/reviews') {
         fake.creates.push(Date.now());
         const retryAfter = fake.rateLimits.shift();
-        if (retryAfter !== undefined) return send(response, 429, { error: 'rate_limited', message: 'Slow down.' }, { 'retry-after': retryAfter });
+        if (retryAfter !== undefined)
+          return send(response, 429, { error: 'rate_limited', message: 'Slow down.' }, { 'retry-after': retryAfter });
         const id = `rev_${String(fake.jobs.size + 1).padStart(26, '0')}`;
-        const job: ReviewJob = { review_id: id, status: 'queued', repository: 'fake', created_at: now(), updated_at: now() };
+        const job: ReviewJob = {
+          review_id: id,
+          status: 'queued',
+          repository: 'fake',
+          created_at: now(),
+          updated_at: now(),
+        };
         fake.jobs.set(id, job);
         return send(response, 202, job);
       }
@@ -66,15 +74,30 @@ export async function startFakeService(): Promise<FakeService> {
         return; // answered by closeAllConnections
       }
       if (match![2] === '/cancel' && request.method === 'POST') {
-        if (job.status === 'queued' || job.status === 'running') Object.assign(job, { status: 'failed', error: { code: 'cancelled', message: 'Cancelled.' }, updated_at: now() } satisfies Partial<ReviewJob>);
+        if (job.status === 'queued' || job.status === 'running')
+          Object.assign(job, {
+            status: 'failed',
+            error: { code: 'cancelled', message: 'Cancelled.' },
+            updated_at: now(),
+          } satisfies Partial<ReviewJob>);
         return send(response, 200, job);
       }
       if (job.status === 'queued' || job.status === 'running') {
         if (fake.mode === 'hang') {
           Object.assign(job, { status: 'running', updated_at: now() } satisfies Partial<ReviewJob>);
           markPolled();
-        } else if (fake.mode === 'fail') Object.assign(job, { status: 'failed', error: { code: 'invalid_diff', message: 'The diff could not be read.' }, updated_at: now() } satisfies Partial<ReviewJob>);
-        else Object.assign(job, { status: 'completed', comments: fake.comments, updated_at: now() } satisfies Partial<ReviewJob>);
+        } else if (fake.mode === 'fail')
+          Object.assign(job, {
+            status: 'failed',
+            error: { code: 'invalid_diff', message: 'The diff could not be read.' },
+            updated_at: now(),
+          } satisfies Partial<ReviewJob>);
+        else
+          Object.assign(job, {
+            status: 'completed',
+            comments: fake.comments,
+            updated_at: now(),
+          } satisfies Partial<ReviewJob>);
       }
       return send(response, 200, job);
     });

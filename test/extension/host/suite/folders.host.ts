@@ -14,7 +14,11 @@ function makeFolder(kind: 'plain' | 'repository-without-origin'): { dir: string;
   const dir = mkdtempSync(path.join(os.tmpdir(), 'diff-review-folder-'));
   writeFileSync(path.join(dir, 'notes.js'), 'const a = 1;\n');
   if (kind === 'repository-without-origin') {
-    const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=Test', '-c', 'user.email=test@example.com', ...args], { cwd: dir, stdio: 'ignore' });
+    const git = (...args: string[]) =>
+      execFileSync('git', ['-c', 'user.name=Test', '-c', 'user.email=test@example.com', ...args], {
+        cwd: dir,
+        stdio: 'ignore',
+      });
     git('init', '-q', '-b', 'trunk');
     git('add', '-A');
     git('commit', '-q', '-m', 'first');
@@ -56,7 +60,10 @@ suite('Folders and repositories', () => {
       assert.doesNotMatch(result.failure?.message ?? '', /set-head/);
 
       // The picker lists the repository's branches; accepting the first (trunk) sets it and reviews.
-      const picked = vscode.commands.executeCommand<{ baseBranch?: string; review?: { outcome: string } }>('diffReview.chooseBaseBranch', vscode.Uri.file(repository.dir));
+      const picked = vscode.commands.executeCommand<{ baseBranch?: string; review?: { outcome: string } }>(
+        'diffReview.chooseBaseBranch',
+        vscode.Uri.file(repository.dir),
+      );
       await sleep(500);
       await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
       const chosen = await picked;

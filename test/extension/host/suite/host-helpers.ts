@@ -17,10 +17,12 @@ export const root = () => {
 export const appJs = () => vscode.Uri.file(path.join(root(), 'src', 'app.js'));
 export const configPy = () => vscode.Uri.file(path.join(root(), 'config.py'));
 export const ours = (uri: vscode.Uri) => vscode.languages.getDiagnostics(uri).filter((d) => d.source === SOURCE);
-export const review = (argument?: unknown) => vscode.commands.executeCommand<ReviewCommandResult>('diffReview.reviewChanges', argument);
+export const review = (argument?: unknown) =>
+  vscode.commands.executeCommand<ReviewCommandResult>('diffReview.reviewChanges', argument);
 export const api = () => vscode.extensions.getExtension<DiffReviewApi>(EXTENSION_ID)!.exports;
 export const config = () => vscode.workspace.getConfiguration('diffReview');
-export const setSetting = (key: string, value: unknown) => config().update(key, value, vscode.ConfigurationTarget.Global);
+export const setSetting = (key: string, value: unknown) =>
+  config().update(key, value, vscode.ConfigurationTarget.Global);
 /** A loopback port nobody listens on. */
 export const closedPort = () =>
   new Promise<number>((resolve) => {

@@ -7,7 +7,16 @@ import Mocha from 'mocha';
 import { figures } from './figures.ts';
 
 /** The test files (./<name>.host.ts), in the order they run. */
-const HOST_TEST_FILES = ['start.host', 'review.host', 'configured-service.host', 'settings.host', 'folders.host', 'tracking.host', 'tokens.host', 'last.host'];
+const HOST_TEST_FILES = [
+  'start.host',
+  'review.host',
+  'configured-service.host',
+  'settings.host',
+  'folders.host',
+  'tracking.host',
+  'tokens.host',
+  'last.host',
+];
 
 export interface HostTestResults {
   passed: number;
@@ -37,7 +46,12 @@ export function run(): Promise<void> {
     });
     runner.on('fail', (test, error: Error) => {
       results.failed++;
-      results.tests.push({ title: test.fullTitle(), state: 'failed', durationMs: test.duration ?? 0, error: error?.stack ?? String(error) });
+      results.tests.push({
+        title: test.fullTitle(),
+        state: 'failed',
+        durationMs: test.duration ?? 0,
+        error: error?.stack ?? String(error),
+      });
     });
   });
 }

@@ -15,7 +15,9 @@ const load = loader._load;
 loader._load = function (request, ...rest) {
   return request === 'vscode' ? {} : load.call(this, request, ...rest);
 };
-const { BundledService: Bundled } = require(path.join(extensionDir, 'dist', 'extension.js')) as { BundledService: new (dir: string, log: unknown) => BundledService };
+const { BundledService: Bundled } = require(path.join(extensionDir, 'dist', 'extension.js')) as {
+  BundledService: new (dir: string, log: unknown) => BundledService;
+};
 const quiet = () => {};
 const service = new Bundled(dataDir, { info: quiet, warn: quiet, error: (message: string) => console.error(message) });
 

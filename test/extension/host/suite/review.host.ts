@@ -6,21 +6,46 @@ import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import * as vscode from 'vscode';
 import { figures } from './figures.ts';
-import { api, appJs, appJsState, closedPort, configPy, EXTENSION_ID, lineOf, openApp, ours, revertAndCloseAll, review, root, setSetting, shared, sleep, waitFor } from './host-helpers.ts';
+import {
+  api,
+  appJs,
+  appJsState,
+  closedPort,
+  configPy,
+  EXTENSION_ID,
+  lineOf,
+  openApp,
+  ours,
+  revertAndCloseAll,
+  review,
+  root,
+  setSetting,
+  shared,
+  sleep,
+  waitFor,
+} from './host-helpers.ts';
 import { APP_JS, CONFIG_PY, DEBUGGER_LINE, SECRET_LINE } from '../fixture.mjs';
 
 suite('Diff Review in a real extension host', () => {
   test('Review Changes shows the comments as diagnostics: file, line, severity, code, source', async () => {
     const result = await review();
     assert.equal(result.outcome, 'completed', JSON.stringify(result));
-    assert.deepEqual(result.notShown, ['src/old.js:1 (the file no longer exists)'], `the comment on the deleted src/old.js goes to the log: ${JSON.stringify(result)}`);
+    assert.deepEqual(
+      result.notShown,
+      ['src/old.js:1 (the file no longer exists)'],
+      `the comment on the deleted src/old.js goes to the log: ${JSON.stringify(result)}`,
+    );
 
     const debuggerDiagnostic = ours(appJs()).find((d) => d.code === 'no-debugger');
     assert.ok(debuggerDiagnostic, `no-debugger on src/app.js; got ${JSON.stringify(ours(appJs()))}`);
     assert.equal(debuggerDiagnostic.severity, vscode.DiagnosticSeverity.Warning);
     assert.equal(debuggerDiagnostic.range.start.line, DEBUGGER_LINE);
     assert.equal(debuggerDiagnostic.range.end.line, DEBUGGER_LINE);
-    assert.deepEqual([debuggerDiagnostic.range.start.character, debuggerDiagnostic.range.end.character], [2, 10], 'covers `debugger`');
+    assert.deepEqual(
+      [debuggerDiagnostic.range.start.character, debuggerDiagnostic.range.end.character],
+      [2, 10],
+      'covers `debugger`',
+    );
     assert.match(debuggerDiagnostic.message, /^Remove the debugger statement/);
 
     const secretDiagnostic = ours(configPy()).find((d) => d.code === 'secret');
@@ -30,7 +55,11 @@ suite('Diff Review in a real extension host', () => {
     assert.doesNotMatch(secretDiagnostic.message, /Zq3rT8vK2mN9pX4wL7yB1cF6hJ0dS5gA2eR8tY3u/);
 
     assert.equal(ours(vscode.Uri.file(path.join(root(), 'src', 'old.js'))).length, 0);
-    assert.deepEqual(api().status().state, { kind: 'done', findings: 2, hidden: 0 }, 'the status bar counts the findings shown');
+    assert.deepEqual(
+      api().status().state,
+      { kind: 'done', findings: 2, hidden: 0 },
+      'the status bar counts the findings shown',
+    );
     assert.equal(api().status().text, '$(warning) 2 findings');
     assert.match(result.serviceUrl ?? '', /^http:\/\/127\.0\.0\.1:\d+$/, 'the bundled service, on loopback');
     assert.equal(result.serviceUrl, shared.bundledUrl, 'the bundled service this window started');
@@ -81,9 +110,14 @@ suite('Diff Review in a real extension host', () => {
   test('closing the file without saving puts it back on its line; reopening keeps it there', async () => {
     await openApp();
     await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
-    await waitFor('the diagnostic back on its saved line', () => lineOf(appJs(), 'no-debugger') === DEBUGGER_LINE).catch((error: Error) => {
+    await waitFor(
+      'the diagnostic back on its saved line',
+      () => lineOf(appJs(), 'no-debugger') === DEBUGGER_LINE,
+    ).catch((error: Error) => {
       const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === appJs().toString());
-      throw new Error(`${error.message} Diagnostics: ${JSON.stringify(ours(appJs()))}; document open: ${open !== undefined}, dirty: ${open?.isDirty}, active: ${vscode.window.activeTextEditor?.document.uri.toString()}`);
+      throw new Error(
+        `${error.message} Diagnostics: ${JSON.stringify(ours(appJs()))}; document open: ${open !== undefined}, dirty: ${open?.isDirty}, active: ${vscode.window.activeTextEditor?.document.uri.toString()}`,
+      );
     });
     await openApp();
     await sleep(200);
@@ -114,9 +148,12 @@ suite('Diff Review in a real extension host', () => {
 
   test('the manifest puts Review Changes in the Source Control title bar; its menu argument is accepted', async () => {
     const manifest = vscode.extensions.getExtension(EXTENSION_ID)!.packageJSON;
-    assert.deepEqual(manifest.contributes.menus['scm/title'], [{ command: 'diffReview.reviewChanges', group: 'navigation@50', when: 'scmProvider == git' }]);
+    assert.deepEqual(manifest.contributes.menus['scm/title'], [
+      { command: 'diffReview.reviewChanges', group: 'navigation@50', when: 'scmProvider == git' },
+    ]);
     const registered = await vscode.commands.getCommands(true);
-    for (const command of ['reviewChanges', 'clearComments', 'setToken', 'signOut', 'showLog']) assert.ok(registered.includes(`diffReview.${command}`), command);
+    for (const command of ['reviewChanges', 'clearComments', 'setToken', 'signOut', 'showLog'])
+      assert.ok(registered.includes(`diffReview.${command}`), command);
     // The SCM menu calls the command with its SourceControl.
     const result = await review({ id: 'git', label: 'Git', rootUri: vscode.Uri.file(root()) });
     assert.equal(result.outcome, 'completed', JSON.stringify(result));
@@ -143,16 +180,30 @@ suite('Diff Review in a real extension host', () => {
     const configFile = configPy().fsPath;
     // Not committed: two lines above the debugger statement, and the secret's own line rewritten.
     writeFileSync(appFile, `// uncommitted 1\n// uncommitted 2\n${APP_JS}`);
-    writeFileSync(configFile, CONFIG_PY.replace(/aws_secret_access_key = .*/, 'aws_secret_access_key = os.environ["AWS_SECRET_ACCESS_KEY"]'));
+    writeFileSync(
+      configFile,
+      CONFIG_PY.replace(/aws_secret_access_key = .*/, 'aws_secret_access_key = os.environ["AWS_SECRET_ACCESS_KEY"]'),
+    );
     try {
       const result = await review();
       assert.equal(result.outcome, 'completed', JSON.stringify(result));
       // (An editor's document of src/app.js may still catch up with the disk: then it moves there.)
       const debuggerAt = () => ours(appJs()).find((d) => d.code === 'no-debugger')?.range;
-      await waitFor('the diagnostic on the shifted line', () => debuggerAt()?.start.line === DEBUGGER_LINE + 2, 3000).catch(() => {});
-      assert.deepEqual([debuggerAt()?.start.line, debuggerAt()?.start.character], [DEBUGGER_LINE + 2, 2], 'shifted by the two uncommitted lines');
+      await waitFor(
+        'the diagnostic on the shifted line',
+        () => debuggerAt()?.start.line === DEBUGGER_LINE + 2,
+        3000,
+      ).catch(() => {});
+      assert.deepEqual(
+        [debuggerAt()?.start.line, debuggerAt()?.start.character],
+        [DEBUGGER_LINE + 2, 2],
+        'shifted by the two uncommitted lines',
+      );
       assert.equal(lineOf(configPy(), 'secret'), undefined, 'its line was rewritten: dropped');
-      assert.ok(result.notShown?.includes(`config.py:${SECRET_LINE + 1} (its line has changed since the reviewed commit)`), JSON.stringify(result.notShown));
+      assert.ok(
+        result.notShown?.includes(`config.py:${SECRET_LINE + 1} (its line has changed since the reviewed commit)`),
+        JSON.stringify(result.notShown),
+      );
 
       // An open editor with an unsaved line above: placed on the editor's text.
       const editor = await openApp();
@@ -160,7 +211,11 @@ suite('Diff Review in a real extension host', () => {
       assert.ok(editor.document.isDirty);
       const again = await review();
       assert.equal(again.outcome, 'completed', JSON.stringify(again));
-      assert.equal(lineOf(appJs(), 'no-debugger'), DEBUGGER_LINE + 3, 'shifted by the uncommitted and the unsaved lines');
+      assert.equal(
+        lineOf(appJs(), 'no-debugger'),
+        DEBUGGER_LINE + 3,
+        'shifted by the uncommitted and the unsaved lines',
+      );
 
       // editedLineBehavior "stale": the rewritten line keeps its comment, marked.
       await setSetting('editedLineBehavior', 'stale');
@@ -176,7 +231,11 @@ suite('Diff Review in a real extension host', () => {
     }
     const clean = await review();
     assert.equal(clean.outcome, 'completed');
-    await waitFor('the diagnostic back on its committed line', () => lineOf(appJs(), 'no-debugger') === DEBUGGER_LINE, 3000).catch((error: Error) => {
+    await waitFor(
+      'the diagnostic back on its committed line',
+      () => lineOf(appJs(), 'no-debugger') === DEBUGGER_LINE,
+      3000,
+    ).catch((error: Error) => {
       throw new Error(`${error.message} ${appJsState()}; review: ${JSON.stringify(clean)}`);
     });
   });
@@ -188,9 +247,11 @@ suite('Diff Review in a real extension host', () => {
       const editor = await openApp();
       assert.ok(await editor.edit((edit) => edit.insert(new vscode.Position(0, 0), ' ')));
       assert.ok(await editor.document.save());
-      await waitFor('a review after the save', () => lineOf(appJs(), 'no-debugger') === DEBUGGER_LINE, 6000).catch((error: Error) => {
-        throw new Error(`${error.message} ${appJsState()}; status: ${JSON.stringify(api().status())}`);
-      });
+      await waitFor('a review after the save', () => lineOf(appJs(), 'no-debugger') === DEBUGGER_LINE, 6000).catch(
+        (error: Error) => {
+          throw new Error(`${error.message} ${appJsState()}; status: ${JSON.stringify(api().status())}`);
+        },
+      );
       assert.equal(api().status().state.kind, 'done');
     } finally {
       await setSetting('reviewOnSave', undefined);
@@ -208,7 +269,10 @@ suite('Diff Review in a real extension host', () => {
       const result = await review();
       assert.equal(result.outcome, 'error', JSON.stringify(result));
       assert.equal(result.failure?.kind, 'network', JSON.stringify(result.failure));
-      assert.ok(result.failure?.message.includes(`Could not reach the Diff Review service at ${url} (ECONNREFUSED)`), result.failure?.message);
+      assert.ok(
+        result.failure?.message.includes(`Could not reach the Diff Review service at ${url} (ECONNREFUSED)`),
+        result.failure?.message,
+      );
       assert.ok(performance.now() - started < 10_000, 'no hang');
       assert.equal(api().status().state.kind, 'failed');
       assert.equal(api().status().text, '$(error) Review failed');

@@ -28,11 +28,15 @@ suite('The service URL setting', () => {
   });
 
   test('it is a user setting, shown in remote windows too, and checked as it is entered', () => {
-    const setting = vscode.extensions.getExtension(EXTENSION_ID)!.packageJSON.contributes.configuration.properties['diffReview.serviceUrl'];
+    const setting =
+      vscode.extensions.getExtension(EXTENSION_ID)!.packageJSON.contributes.configuration.properties[
+        'diffReview.serviceUrl'
+      ];
     // "machine" settings are left out of the User tab in remote windows (SSH, WSL, code-server).
     assert.equal(setting.scope, 'application');
     const pattern = new RegExp(setting.pattern);
-    for (const good of ['', 'http://127.0.0.1:7411', 'https://review.example.com/diff-review']) assert.ok(pattern.test(good), good);
+    for (const good of ['', 'http://127.0.0.1:7411', 'https://review.example.com/diff-review'])
+      assert.ok(pattern.test(good), good);
     for (const bad of ['127.0.0.1:7411', 'ftp://host', 'http://', 'http://a b']) assert.ok(!pattern.test(bad), bad);
     assert.match(setting.patternErrorMessage, /http:\/\/127\.0\.0\.1:7411/);
   });
@@ -45,7 +49,10 @@ suite('The service URL setting', () => {
       const result = await review();
       assert.equal(result.outcome, 'error', JSON.stringify(result));
       assert.equal(result.failure?.kind, 'not_diff_review', JSON.stringify(result.failure));
-      assert.ok(result.failure?.message.includes(`${other.url} does not answer like a Diff Review service (405`), result.failure?.message);
+      assert.ok(
+        result.failure?.message.includes(`${other.url} does not answer like a Diff Review service (405`),
+        result.failure?.message,
+      );
       assert.deepEqual(result.failure?.actions, ['Open Settings', 'Show Log']);
       assert.equal(result.failure?.setting, 'diffReview.serviceUrl');
     } finally {
@@ -61,7 +68,10 @@ suite('The service URL setting', () => {
     const result = await review();
     assert.equal(result.outcome, 'error', JSON.stringify(result));
     assert.equal(result.failure?.kind, 'invalid_service_url', JSON.stringify(result.failure));
-    assert.match(result.failure?.message ?? '', /"Diff Review: Service URL" is not a URL: 127\.0\.0\.1:7411\. Write it with its scheme, such as http:\/\/127\.0\.0\.1:7411\./);
+    assert.match(
+      result.failure?.message ?? '',
+      /"Diff Review: Service URL" is not a URL: 127\.0\.0\.1:7411\. Write it with its scheme, such as http:\/\/127\.0\.0\.1:7411\./,
+    );
     assert.deepEqual(result.failure?.actions, ['Open Settings']);
     assert.equal(result.failure?.setting, 'diffReview.serviceUrl');
   });
@@ -69,12 +79,18 @@ suite('The service URL setting', () => {
   test("the bundled service's port is not auto-forwarded in remote windows", () => {
     assert.ok(shared.bundledUrl, 'an earlier review started the bundled service');
     const port = Number(new URL(shared.bundledUrl).port);
-    const attributes = vscode.workspace.getConfiguration('remote').get<Record<string, { onAutoForward?: string }>>('portsAttributes') ?? {};
+    const attributes =
+      vscode.workspace.getConfiguration('remote').get<Record<string, { onAutoForward?: string }>>('portsAttributes') ??
+      {};
     const covering = Object.entries(attributes).filter(([key]) => {
       const range = /^(\d+)(?:-(\d+))?$/.exec(key);
       return range !== null && Number(range[1]) <= port && port <= Number(range[2] ?? range[1]);
     });
-    assert.deepEqual(covering.map(([, value]) => value.onAutoForward), ['ignore'], `port ${port}; remote.portsAttributes: ${JSON.stringify(attributes)}`);
+    assert.deepEqual(
+      covering.map(([, value]) => value.onAutoForward),
+      ['ignore'],
+      `port ${port}; remote.portsAttributes: ${JSON.stringify(attributes)}`,
+    );
     assert.ok(attributes['443'], "VS Code's own defaults are kept beside ours");
   });
 });

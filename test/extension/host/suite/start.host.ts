@@ -40,7 +40,11 @@ suite('Starting', () => {
     assert.deepEqual(api().status().state, { kind: 'idle' });
     assert.equal(api().status().text, '$(checklist) Diff Review');
     assert.equal(api().status().command, 'diffReview.reviewChanges', 'a click on the status bar item reviews');
-    assert.equal(existsSync(path.join(api().bundledServiceDataDir, 'service.lock')), false, 'no service until a review');
+    assert.equal(
+      existsSync(path.join(api().bundledServiceDataDir, 'service.lock')),
+      false,
+      'no service until a review',
+    );
     console.log(`activation: ${figures.activationMs} ms`);
   });
 
@@ -65,7 +69,9 @@ suite('Starting', () => {
       assert.notEqual(own.serviceUrl, other.url);
       assert.match(own.serviceUrl ?? '', /^http:\/\/127\.0\.0\.1:\d+$/);
       shared.bundledUrl = own.serviceUrl;
-      console.log(`first review, through the other window's service: ${figures.firstReviewViaOtherWindowMs} ms; take-over (own service start included): ${figures.takeOverReviewMs} ms`);
+      console.log(
+        `first review, through the other window's service: ${figures.firstReviewViaOtherWindowMs} ms; take-over (own service start included): ${figures.takeOverReviewMs} ms`,
+      );
     } finally {
       other.process.kill('SIGKILL');
     }

@@ -6,12 +6,28 @@ import { execFileSync } from 'node:child_process';
 import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import * as vscode from 'vscode';
-import { api, appJs, configPy, lineOf, openApp, ours, review, revertAndCloseAll, root, waitFor } from './host-helpers.ts';
+import {
+  api,
+  appJs,
+  configPy,
+  lineOf,
+  openApp,
+  ours,
+  review,
+  revertAndCloseAll,
+  root,
+  waitFor,
+} from './host-helpers.ts';
 import { ReviewDiagnostics } from '../../../../extension/src/review-diagnostics.ts';
 import { ReviewMemory } from '../../../../extension/src/review-memory.ts';
 import { APP_JS, DEBUGGER_LINE, SECRET_LINE } from '../fixture.mjs';
 
-const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=Test', '-c', 'user.email=test@example.com', ...args], { cwd: root(), stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' });
+const git = (...args: string[]) =>
+  execFileSync('git', ['-c', 'user.name=Test', '-c', 'user.email=test@example.com', ...args], {
+    cwd: root(),
+    stdio: ['ignore', 'pipe', 'pipe'],
+    encoding: 'utf8',
+  });
 const findings = () => {
   const state = api().status().state;
   return state.kind === 'done' ? state.findings : undefined;
@@ -50,15 +66,23 @@ suite('Findings follow their code', () => {
     git('checkout', '-q', 'main');
     try {
       // On main, src/app.js has no debugger statement and config.py does not exist.
-      await waitFor('no finding left on main', () => ours(appJs()).length + ours(configPy()).length === 0, 8000).catch((error: Error) => {
-        throw new Error(`${error.message} app.js: ${JSON.stringify(ours(appJs()))}, config.py: ${JSON.stringify(ours(configPy()))}`);
-      });
+      await waitFor('no finding left on main', () => ours(appJs()).length + ours(configPy()).length === 0, 8000).catch(
+        (error: Error) => {
+          throw new Error(
+            `${error.message} app.js: ${JSON.stringify(ours(appJs()))}, config.py: ${JSON.stringify(ours(configPy()))}`,
+          );
+        },
+      );
       assert.equal(findings(), 0, api().status().text);
     } finally {
       git('checkout', '-q', 'feature');
       git('stash', 'pop', '-q');
     }
-    await waitFor('the findings back on feature', () => lineOf(appJs(), 'no-debugger') === DEBUGGER_LINE && lineOf(configPy(), 'secret') === SECRET_LINE, 8000);
+    await waitFor(
+      'the findings back on feature',
+      () => lineOf(appJs(), 'no-debugger') === DEBUGGER_LINE && lineOf(configPy(), 'secret') === SECRET_LINE,
+      8000,
+    );
     assert.equal(findings(), 2);
     rmSync(path.join(root(), 'src', 'old.js'), { force: true });
   });
@@ -70,7 +94,15 @@ suite('Findings follow their code', () => {
     const memento = new MapMemento();
     const before = new ReviewDiagnostics(() => 'drop');
     const lineText = APP_JS.split('\n')[DEBUGGER_LINE]!;
-    const planned = { line: DEBUGGER_LINE, startCharacter: 2, endCharacter: 11, severity: 'warning' as const, code: 'no-debugger', message: 'Remove it.', lineText };
+    const planned = {
+      line: DEBUGGER_LINE,
+      startCharacter: 2,
+      endCharacter: 11,
+      severity: 'warning' as const,
+      code: 'no-debugger',
+      message: 'Remove it.',
+      lineText,
+    };
     before.replace(new Map([[appJs().fsPath, [planned]]]));
     await new ReviewMemory(memento).save(before.saved(), { kind: 'done', findings: 1, hidden: 0 });
     before.dispose();

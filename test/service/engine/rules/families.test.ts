@@ -131,7 +131,11 @@ const CASES: Record<string, Case[]> = {
   'no-private-key': [
     ['keys/id_rsa', '-----BEGIN RSA PRIVATE KEY-----', false],
     ['src/pem.ts', "if (pem.startsWith('-----BEGIN PRIVATE KEY-----')) {}", false],
-    ['src/key.ts', `const key = "-----BEGIN PRIVATE KEY-----\\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7";`, true],
+    [
+      'src/key.ts',
+      `const key = "-----BEGIN PRIVATE KEY-----\\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7";`,
+      true,
+    ],
   ],
   'generated-file': [
     ['vendor/lib/x.js', 'var x = 1;', true],

@@ -3,7 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import { findings, modifiedFileDiff, reviewDiff } from '../review-helpers.ts';
 
-const idsOn = async (diff: string): Promise<string[]> => (await reviewDiff(diff)).findings.map((f) => `${f.rule_id}:${f.line}`);
+const idsOn = async (diff: string): Promise<string[]> =>
+  (await reviewDiff(diff)).findings.map((f) => `${f.rule_id}:${f.line}`);
 
 /** A diff that removes `removed` from the top of the file and adds `added` after `context`. */
 function moveDiff(path: string, removed: string[], context: string[], added: string[]): string {
@@ -34,8 +35,14 @@ describe('suppressions the diff only moved or kept', () => {
 
 describe('reasons and advice', () => {
   it('takes a comment on the line above a skip as its reason', async () => {
-    expect((await findings('src/a.test.ts', ['// flaky on CI until #42 is fixed', "it.skip('later', () => {});"])).map((f) => f.rule_id)).toEqual([]);
-    expect((await findings('src/a.test.ts', ['const x = 1;', "it.skip('later', () => {});"])).map((f) => f.rule_id)).toEqual(['no-unexplained-skip']);
+    expect(
+      (await findings('src/a.test.ts', ['// flaky on CI until #42 is fixed', "it.skip('later', () => {});"])).map(
+        (f) => f.rule_id,
+      ),
+    ).toEqual([]);
+    expect(
+      (await findings('src/a.test.ts', ['const x = 1;', "it.skip('later', () => {});"])).map((f) => f.rule_id),
+    ).toEqual(['no-unexplained-skip']);
   });
 
   it("gives pyright's own advice for a bare pyright: ignore", async () => {
@@ -46,29 +53,58 @@ describe('reasons and advice', () => {
 
 describe('no-console-log in examples', () => {
   it('is not reported in a JSDoc @example whose opener lies above the hunk', async () => {
-    const context = ['\t/**', '\tDownload progress event handler.', '\t@example', '\t```', "\timport ky from 'ky';", '\tconst response = await ky(url, {', '\t\tonDownloadProgress: (progress) => {'];
-    const diff = modifiedFileDiff('source/types/options.ts', context, ['\t\t\tconsole.log(`${progress.percent * 100}%`);']);
+    const context = [
+      '\t/**',
+      '\tDownload progress event handler.',
+      '\t@example',
+      '\t```',
+      "\timport ky from 'ky';",
+      '\tconst response = await ky(url, {',
+      '\t\tonDownloadProgress: (progress) => {',
+    ];
+    const diff = modifiedFileDiff('source/types/options.ts', context, [
+      '\t\t\tconsole.log(`${progress.percent * 100}%`);',
+    ]);
     expect(await idsOn(diff)).toEqual([]);
     // The same hunk without its first lines: the closer below says the line is in a comment.
-    const partial = modifiedFileDiff('source/types/options.ts', ['\t\tonDownloadProgress: (progress) => {'], ['\t\t\tconsole.log(progress);', '\t\t}', '\t});', '\t```', '\t*/']);
+    const partial = modifiedFileDiff(
+      'source/types/options.ts',
+      ['\t\tonDownloadProgress: (progress) => {'],
+      ['\t\t\tconsole.log(progress);', '\t\t}', '\t});', '\t```', '\t*/'],
+    );
     expect(await idsOn(partial)).toEqual([]);
   });
 
   it('is not reported in a fenced block inside a string, in playground/ or in a logger module', async () => {
-    expect(await findings('src/docs.ts', ['const usage = `', '```js', 'console.log(result);', '```', '`;'])).toEqual([]);
+    expect(await findings('src/docs.ts', ['const usage = `', '```js', 'console.log(result);', '```', '`;'])).toEqual(
+      [],
+    );
     expect(await findings('playground/app.ts', ['console.log(result);'])).toEqual([]);
     expect(await findings('src/logger.ts', ['console.log(line);'])).toEqual([]);
-    expect(await findings('src/util.ts', ['export const log = (...args: unknown[]) => console.log(...args);'])).toEqual([]);
+    expect(await findings('src/util.ts', ['export const log = (...args: unknown[]) => console.log(...args);'])).toEqual(
+      [],
+    );
   });
 
   it('is still reported in ordinary code', async () => {
-    expect((await findings('src/server/routes.ts', ['/** Routes. */', 'export function route() {', '  console.log(user);', '}'])).map((f) => `${f.rule_id}:${f.line}`)).toEqual(['no-console-log:3']);
+    expect(
+      (
+        await findings('src/server/routes.ts', [
+          '/** Routes. */',
+          'export function route() {',
+          '  console.log(user);',
+          '}',
+        ])
+      ).map((f) => `${f.rule_id}:${f.line}`),
+    ).toEqual(['no-console-log:3']);
   });
 });
 
 describe('no-inner-html', () => {
   it('does not report a string literal, reports a value', async () => {
     expect(await findings('src/a.js', ["el.innerHTML = '';", 'el.innerHTML = "<br>"; // spacer'])).toEqual([]);
-    expect((await findings('src/a.js', ['el.innerHTML = `<b>${name}</b>`;'])).map((f) => f.rule_id)).toEqual(['no-inner-html']);
+    expect((await findings('src/a.js', ['el.innerHTML = `<b>${name}</b>`;'])).map((f) => f.rule_id)).toEqual([
+      'no-inner-html',
+    ]);
   });
 });

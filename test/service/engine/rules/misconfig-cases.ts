@@ -92,7 +92,11 @@ export const MISCONFIG_CASES: Record<string, Case[]> = {
     ['src/auth.ts', "const claims = jwt.verify(token, key, { algorithms: ['none', 'HS256'] });", true],
     ['app/auth.py', 'claims = jwt.decode(token, options={"verify_signature": False})', true],
     ['app/auth.py', 'claims = jwt.decode(token, key, verify=False)', true],
-    ['pkg/auth.go', 'token, err := jwt.Parse(raw, func(t *jwt.Token) (any, error) { return jwt.UnsafeAllowNoneSignatureType, nil })', true],
+    [
+      'pkg/auth.go',
+      'token, err := jwt.Parse(raw, func(t *jwt.Token) (any, error) { return jwt.UnsafeAllowNoneSignatureType, nil })',
+      true,
+    ],
     ['src/auth.ts', "const claims = jwt.verify(token, key, { algorithms: ['RS256'] });", false],
     ['app/auth.py', 'claims = jwt.decode(token, key, algorithms=["RS256"])', false],
     ['app/fetch.py', 'r = requests.get(url, verify=False)', false],

@@ -29,14 +29,20 @@ describe('no-actions-script-injection', () => {
     expect(await linesOf('no-actions-script-injection', '.github/workflows/triage.yml', workflow)).toEqual([10]);
   });
 
-  it('reads the run: key above an added line of a block from the diff\'s context', async () => {
-    const diff = modifiedFileDiff('.github/workflows/triage.yml', workflow.slice(0, 9), ['          echo "${{ github.event.comment.body }}"']);
+  it("reads the run: key above an added line of a block from the diff's context", async () => {
+    const diff = modifiedFileDiff('.github/workflows/triage.yml', workflow.slice(0, 9), [
+      '          echo "${{ github.event.comment.body }}"',
+    ]);
     const found = (await reviewDiff(diff)).findings.filter((f) => f.rule_id === 'no-actions-script-injection');
     expect(found.map((f) => f.line)).toEqual([10]);
   });
 
   it('is not read outside workflow files', async () => {
-    expect(await linesOf('no-actions-script-injection', 'docs/ci.yml', ['        run: echo "${{ github.event.issue.title }}"'])).toEqual([]);
+    expect(
+      await linesOf('no-actions-script-injection', 'docs/ci.yml', [
+        '        run: echo "${{ github.event.issue.title }}"',
+      ]),
+    ).toEqual([]);
   });
 });
 
@@ -54,26 +60,46 @@ describe('no-pull-request-target-checkout', () => {
   ];
 
   it('reports checking out the head in a pull_request_target workflow', async () => {
-    expect(await linesOf('no-pull-request-target-checkout', '.github/workflows/pr.yml', workflow('pull_request_target'))).toEqual([8]);
+    expect(
+      await linesOf('no-pull-request-target-checkout', '.github/workflows/pr.yml', workflow('pull_request_target')),
+    ).toEqual([8]);
   });
 
   it('does not report the same checkout under pull_request', async () => {
-    expect(await linesOf('no-pull-request-target-checkout', '.github/workflows/pr.yml', workflow('pull_request'))).toEqual([]);
+    expect(
+      await linesOf('no-pull-request-target-checkout', '.github/workflows/pr.yml', workflow('pull_request')),
+    ).toEqual([]);
   });
 });
 
 describe('no-cors-any-origin-credentials', () => {
   it('reads settings over several lines (Django, Express)', async () => {
-    expect(await linesOf('no-cors-any-origin-credentials', 'mysite/settings.py', ['CORS_ALLOW_ALL_ORIGINS = True', 'CORS_ALLOW_CREDENTIALS = True'])).toEqual([2]);
+    expect(
+      await linesOf('no-cors-any-origin-credentials', 'mysite/settings.py', [
+        'CORS_ALLOW_ALL_ORIGINS = True',
+        'CORS_ALLOW_CREDENTIALS = True',
+      ]),
+    ).toEqual([2]);
     const express = ['app.use(', '  cors({', "    origin: '*',", '    credentials: true,', '  }),', ');'];
     expect(await linesOf('no-cors-any-origin-credentials', 'src/server.ts', express)).toEqual([4]);
-    const listed = ['app.use(', '  cors({', "    origin: ['https://app.example.com'],", '    credentials: true,', '  }),', ');'];
+    const listed = [
+      'app.use(',
+      '  cors({',
+      "    origin: ['https://app.example.com'],",
+      '    credentials: true,',
+      '  }),',
+      ');',
+    ];
     expect(await linesOf('no-cors-any-origin-credentials', 'src/server.ts', listed)).toEqual([]);
   });
 });
 
 describe('no-sql-string-building', () => {
   it('is not read in tests', async () => {
-    expect(await linesOf('no-sql-string-building', 'test/users.test.ts', ['await db.query(`SELECT * FROM users WHERE id = ${id}`);'])).toEqual([]);
+    expect(
+      await linesOf('no-sql-string-building', 'test/users.test.ts', [
+        'await db.query(`SELECT * FROM users WHERE id = ${id}`);',
+      ]),
+    ).toEqual([]);
   });
 });

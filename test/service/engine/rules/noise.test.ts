@@ -9,8 +9,18 @@ const FAKE_KEY = ['Zq3rT8vK2m', 'N9pX4wL7yB', '1cF6hJ0dS5', 'gA2eR8tY3u'].join('
 
 const CASES: Record<string, Case[]> = {
   'regular-expression literals are not code': [
-    ['service/rules.ts', ['  { files: isJavaScript, pattern: /(?<![\\w$.])debugger\\b(?!\\s*[:=(.])/ },'], 'no-debugger', false],
-    ['test/host.test.ts', ['assert.match(diagnostic.message, /^Remove the debugger statement/);'], 'no-debugger', false],
+    [
+      'service/rules.ts',
+      ['  { files: isJavaScript, pattern: /(?<![\\w$.])debugger\\b(?!\\s*[:=(.])/ },'],
+      'no-debugger',
+      false,
+    ],
+    [
+      'test/host.test.ts',
+      ['assert.match(diagnostic.message, /^Remove the debugger statement/);'],
+      'no-debugger',
+      false,
+    ],
     ['src/a.js', ['const ratio = a / b; debugger;'], 'no-debugger', true],
     ['src/a.js', ['if (/x/.test(s)) eval(s);'], 'no-eval', true],
   ],
@@ -22,14 +32,34 @@ const CASES: Record<string, Case[]> = {
   ],
   'a weak hash is code or a string that names it, not prose': [
     ['src/rules.ts', ["  summary: 'MD5 or SHA-1 used for a password, token or signature.',"], 'no-weak-hash', false],
-    ['test/rules.test.ts', [`  ['src/auth.js', "const hash = crypto.createHash('md5').update(password);", true],`], 'no-weak-hash', false],
+    [
+      'test/rules.test.ts',
+      [`  ['src/auth.js', "const hash = crypto.createHash('md5').update(password);", true],`],
+      'no-weak-hash',
+      false,
+    ],
     ['src/auth.js', ["const hash = crypto.createHash('md5').update(password).digest('hex');"], 'no-weak-hash', true],
     ['src/sign.ts', ["const signature = createSign('RSA-SHA1').sign(key);"], 'no-weak-hash', true],
   ],
   'placeholder credentials in URLs are examples': [
-    ['service/git/repository.ts', [' * lower-cased. So `git@github.com:acme/widgets.git`, `https://user:token@github.com/acme/widgets`'], 'secret', false],
-    ['test/url.test.ts', ["  ['https://x-access-token:ghs_abc@github.com/acme/widgets', 'github.com/acme/widgets'],"], 'secret', false],
-    ['src/mirror.ts', ['const remote = "https://deploybot:Qm7xT2vK9pLw@git.corp-intra.net/platform/api.git";'], 'secret', true],
+    [
+      'service/git/repository.ts',
+      [' * lower-cased. So `git@github.com:acme/widgets.git`, `https://user:token@github.com/acme/widgets`'],
+      'secret',
+      false,
+    ],
+    [
+      'test/url.test.ts',
+      ["  ['https://x-access-token:ghs_abc@github.com/acme/widgets', 'github.com/acme/widgets'],"],
+      'secret',
+      false,
+    ],
+    [
+      'src/mirror.ts',
+      ['const remote = "https://deploybot:Qm7xT2vK9pLw@git.corp-intra.net/platform/api.git";'],
+      'secret',
+      true,
+    ],
   ],
   'secrets that are test data in tests and fixtures': [
     ['test/extension/runner.test.ts', [`const AWS_LINE = 'aws_secret_access_key = "${FAKE_KEY}"';`], 'secret', false],
@@ -40,8 +70,18 @@ const CASES: Record<string, Case[]> = {
     ['test/deploy.test.ts', [`const token = "ghp_${FAKE_KEY.slice(0, 36)}";`], 'secret', true],
   ],
   'a run-time skip says why; a skipped declaration does not': [
-    ['test/host.test.ts', ["it('passes', (context) => run([], (note) => context.skip(note)));"], 'no-unexplained-skip', false],
-    ['tests/e2e.spec.ts', ["test.skip(browserName === 'webkit', 'no WebGL on WebKit CI');"], 'no-unexplained-skip', false],
+    [
+      'test/host.test.ts',
+      ["it('passes', (context) => run([], (note) => context.skip(note)));"],
+      'no-unexplained-skip',
+      false,
+    ],
+    [
+      'tests/e2e.spec.ts',
+      ["test.skip(browserName === 'webkit', 'no WebGL on WebKit CI');"],
+      'no-unexplained-skip',
+      false,
+    ],
     ['src/a.test.ts', ["describe.skip('suite', () => {});"], 'no-unexplained-skip', true],
   ],
   'console output in a log function is its job': [
@@ -50,11 +90,31 @@ const CASES: Record<string, Case[]> = {
     ['src/server/routes.ts', ['console.log(request.body);'], 'no-console-log', true],
   ],
   'a JSDoc example is a comment, whatever its lines start with': [
-    ['src/type-guards.js', ['/**', '@example', '```', 'try {', '} catch (error) {', "    console.log('Ky error occurred:', error.message);", '}', '```', '*/'], 'no-console-log', false],
+    [
+      'src/type-guards.js',
+      [
+        '/**',
+        '@example',
+        '```',
+        'try {',
+        '} catch (error) {',
+        "    console.log('Ky error occurred:', error.message);",
+        '}',
+        '```',
+        '*/',
+      ],
+      'no-console-log',
+      false,
+    ],
     ['src/a.js', ['/** Logs. */', 'function log(x) {', '  console.log(x);', '}'], 'no-console-log', true],
   ],
   'tests may silence a lint rule on one line, not on the whole file': [
-    ['test/content-parser.test.js', ['const names = Object.getOwnPropertyNames({}.__proto__) // eslint-disable-line'], 'no-blanket-eslint-disable', false],
+    [
+      'test/content-parser.test.js',
+      ['const names = Object.getOwnPropertyNames({}.__proto__) // eslint-disable-line'],
+      'no-blanket-eslint-disable',
+      false,
+    ],
     ['test/reply-error.test.js', ['/* eslint-disable */'], 'no-blanket-eslint-disable', true],
     ['src/reply.js', ['foo() // eslint-disable-line'], 'no-blanket-eslint-disable', true],
   ],
@@ -77,13 +137,22 @@ const CASES: Record<string, Case[]> = {
 describe('rules on ordinary good code', () => {
   for (const [name, cases] of Object.entries(CASES)) {
     describe(name, () => {
-      it.each(cases.map(([path, lines, rule, fires]) => [`${path}: ${lines.at(-1)!.trim().slice(0, 60)} → ${rule} ${fires ? 'fires' : 'quiet'}`, path, lines, rule, fires] as const))(
-        '%s',
-        async (_name, path, lines, rule, fires) => {
-          const ids = lines.length === 1 ? await rulesOn(path, lines[0]!) : (await findings(path, lines)).map((f) => f.rule_id);
-          expect(ids.includes(rule)).toBe(fires);
-        },
-      );
+      it.each(
+        cases.map(
+          ([path, lines, rule, fires]) =>
+            [
+              `${path}: ${lines.at(-1)!.trim().slice(0, 60)} → ${rule} ${fires ? 'fires' : 'quiet'}`,
+              path,
+              lines,
+              rule,
+              fires,
+            ] as const,
+        ),
+      )('%s', async (_name, path, lines, rule, fires) => {
+        const ids =
+          lines.length === 1 ? await rulesOn(path, lines[0]!) : (await findings(path, lines)).map((f) => f.rule_id);
+        expect(ids.includes(rule)).toBe(fires);
+      });
     });
   }
 });

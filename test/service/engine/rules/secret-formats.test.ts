@@ -5,7 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { findings } from '../review-helpers.ts';
 
 const b64url = (value: object): string => Buffer.from(JSON.stringify(value)).toString('base64url');
-const jwt = (claims: object): string => `${b64url({ alg: 'HS256', typ: 'JWT' })}.${b64url(claims)}.Qm7xT2vK9pLwR4sZ8yN3cF6hJ1dG5bV0aE2iU7oX9qM`;
+const jwt = (claims: object): string =>
+  `${b64url({ alg: 'HS256', typ: 'JWT' })}.${b64url(claims)}.Qm7xT2vK9pLwR4sZ8yN3cF6hJ1dG5bV0aE2iU7oX9qM`;
 const HEX64 = 'a3f19c07d2b84e6f5a1c9e0d7b3f28c4e6a9d1f0b7c2e5a8d3f6b9c0e1a4d7f2';
 
 const secretLines = async (path: string, lines: string[]): Promise<number[]> =>
@@ -13,7 +14,14 @@ const secretLines = async (path: string, lines: string[]): Promise<number[]> =>
 
 describe('no-env-file', () => {
   it('reports the lines that hold values, not the first line of the file', async () => {
-    const found = await findings('.env', ['# local settings', '', 'DB_PASSWORD=Vd83kLq2Xz9p!', 'EMPTY=', 'FROM_ELSEWHERE=${SHARED_SECRET}', 'export PORT=3000']);
+    const found = await findings('.env', [
+      '# local settings',
+      '',
+      'DB_PASSWORD=Vd83kLq2Xz9p!',
+      'EMPTY=',
+      'FROM_ELSEWHERE=${SHARED_SECRET}',
+      'export PORT=3000',
+    ]);
     expect(found.filter((f) => f.rule_id === 'no-env-file').map((f) => f.line)).toEqual([3, 6]);
   });
 
@@ -39,7 +47,10 @@ describe('secret: placeholders, references and public values are not secrets', (
     ['src/aws.ts', 'const SECRET_NAME = "prod-db-credentials-2";'],
     ['src/auth.ts', 'const PASSWORD_RESET_TOKEN_TTL = "3600";'],
     ['web/supabase.ts', `const supabase = createClient(url, "${jwt({ role: 'anon', iss: 'supabase' })}");`],
-    ['web/checkout.ts', 'const stripe = loadStripe("pk_live_51H8Jd2KqAbC3dEf4GhI5jKl6MnO7pQr8StU9vWx0YzA1bC2dE3fG4hI5jKl6MnO7p");'],
+    [
+      'web/checkout.ts',
+      'const stripe = loadStripe("pk_live_51H8Jd2KqAbC3dEf4GhI5jKl6MnO7pQr8StU9vWx0YzA1bC2dE3fG4hI5jKl6MnO7p");',
+    ],
     // diff-review-ignore secret (a sample token in documentation, which is not read)
     ['docs/setup.md', 'export GITHUB_TOKEN=ghp_aB3dE5fG7hJ9kL1mN2pQ4rS6tU8vW0xY2zA4'],
     ['.env.sample', `WEBHOOK_SECRET=${HEX64}`],
@@ -48,17 +59,21 @@ describe('secret: placeholders, references and public values are not secrets', (
   });
 });
 
-describe('secret: the engine\'s formats', () => {
+describe("secret: the engine's formats", () => {
   it('names the kind of credential and never the value', async () => {
     const token = `dop_v1_${HEX64}`;
     const [finding] = await findings('infra/do.tf', [`token = "${token}"`]);
     expect(finding?.rule_id).toBe('secret');
-    expect(finding!.message).toBe('secret: A DigitalOcean personal access token was added; remove it, rotate it, and load it from the environment or a secret store.');
+    expect(finding!.message).toBe(
+      'secret: A DigitalOcean personal access token was added; remove it, rotate it, and load it from the environment or a secret store.',
+    );
     expect(finding!.message).not.toContain(token.slice(-12));
   });
 
   it('prefers the named kind to a generic name on the same line', async () => {
-    const [finding] = await findings('src/ai.py', [`API_KEY = "pplx-${'aB3dE5fG7hJ9kL1mN2pQ4rS6tU8vW0xY2zA4bC6dE8fG0hJ2'}"`]);
+    const [finding] = await findings('src/ai.py', [
+      `API_KEY = "pplx-${'aB3dE5fG7hJ9kL1mN2pQ4rS6tU8vW0xY2zA4bC6dE8fG0hJ2'}"`,
+    ]);
     expect(finding!.message).toContain('Perplexity API key');
   });
 

@@ -13,7 +13,9 @@ let findings: Finding[];
 
 beforeAll(async () => {
   repo = labelledRepo(LABELLED_SET);
-  findings = (await createEngine({ maxFindings: 10_000 }).review(repo.diff)).findings.filter((f) => SECRET_RULE_IDS.has(f.rule_id));
+  findings = (await createEngine({ maxFindings: 10_000 }).review(repo.diff)).findings.filter((f) =>
+    SECRET_RULE_IDS.has(f.rule_id),
+  );
 });
 afterAll(() => repo?.cleanup());
 
@@ -24,9 +26,16 @@ describe('secrets: the labelled set', () => {
   });
 
   it('finds at least 95% of the leaks of every family, and 95% of what it reports are leaks', () => {
-    const scores = score(LABELLED_SET, findings.map((f) => ({ path: f.file_path, line: f.line })));
+    const scores = score(
+      LABELLED_SET,
+      findings.map((f) => ({ path: f.file_path, line: f.line })),
+    );
     const table = scoreTable(scores);
-    const detail = scores.map((s) => `${s.family}: missed ${JSON.stringify(s.missed)}, falsely reported ${JSON.stringify(s.falselyReported)}`).join('\n');
+    const detail = scores
+      .map(
+        (s) => `${s.family}: missed ${JSON.stringify(s.missed)}, falsely reported ${JSON.stringify(s.falselyReported)}`,
+      )
+      .join('\n');
     for (const row of scores) {
       expect(row.recall, `${table}\n${detail}`).toBeGreaterThanOrEqual(0.95);
       expect(row.precision, `${table}\n${detail}`).toBeGreaterThanOrEqual(0.95);

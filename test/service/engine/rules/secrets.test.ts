@@ -27,7 +27,10 @@ const ALNUM = `${UPPER}abcdefghijklmnopqrstuvwxyz${DIGITS}`;
 const HEX = '0123456789abcdef';
 const BASE64 = `${ALNUM}+/`;
 
-const pemBody = (lines: number): string[] => Array.from({ length: lines }, (_, i) => (i === 0 ? 'MIIEvQIBADANBgkqhkiG9w0BAQEFAASC' + token(BASE64, 32) : token(BASE64, 64)));
+const pemBody = (lines: number): string[] =>
+  Array.from({ length: lines }, (_, i) =>
+    i === 0 ? 'MIIEvQIBADANBgkqhkiG9w0BAQEFAASC' + token(BASE64, 32) : token(BASE64, 64),
+  );
 
 interface Sample {
   /** What the sample is, for the test name. */
@@ -46,7 +49,11 @@ const gcpKey = pemBody(1)[0]!;
 const privateKeyBody = pemBody(6);
 /** A service account token is base64 of a JSON object; its end is "fQ" (of "}") when the JSON's length is 1 mod 3. */
 function opsToken(): string {
-  let json = JSON.stringify({ email: 'svc-deploy@1passwordserviceaccounts.com', secretKey: `A3-${token(UPPER + DIGITS, 30)}`, srpX: token(HEX, 64) });
+  let json = JSON.stringify({
+    email: 'svc-deploy@1passwordserviceaccounts.com',
+    secretKey: `A3-${token(UPPER + DIGITS, 30)}`,
+    srpX: token(HEX, 64),
+  });
   while (json.length % 3 !== 1) json = json.replace('{', '{ ');
   return Buffer.from(json).toString('base64').replace(/=+$/, '');
 }
@@ -57,100 +64,312 @@ const SAMPLES: Record<string, Sample[]> = {
   '@secretlint/secretlint-rule-aws': [
     // secretlint reports access key ids only with enableIDScanRule, which the engine turns on.
     // diff-review-ignore secret (a sample key, for the engine's own test)
-    { name: 'access key id in code', path: 'src/aws.ts', lines: ['const accessKeyId = "AKIAZ3MSJVXUV6O7QXYZ";'], secret: 'AKIAZ3MSJVXUV6O7QXYZ', rule: 'secret' },
-    { name: 'secret access key assignment', path: 'deploy/credentials.py', lines: [`aws_secret_access_key = "${awsSecretAccessKey}"`], secret: awsSecretAccessKey, rule: 'secret' },
-    { name: 'secret access key in an ini file', path: 'config/aws.ini', lines: ['[default]', `AWS_SECRET_ACCESS_KEY=${awsSecretAccessKey}`], secret: awsSecretAccessKey, rule: 'secret' },
+    {
+      name: 'access key id in code',
+      path: 'src/aws.ts',
+      lines: ['const accessKeyId = "AKIAZ3MSJVXUV6O7QXYZ";'],
+      secret: 'AKIAZ3MSJVXUV6O7QXYZ',
+      rule: 'secret',
+    },
+    {
+      name: 'secret access key assignment',
+      path: 'deploy/credentials.py',
+      lines: [`aws_secret_access_key = "${awsSecretAccessKey}"`],
+      secret: awsSecretAccessKey,
+      rule: 'secret',
+    },
+    {
+      name: 'secret access key in an ini file',
+      path: 'config/aws.ini',
+      lines: ['[default]', `AWS_SECRET_ACCESS_KEY=${awsSecretAccessKey}`],
+      secret: awsSecretAccessKey,
+      rule: 'secret',
+    },
   ],
   // The GCP rule reads a whole key file as JSON; the key inside is a PEM block: no-private-key reports it.
   '@secretlint/secretlint-rule-gcp': [
     {
       name: 'service account key file',
       path: 'deploy/service-account.json',
-      lines: ['{', '  "type": "service_account",', '  "project_id": "billing-prod-4711",', `  "private_key_id": "${token(HEX, 40)}",`, `  "private_key": "-----BEGIN PRIVATE KEY-----\\n${gcpKey}\\n${token(BASE64, 64)}\\n-----END PRIVATE KEY-----\\n",`, '  "client_email": "deployer@billing-prod-4711.iam.gserviceaccount.com"', '}'],
+      lines: [
+        '{',
+        '  "type": "service_account",',
+        '  "project_id": "billing-prod-4711",',
+        `  "private_key_id": "${token(HEX, 40)}",`,
+        `  "private_key": "-----BEGIN PRIVATE KEY-----\\n${gcpKey}\\n${token(BASE64, 64)}\\n-----END PRIVATE KEY-----\\n",`,
+        '  "client_email": "deployer@billing-prod-4711.iam.gserviceaccount.com"',
+        '}',
+      ],
       secret: gcpKey.slice(0, 40),
       rule: 'no-private-key',
     },
   ],
   '@secretlint/secretlint-rule-privatekey': [
     // Reported on the BEGIN line.
-    { name: 'PEM block', path: 'deploy/id_rsa', lines: ['-----BEGIN RSA PRIVATE KEY-----', ...privateKeyBody, '-----END RSA PRIVATE KEY-----'], secret: privateKeyBody[1]!, rule: 'no-private-key', line: 1 },
+    {
+      name: 'PEM block',
+      path: 'deploy/id_rsa',
+      lines: ['-----BEGIN RSA PRIVATE KEY-----', ...privateKeyBody, '-----END RSA PRIVATE KEY-----'],
+      secret: privateKeyBody[1]!,
+      rule: 'no-private-key',
+      line: 1,
+    },
   ],
   '@secretlint/secretlint-rule-npm': [
-    { name: 'npm access token', path: '.github/release.env.ts', lines: [`export const NPM_TOKEN = "npm_${token(ALNUM, 36)}";`], secret: 'npm_', rule: 'secret' },
-    { name: 'token in a package.json repository URL', path: 'package.json', lines: ['{', `  "repository": "https://${token(HEX, 40)}:x-oauth-basic@github.com/acme/billing.git"`, '}'], secret: 'x-oauth-basic', rule: 'secret' },
-    { name: '.npmrc auth token', path: '.npmrc', lines: ['registry=https://registry.npmjs.org/', `//registry.npmjs.org/:_authToken=${token(HEX, 8)}-${token(HEX, 4)}-${token(HEX, 4)}-${token(HEX, 12)}`], secret: '_authToken=', rule: 'secret' },
+    {
+      name: 'npm access token',
+      path: '.github/release.env.ts',
+      lines: [`export const NPM_TOKEN = "npm_${token(ALNUM, 36)}";`],
+      secret: 'npm_',
+      rule: 'secret',
+    },
+    {
+      name: 'token in a package.json repository URL',
+      path: 'package.json',
+      lines: ['{', `  "repository": "https://${token(HEX, 40)}:x-oauth-basic@github.com/acme/billing.git"`, '}'],
+      secret: 'x-oauth-basic',
+      rule: 'secret',
+    },
+    {
+      name: '.npmrc auth token',
+      path: '.npmrc',
+      lines: [
+        'registry=https://registry.npmjs.org/',
+        `//registry.npmjs.org/:_authToken=${token(HEX, 8)}-${token(HEX, 4)}-${token(HEX, 4)}-${token(HEX, 12)}`,
+      ],
+      secret: '_authToken=',
+      rule: 'secret',
+    },
   ],
   '@secretlint/secretlint-rule-basicauth': [
-    { name: 'credentials in a URL', path: 'scripts/mirror.ts', lines: ['const remote = "https://deploybot:Qm7xT2vK9pLw@git.corp-intra.net/platform/api.git";'], secret: 'Qm7xT2vK9pLw', rule: 'secret' },
+    {
+      name: 'credentials in a URL',
+      path: 'scripts/mirror.ts',
+      lines: ['const remote = "https://deploybot:Qm7xT2vK9pLw@git.corp-intra.net/platform/api.git";'],
+      secret: 'Qm7xT2vK9pLw',
+      rule: 'secret',
+    },
   ],
   '@secretlint/secretlint-rule-slack': [
-    { name: 'bot token', path: 'src/notify.ts', lines: [`const slackToken = "xoxb-${token(DIGITS, 13)}-${token(DIGITS, 13)}-${token(ALNUM, 24)}";`], secret: 'xoxb-', rule: 'secret' },
-    { name: 'incoming webhook', path: 'src/notify.ts', lines: [`const hook = "https://hooks.slack.com/services/T${token(UPPER + DIGITS, 8)}/B${token(UPPER + DIGITS, 10)}/${token(ALNUM, 24)}";`], secret: 'hooks.slack.com/services/T', rule: 'secret' },
+    {
+      name: 'bot token',
+      path: 'src/notify.ts',
+      lines: [`const slackToken = "xoxb-${token(DIGITS, 13)}-${token(DIGITS, 13)}-${token(ALNUM, 24)}";`],
+      secret: 'xoxb-',
+      rule: 'secret',
+    },
+    {
+      name: 'incoming webhook',
+      path: 'src/notify.ts',
+      lines: [
+        `const hook = "https://hooks.slack.com/services/T${token(UPPER + DIGITS, 8)}/B${token(UPPER + DIGITS, 10)}/${token(ALNUM, 24)}";`,
+      ],
+      secret: 'hooks.slack.com/services/T',
+      rule: 'secret',
+    },
   ],
   '@secretlint/secretlint-rule-sendgrid': [
-    { name: 'API key', path: 'src/mail.ts', lines: [`sgMail.setApiKey("SG.${token(ALNUM, 22)}.${token(ALNUM, 43)}");`], secret: 'SG.', rule: 'secret' },
+    {
+      name: 'API key',
+      path: 'src/mail.ts',
+      lines: [`sgMail.setApiKey("SG.${token(ALNUM, 22)}.${token(ALNUM, 43)}");`],
+      secret: 'SG.',
+      rule: 'secret',
+    },
   ],
   '@secretlint/secretlint-rule-shopify': [
-    { name: 'admin API access token', path: 'src/shop.ts', lines: [`const adminToken = "shpat_${token(HEX, 32)}";`], secret: 'shpat_', rule: 'secret' },
+    {
+      name: 'admin API access token',
+      path: 'src/shop.ts',
+      lines: [`const adminToken = "shpat_${token(HEX, 32)}";`],
+      secret: 'shpat_',
+      rule: 'secret',
+    },
   ],
   '@secretlint/secretlint-rule-stripe': [
-    { name: 'live secret key', path: 'src/billing.ts', lines: [`const stripe = new Stripe("sk_live_${token(ALNUM, 99)}");`], secret: 'sk_live_', rule: 'secret' },
+    {
+      name: 'live secret key',
+      path: 'src/billing.ts',
+      lines: [`const stripe = new Stripe("sk_live_${token(ALNUM, 99)}");`],
+      secret: 'sk_live_',
+      rule: 'secret',
+    },
   ],
   '@secretlint/secretlint-rule-github': [
-    { name: 'personal access token', path: 'src/gh.ts', lines: [`const token = "ghp_${token(ALNUM, 36)}";`], secret: 'ghp_', rule: 'secret' },
-    { name: 'fine-grained token', path: 'src/gh.ts', lines: [`GITHUB_TOKEN: "github_pat_${token(ALNUM, 22)}_${token(ALNUM, 59)}"`], secret: 'github_pat_', rule: 'secret' },
+    {
+      name: 'personal access token',
+      path: 'src/gh.ts',
+      lines: [`const token = "ghp_${token(ALNUM, 36)}";`],
+      secret: 'ghp_',
+      rule: 'secret',
+    },
+    {
+      name: 'fine-grained token',
+      path: 'src/gh.ts',
+      lines: [`GITHUB_TOKEN: "github_pat_${token(ALNUM, 22)}_${token(ALNUM, 59)}"`],
+      secret: 'github_pat_',
+      rule: 'secret',
+    },
   ],
   '@secretlint/secretlint-rule-gitlab': [
-    { name: 'personal access token', path: 'ci/gitlab.ts', lines: [`const gitlabToken = "glpat-${token(ALNUM, 20)}";`], secret: 'glpat-', rule: 'secret' },
+    {
+      name: 'personal access token',
+      path: 'ci/gitlab.ts',
+      lines: [`const gitlabToken = "glpat-${token(ALNUM, 20)}";`],
+      secret: 'glpat-',
+      rule: 'secret',
+    },
   ],
   '@secretlint/secretlint-rule-grafana': [
-    { name: 'service account token', path: 'ops/grafana.ts', lines: [`const grafanaToken = "glsa_${token(ALNUM, 32)}_${token(HEX, 8)}";`], secret: 'glsa_', rule: 'secret' },
+    {
+      name: 'service account token',
+      path: 'ops/grafana.ts',
+      lines: [`const grafanaToken = "glsa_${token(ALNUM, 32)}_${token(HEX, 8)}";`],
+      secret: 'glsa_',
+      rule: 'secret',
+    },
   ],
   '@secretlint/secretlint-rule-openai': [
-    { name: 'project API key', path: 'src/ai.ts', lines: [`const openai = new OpenAI({ apiKey: "sk-proj-${token(ALNUM, 74)}T3BlbkFJ${token(ALNUM, 74)}" });`], secret: 'T3BlbkFJ', rule: 'secret' },
+    {
+      name: 'project API key',
+      path: 'src/ai.ts',
+      lines: [`const openai = new OpenAI({ apiKey: "sk-proj-${token(ALNUM, 74)}T3BlbkFJ${token(ALNUM, 74)}" });`],
+      secret: 'T3BlbkFJ',
+      rule: 'secret',
+    },
   ],
   '@secretlint/secretlint-rule-anthropic': [
-    { name: 'API key', path: 'src/ai.ts', lines: [`const anthropic = new Anthropic({ apiKey: "sk-ant-api03-${token(ALNUM, 93)}AA" });`], secret: 'sk-ant-api03-', rule: 'secret' },
+    {
+      name: 'API key',
+      path: 'src/ai.ts',
+      lines: [`const anthropic = new Anthropic({ apiKey: "sk-ant-api03-${token(ALNUM, 93)}AA" });`],
+      secret: 'sk-ant-api03-',
+      rule: 'secret',
+    },
   ],
   '@secretlint/secretlint-rule-groq': [
-    { name: 'API key', path: 'src/ai.py', lines: [`client = Groq(api_key="gsk_${token(ALNUM, 52)}")`], secret: 'gsk_', rule: 'secret' },
+    {
+      name: 'API key',
+      path: 'src/ai.py',
+      lines: [`client = Groq(api_key="gsk_${token(ALNUM, 52)}")`],
+      secret: 'gsk_',
+      rule: 'secret',
+    },
   ],
   '@secretlint/secretlint-rule-huggingface': [
-    { name: 'access token', path: 'train/config.py', lines: [`HF_TOKEN = "hf_${token(UPPER + 'abcdefghijklmnopqrstuvwxyz', 34)}"`], secret: 'hf_', rule: 'secret' },
+    {
+      name: 'access token',
+      path: 'train/config.py',
+      lines: [`HF_TOKEN = "hf_${token(UPPER + 'abcdefghijklmnopqrstuvwxyz', 34)}"`],
+      secret: 'hf_',
+      rule: 'secret',
+    },
   ],
   '@secretlint/secretlint-rule-linear': [
-    { name: 'API key', path: 'tools/linear.ts', lines: [`const linear = new LinearClient({ apiKey: "lin_api_${token(ALNUM, 40)}" });`], secret: 'lin_api_', rule: 'secret' },
+    {
+      name: 'API key',
+      path: 'tools/linear.ts',
+      lines: [`const linear = new LinearClient({ apiKey: "lin_api_${token(ALNUM, 40)}" });`],
+      secret: 'lin_api_',
+      rule: 'secret',
+    },
   ],
   '@secretlint/secretlint-rule-notion': [
-    { name: 'integration token', path: 'src/notion.ts', lines: [`const notion = new Client({ auth: "ntn_${token(DIGITS, 11)}${token(ALNUM, 35)}" });`], secret: 'ntn_', rule: 'secret' },
+    {
+      name: 'integration token',
+      path: 'src/notion.ts',
+      lines: [`const notion = new Client({ auth: "ntn_${token(DIGITS, 11)}${token(ALNUM, 35)}" });`],
+      secret: 'ntn_',
+      rule: 'secret',
+    },
   ],
   '@secretlint/secretlint-rule-1password': [
-    { name: 'service account token', path: 'ops/op.env.ts', lines: [`export const OP_SERVICE_ACCOUNT_TOKEN = "ops_${opsPayload}";`], secret: opsPayload.slice(0, 40), rule: 'secret' },
+    {
+      name: 'service account token',
+      path: 'ops/op.env.ts',
+      lines: [`export const OP_SERVICE_ACCOUNT_TOKEN = "ops_${opsPayload}";`],
+      secret: opsPayload.slice(0, 40),
+      rule: 'secret',
+    },
   ],
   '@secretlint/secretlint-rule-database-connection-string': [
-    { name: 'PostgreSQL URL with a password', path: 'deploy/settings.py', lines: ['DATABASE_URL = "postgres://billing_app:Vd83kLq2Xz9p@db-primary.internal:5432/billing"'], secret: 'Vd83kLq2Xz9p', rule: 'secret' },
-    { name: 'MongoDB URL with a password', path: 'src/db.ts', lines: ['const uri = "mongodb+srv://reporting:K2p9Lx7Qw4Zt@cluster0.mongodb.net/reports";'], secret: 'K2p9Lx7Qw4Zt', rule: 'secret' },
+    {
+      name: 'PostgreSQL URL with a password',
+      path: 'deploy/settings.py',
+      lines: ['DATABASE_URL = "postgres://billing_app:Vd83kLq2Xz9p@db-primary.internal:5432/billing"'],
+      secret: 'Vd83kLq2Xz9p',
+      rule: 'secret',
+    },
+    {
+      name: 'MongoDB URL with a password',
+      path: 'src/db.ts',
+      lines: ['const uri = "mongodb+srv://reporting:K2p9Lx7Qw4Zt@cluster0.mongodb.net/reports";'],
+      secret: 'K2p9Lx7Qw4Zt',
+      rule: 'secret',
+    },
   ],
   '@secretlint/secretlint-rule-hashicorp-vault': [
-    { name: 'service token', path: 'ops/vault.ts', lines: [`const vaultToken = "hvs.${token(ALNUM, 95)}";`], secret: 'hvs.', rule: 'secret' },
+    {
+      name: 'service token',
+      path: 'ops/vault.ts',
+      lines: [`const vaultToken = "hvs.${token(ALNUM, 95)}";`],
+      secret: 'hvs.',
+      rule: 'secret',
+    },
   ],
   '@secretlint/secretlint-rule-vercel': [
-    { name: 'personal access token', path: 'scripts/deploy.ts', lines: [`const vercelToken = "vcp_${token(ALNUM, 40)}";`], secret: 'vcp_', rule: 'secret' },
+    {
+      name: 'personal access token',
+      path: 'scripts/deploy.ts',
+      lines: [`const vercelToken = "vcp_${token(ALNUM, 40)}";`],
+      secret: 'vcp_',
+      rule: 'secret',
+    },
   ],
   '@secretlint/secretlint-rule-databricks': [
-    { name: 'personal access token', path: 'jobs/etl.py', lines: [`DATABRICKS_TOKEN = "dapi${token(HEX, 32)}"`], secret: 'dapi', rule: 'secret' },
+    {
+      name: 'personal access token',
+      path: 'jobs/etl.py',
+      lines: [`DATABRICKS_TOKEN = "dapi${token(HEX, 32)}"`],
+      secret: 'dapi',
+      rule: 'secret',
+    },
   ],
   '@secretlint/secretlint-rule-docker': [
-    { name: 'personal access token', path: 'ci/registry.ts', lines: [`const dockerToken = "dckr_pat_${token(ALNUM, 27)}";`], secret: 'dckr_pat_', rule: 'secret' },
+    {
+      name: 'personal access token',
+      path: 'ci/registry.ts',
+      lines: [`const dockerToken = "dckr_pat_${token(ALNUM, 27)}";`],
+      secret: 'dckr_pat_',
+      rule: 'secret',
+    },
   ],
   '@secretlint/secretlint-rule-figma': [
-    { name: 'personal access token', path: 'design/sync.ts', lines: [`const figmaToken = "figd_${token(ALNUM, 40)}";`], secret: 'figd_', rule: 'secret' },
+    {
+      name: 'personal access token',
+      path: 'design/sync.ts',
+      lines: [`const figmaToken = "figd_${token(ALNUM, 40)}";`],
+      secret: 'figd_',
+      rule: 'secret',
+    },
   ],
   '@secretlint/secretlint-rule-cloudflare': [
-    { name: 'user API token', path: 'ops/dns.ts', lines: [`const cloudflareToken = "cfut_${token(ALNUM, 40)}${token(HEX, 8)}";`], secret: 'cfut_', rule: 'secret' },
+    {
+      name: 'user API token',
+      path: 'ops/dns.ts',
+      lines: [`const cloudflareToken = "cfut_${token(ALNUM, 40)}${token(HEX, 8)}";`],
+      secret: 'cfut_',
+      rule: 'secret',
+    },
   ],
   '@secretlint/secretlint-rule-tailscale': [
-    { name: 'auth key', path: 'ops/tailnet.ts', lines: [`const authKey = "tskey-auth-${token(ALNUM, 17)}-${token(ALNUM, 33)}";`], secret: 'tskey-auth-', rule: 'secret' },
+    {
+      name: 'auth key',
+      path: 'ops/tailnet.ts',
+      lines: [`const authKey = "tskey-auth-${token(ALNUM, 17)}-${token(ALNUM, 33)}";`],
+      secret: 'tskey-auth-',
+      rule: 'secret',
+    },
   ],
 };
 
@@ -173,7 +392,9 @@ describe('secrets: one sample per rule of the recommended preset', () => {
   });
 
   it('has a sample for every scanner of the preset (filter-comments filters, it finds nothing)', () => {
-    const scanners = recommendedPreset.rules.map((rule) => rule.meta.id).filter((id) => id !== '@secretlint/secretlint-rule-filter-comments');
+    const scanners = recommendedPreset.rules
+      .map((rule) => rule.meta.id)
+      .filter((id) => id !== '@secretlint/secretlint-rule-filter-comments');
     expect(Object.keys(SAMPLES).sort()).toEqual(scanners.sort());
   });
 
@@ -183,7 +404,10 @@ describe('secrets: one sample per rule of the recommended preset', () => {
         const { line, value } = secretOnLine(sample);
         const found = await findings(sample.path, sample.lines);
         const finding = found.find((f) => f.rule_id === sample.rule && f.line === line);
-        expect(finding, `${sample.rule} on line ${line}; found ${JSON.stringify(found.map((f) => [f.rule_id, f.line]))}`).toBeDefined();
+        expect(
+          finding,
+          `${sample.rule} on line ${line}; found ${JSON.stringify(found.map((f) => [f.rule_id, f.line]))}`,
+        ).toBeDefined();
         expect(finding!.severity).toBe('error');
         expect(finding!.message.startsWith(`${sample.rule}: `)).toBe(true);
         for (const f of found) {
@@ -192,9 +416,14 @@ describe('secrets: one sample per rule of the recommended preset', () => {
           if (value.length >= 16) expect(f.message).not.toContain(value.slice(value.length - 12));
         }
         // The message names the kind (secretlint's family, or the engine's own name for the format).
-        if (sample.rule === 'secret') expect(finding!.message.toLowerCase().replace(/ /g, '')).toContain(presetRule.replace('@secretlint/secretlint-rule-', ''));
+        if (sample.rule === 'secret')
+          expect(finding!.message.toLowerCase().replace(/ /g, '')).toContain(
+            presetRule.replace('@secretlint/secretlint-rule-', ''),
+          );
         // Whoever reads the fingerprint cannot confirm a guess of the line holding the secret.
-        expect(finding!.fingerprint).not.toBe(fingerprintOfPlainLine(sample.rule, sample.path, sample.lines[line - 1]!));
+        expect(finding!.fingerprint).not.toBe(
+          fingerprintOfPlainLine(sample.rule, sample.path, sample.lines[line - 1]!),
+        );
       });
     });
   }
@@ -202,7 +431,10 @@ describe('secrets: one sample per rule of the recommended preset', () => {
 
 describe('secrets: what is deliberately not reported', () => {
   it("AWS's documented example keys (secretlint ignores them by name)", async () => {
-    const lines = ['aws_access_key_id = "AKIAIOSFODNN7EXAMPLE"', 'aws_secret_access_key = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"'];
+    const lines = [
+      'aws_access_key_id = "AKIAIOSFODNN7EXAMPLE"',
+      'aws_secret_access_key = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"',
+    ];
     expect(await findings('docs/aws.py', lines)).toEqual([]);
   });
 
@@ -229,33 +461,57 @@ function fingerprintOfPlainLine(ruleId: string, path: string, line: string): str
 
 describe('secrets: fingerprints', () => {
   const pairs: { name: string; path: string; rule: string; lines: [string, string] }[] = [
-    { name: 'a GitHub token', path: 'src/client.ts', rule: 'secret', lines: [`const t = "ghp_${token(ALNUM, 36)}";`, `const t = "ghp_${token(ALNUM, 36)}";`] },
+    {
+      name: 'a GitHub token',
+      path: 'src/client.ts',
+      rule: 'secret',
+      lines: [`const t = "ghp_${token(ALNUM, 36)}";`, `const t = "ghp_${token(ALNUM, 36)}";`],
+    },
     {
       name: 'a password in a database URL',
       path: 'deploy/settings.py',
       rule: 'secret',
-      lines: ['DATABASE_URL = "postgres://admin:Vd83kLq2Xz9p@db-primary.internal:5432/billing"', 'DATABASE_URL = "postgres://admin:R7mQ2wXz8kLp@db-primary.internal:5432/billing"'],
+      lines: [
+        'DATABASE_URL = "postgres://admin:Vd83kLq2Xz9p@db-primary.internal:5432/billing"',
+        'DATABASE_URL = "postgres://admin:R7mQ2wXz8kLp@db-primary.internal:5432/billing"',
+      ],
     },
     {
       name: 'a private key inline in JSON',
       path: 'deploy/key.json',
       rule: 'no-private-key',
-      lines: [`  "private_key": "-----BEGIN PRIVATE KEY-----\\n${token(BASE64, 64)}\\n-----END PRIVATE KEY-----\\n",`, `  "private_key": "-----BEGIN PRIVATE KEY-----\\n${token(BASE64, 64)}\\n-----END PRIVATE KEY-----\\n",`],
+      lines: [
+        `  "private_key": "-----BEGIN PRIVATE KEY-----\\n${token(BASE64, 64)}\\n-----END PRIVATE KEY-----\\n",`,
+        `  "private_key": "-----BEGIN PRIVATE KEY-----\\n${token(BASE64, 64)}\\n-----END PRIVATE KEY-----\\n",`,
+      ],
     },
-    { name: 'a .env file', path: '.env', rule: 'no-env-file', lines: [`STRIPE_KEY=${token(ALNUM, 32)}`, `STRIPE_KEY=${token(ALNUM, 32)}`] },
+    {
+      name: 'a .env file',
+      path: '.env',
+      rule: 'no-env-file',
+      lines: [`STRIPE_KEY=${token(ALNUM, 32)}`, `STRIPE_KEY=${token(ALNUM, 32)}`],
+    },
   ];
 
-  it.each(pairs.map((pair) => [pair.name, pair] as const))('stay the same when only the secret changes: %s', async (_name, pair) => {
-    const [first, second] = await Promise.all(pair.lines.map(async (line) => (await findings(pair.path, [line])).find((f) => f.rule_id === pair.rule)));
-    expect(first, JSON.stringify(await findings(pair.path, [pair.lines[0]]))).toBeDefined();
-    expect(second).toBeDefined();
-    expect(second!.fingerprint).toBe(first!.fingerprint);
-    expect(first!.fingerprint).toMatch(/^[0-9a-f]{32}$/);
-  });
+  it.each(pairs.map((pair) => [pair.name, pair] as const))(
+    'stay the same when only the secret changes: %s',
+    async (_name, pair) => {
+      const [first, second] = await Promise.all(
+        pair.lines.map(async (line) => (await findings(pair.path, [line])).find((f) => f.rule_id === pair.rule)),
+      );
+      expect(first, JSON.stringify(await findings(pair.path, [pair.lines[0]]))).toBeDefined();
+      expect(second).toBeDefined();
+      expect(second!.fingerprint).toBe(first!.fingerprint);
+      expect(first!.fingerprint).toMatch(/^[0-9a-f]{32}$/);
+    },
+  );
 
   it('differ where the rest of the line differs', async () => {
     const [a, b] = await Promise.all(
-      ['const t = "ghp_aB3dE5fG7hJ9kL1mN2pQ4rS6tU8vW0xY2zA4";', 'const u = "ghp_aB3dE5fG7hJ9kL1mN2pQ4rS6tU8vW0xY2zA4";'].map(async (line) => (await findings('src/a.ts', [line]))[0]!),
+      [
+        'const t = "ghp_aB3dE5fG7hJ9kL1mN2pQ4rS6tU8vW0xY2zA4";',
+        'const u = "ghp_aB3dE5fG7hJ9kL1mN2pQ4rS6tU8vW0xY2zA4";',
+      ].map(async (line) => (await findings('src/a.ts', [line]))[0]!),
     );
     expect(a!.fingerprint).not.toBe(b!.fingerprint);
   });
@@ -265,7 +521,9 @@ describe('secrets: fingerprints', () => {
     const [finding] = await findings('src/db.ts', [line]);
     expect(finding?.rule_id).toBe('secret');
     for (const guess of ['hunter2', 'Summer2024!x', 'admin', 'Winter2024!x']) {
-      expect(finding!.fingerprint).not.toBe(fingerprintOfPlainLine('secret', 'src/db.ts', line.replace('Winter2024!x', guess)));
+      expect(finding!.fingerprint).not.toBe(
+        fingerprintOfPlainLine('secret', 'src/db.ts', line.replace('Winter2024!x', guess)),
+      );
     }
   });
 });
