@@ -5,5 +5,3 @@ export interface Clock {
 }
 
 export const systemClock: Clock = { now: () => Date.now() };
-
-export const isoNow = (clock: Clock) => new Date(clock.now()).toISOString();

@@ -135,9 +135,9 @@ export class ReviewController implements vscode.Disposable {
       };
       const listeners = [cancel, options.cancellation].map((token) => token?.onCancellationRequested(stop));
       if (options.cancellation?.isCancellationRequested) stop();
-      return this.reviewIn(cwd, settings, controller.signal, report, (url) => (serviceUrl = url)).finally(() =>
-        listeners.forEach((listener) => listener?.dispose()),
-      );
+      return this.reviewIn(cwd, settings, controller.signal, report, (url) => (serviceUrl = url)).finally(() => {
+        for (const listener of listeners) listener?.dispose();
+      });
     };
     try {
       const outcome = await vscode.window.withProgress(

@@ -107,7 +107,9 @@ export class ReviewDiagnostics implements vscode.Disposable {
   /** How many diagnostics are shown. */
   get size(): number {
     let count = 0;
-    this.collection.forEach((_uri, diagnostics) => (count += diagnostics.length));
+    this.collection.forEach((_uri, diagnostics) => {
+      count += diagnostics.length;
+    });
     return count;
   }
 

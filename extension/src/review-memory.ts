@@ -1,6 +1,7 @@
 // The last review's findings, kept in the workspace state so that a reload (or the next day) shows
 // them again, re-placed on the text as it is then. Small: at most the service's cap of findings.
 import type * as vscode from 'vscode';
+import { onEventDebounced } from './debounced-event.ts';
 import type { PlannedDiagnostic } from './comment-mapping.ts';
 import type { ReviewDiagnostics } from './review-diagnostics.ts';
 import type { ReviewState, ReviewStatusBar } from './status-bar.ts';
@@ -61,14 +62,9 @@ export function keepLastReview(
     diagnostics.restore(new Map(saved.files));
     statusBar.show({ ...saved.state, findings: diagnostics.size });
   }
-  let timer: NodeJS.Timeout | undefined;
-  const listener = diagnostics.onDidChange(() => {
-    clearTimeout(timer);
-    timer = setTimeout(() => {
-      const state = statusBar.state;
-      if (state.kind === 'done') void memory.save(diagnostics.saved(), state);
-      else if (diagnostics.size === 0) void memory.clear();
-    }, SAVE_DELAY_MS);
+  return onEventDebounced(diagnostics.onDidChange, SAVE_DELAY_MS, () => {
+    const state = statusBar.state;
+    if (state.kind === 'done') void memory.save(diagnostics.saved(), state);
+    else if (diagnostics.size === 0) void memory.clear();
   });
-  return { dispose: () => (clearTimeout(timer), listener.dispose()) };
 }

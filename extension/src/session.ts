@@ -1,7 +1,7 @@
 // Which service the extension talks to, with which token: the configured URL with the token the
 // user set, or the bundled service with a review token the extension created for itself. Tokens
 // live in SecretStorage only, one per service.
-import * as vscode from 'vscode';
+import type * as vscode from 'vscode';
 import { ApiError, createClient, NetworkError, type DiffReviewClient } from '../../service/client/index.ts';
 import type { BundledService } from './bundled-service.ts';
 import type { ReviewLog } from './review-runner.ts';

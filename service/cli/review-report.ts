@@ -23,8 +23,6 @@ export interface ReviewReport {
   addedLineText(file: string, line: number): string | undefined;
 }
 
-export const SEVERITIES: readonly Severity[] = ['error', 'warning', 'info'];
-
 export function countBySeverity(findings: readonly Finding[]): Record<Severity, number> {
   const counts: Record<Severity, number> = { error: 0, warning: 0, info: 0 };
   for (const finding of findings) counts[finding.severity]++;

@@ -26,7 +26,7 @@ export async function createToken(flags: {
   }
   const body = { name: flags.name, scopes: flags.scopes, expires_in_days: flags.expiresInDays };
   const running = liveLockOwner(flags.dataDir);
-  let created;
+  let created: Awaited<ReturnType<TokenService['createReviewToken']>>;
   if (running?.url) {
     // The service owns the store while it runs: go through its API with the dashboard token.
     const dashboard =

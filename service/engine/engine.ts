@@ -116,9 +116,9 @@ function collect(
     if (plan.line.length > 0 || plan.scan.length > 0) reviewed.push({ file, path, plan });
   }
   const candidates = candidateLines(diff, reviewed, sieves);
-  reviewed.forEach(({ file, path, plan }, i) =>
-    reviewLines(diff, file, path, plan, prefilter, candidates[i]!, raw, scanInputs),
-  );
+  reviewed.forEach(({ file, path, plan }, i) => {
+    reviewLines(diff, file, path, plan, prefilter, candidates[i]!, raw, scanInputs);
+  });
   return { raw, scanInputs, stats: { files: diff.files.length, addedLines } };
 }
 

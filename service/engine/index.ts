@@ -10,11 +10,10 @@ import type { EngineConfig, ReviewResult, RuleInfo } from './types.ts';
 export type { EngineConfig, Finding, ReviewResult, RuleInfo } from './types.ts';
 export { InvalidDiffError } from './types.ts';
 export { createEngine } from './engine.ts';
-export type { Engine, EngineOptions } from './engine.ts';
+export type { Engine } from './engine.ts';
 export { severityToSarifLevel } from './sarif.ts';
-export type { SarifInput, SarifLevel } from './sarif.ts';
+export type { SarifInput } from './sarif.ts';
 export { parseUnifiedDiff } from './diff/parse.ts';
-export type { DiffLine, FileDiff, FileStatus, Hunk, ParsedDiff } from './diff/model.ts';
 
 /** Every rule's metadata, for SARIF and GET /v1/rules. */
 export const RULES: RuleInfo[] = [

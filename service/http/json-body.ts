@@ -16,7 +16,7 @@ import { LIMITS } from '../api/limits.ts';
 import { firstInvalidUtf8, nestsDeeperThan, openFieldAt } from './json-text.ts';
 
 const { FST_ERR_CTP_EMPTY_JSON_BODY, FST_ERR_CTP_INVALID_JSON_BODY } = errorCodes;
-const has = (o: object, key: string) => Object.prototype.hasOwnProperty.call(o, key);
+const has = (o: object, key: string) => Object.hasOwn(o, key);
 
 export function installJsonBodyParser(app: FastifyInstance) {
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) => {

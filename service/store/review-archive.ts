@@ -4,7 +4,7 @@
 // retention drops whole segments (it rewrites at most the one segment of the cut-off day).
 // The archive tells where each line is (segment, offset, length): the store keeps only that and a
 // few fields in memory (archive-index.ts) and reads a full record from its segment when asked.
-import { mkdir, open, readdir, readFile, rm } from 'node:fs/promises';
+import { type FileHandle, mkdir, open, readdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { appendLines, NEWLINE_BYTES, scanLines, truncateTo } from './jsonl-file.ts';
 import { atomicWrite } from './review-files.ts';
@@ -130,7 +130,7 @@ export class ReviewArchive {
     }
     await Promise.all(
       [...byDay].map(async ([day, indexes]) => {
-        let handle;
+        let handle: FileHandle;
         try {
           handle = await open(this.#file(day), 'r');
         } catch (error) {

@@ -44,7 +44,10 @@ export async function cliReview(): Promise<Row[]> {
     ];
     const times = cases.map((): number[] => []);
     timeRun(cases[3]![1], work.dir); // warm the file cache
-    for (let round = 0; round < RUNS; round++) cases.forEach(([, args], i) => times[i]!.push(timeRun(args, work.dir)));
+    for (let round = 0; round < RUNS; round++)
+      cases.forEach(([, args], i) => {
+        times[i]!.push(timeRun(args, work.dir));
+      });
     const base = percentile(times[0]!, 50);
     return cases.map(([figure, , target], i) => {
       const median = percentile(times[i]!, 50);

@@ -78,7 +78,7 @@ export class OpenApiContract {
     const mediaType = media.find((m) => contentType.startsWith(m));
     if (!mediaType) return `content-type ${contentType} is not one of ${media.join(', ')}`;
     if (!mediaType.includes('json') || mediaType === 'application/sarif+json') return undefined;
-    const pointer = `#/paths/${escape(path.template)}/${method}/responses/${status}/content/${escape(mediaType)}/schema`;
+    const pointer = `#/paths/${escapePointer(path.template)}/${method}/responses/${status}/content/${escapePointer(mediaType)}/schema`;
     const validate = this.#compile(pointer);
     return validate(json) ? undefined : this.#ajv.errorsText(validate.errors);
   }
@@ -110,4 +110,4 @@ export class OpenApiContract {
   }
 }
 
-const escape = (segment: string) => segment.replace(/~/g, '~0').replace(/\//g, '~1');
+const escapePointer = (segment: string) => segment.replace(/~/g, '~0').replace(/\//g, '~1');

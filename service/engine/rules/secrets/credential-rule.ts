@@ -4,7 +4,7 @@
 // the formats that have that keyword, by a sticky pattern of bounded length.
 import { isFixture, isTestFile } from '../files.ts';
 import type { LineMatch, LineRule } from '../rule.ts';
-import type { CredentialFormat } from './format.ts';
+import { type CredentialFormat, escapeRegExp } from './format.ts';
 import { CREDENTIAL_FORMATS } from './formats.ts';
 import {
   fakeNameEnd,
@@ -54,8 +54,7 @@ export function credentialDetector(formats: readonly CredentialFormat[]): {
 } {
   const byKeyword = formatsByKeyword(formats);
   const keywords = [...byKeyword.keys()].sort((a, b) => b.length - a.length);
-  const escape = (keyword: string): string => keyword.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  const allKeywords = new RegExp(keywords.map(escape).join('|'), 'g');
+  const allKeywords = new RegExp(keywords.map(escapeRegExp).join('|'), 'g');
   /** Finders for the sets of keywords lines have (most lines: one keyword), kept while there are few. */
   const finders = new Map<string, RegExp>();
   const occurrencesOf = (own: readonly string[]): RegExp => {
@@ -63,7 +62,7 @@ export function credentialDetector(formats: readonly CredentialFormat[]): {
     let finder = finders.get(key);
     if (!finder) {
       if (finders.size >= 256) finders.clear();
-      finders.set(key, (finder = new RegExp(own.map(escape).join('|'), 'g')));
+      finders.set(key, (finder = new RegExp(own.map(escapeRegExp).join('|'), 'g')));
     }
     return finder;
   };

@@ -38,7 +38,8 @@ export interface CredentialFormat {
 /** What may follow a secret: a quote, a separator, an escaped newline, the end of the line. */
 export const END = String.raw`(?=[\x60'"\s;,)\]}>&|<]|\\[nrt]|$)`;
 
-function escape(literal: string): string {
+/** A literal as a pattern that matches exactly it. */
+export function escapeRegExp(literal: string): string {
   return literal.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
@@ -74,13 +75,13 @@ export function prefixed(
   options: Options = {},
 ): CredentialFormat {
   const short = options.bounded !== false && prefixes.some((prefix) => prefix.length <= SHORT_PREFIX);
-  const token = `(?<secret>(?:${prefixes.map(escape).join('|')})${body})`;
+  const token = `(?<secret>(?:${prefixes.map(escapeRegExp).join('|')})${body})`;
   return {
     id,
     kind,
     keywords: short ? prefixes.flatMap((prefix) => BOUNDARIES.map((boundary) => boundary + prefix)) : prefixes,
     pattern: new RegExp(
-      `${short ? `[${BOUNDARIES.map(escape).join('')}]` : ''}${token}${END}`,
+      `${short ? `[${BOUNDARIES.map(escapeRegExp).join('')}]` : ''}${token}${END}`,
       `dy${options.flags ?? ''}`,
     ),
     secretGroup: 0,

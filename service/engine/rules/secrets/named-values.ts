@@ -205,7 +205,7 @@ export const NAMED_VALUES: CredentialFormat[] = [
       ...spellings(['password=']),
       ...[';', '&', '?', ' ', '"', "'"].flatMap((before) => ['pwd=', 'Pwd=', 'PWD='].map((pwd) => before + pwd)),
     ],
-    pattern: new RegExp(String.raw`[;&? "']?(?:password|pwd)=(?<secret>[^;&\s'"\x60]{6,128})(?=[;&'"\x60\s]|$)`, 'dyi'),
+    pattern: /[;&? "']?(?:password|pwd)=(?<secret>[^;&\s'"\x60]{6,128})(?=[;&'"\x60\s]|$)/diy,
     secretGroup: 0,
     entropy: 0,
     wordStart: false,
@@ -219,10 +219,8 @@ export const NAMED_VALUES: CredentialFormat[] = [
     kind: 'password in a connection URL',
     // The scheme and its colon: with "://" the sieve would pick blocks shared with every https:// URL.
     keywords: URL_SCHEMES.map((scheme) => `${scheme}:`),
-    pattern: new RegExp(
-      String.raw`[\w+.-]{1,20}:\/\/(?<user>[^:@/\s'"\x60]{0,64}):(?<secret>[^@\s/'"\x60]{3,128})@[\w.-]{1,253}(?=[:/?#'"\x60\s]|$)`,
-      'dy',
-    ),
+    pattern:
+      /[\w+.-]{1,20}:\/\/(?<user>[^:@/\s'"\x60]{0,64}):(?<secret>[^@\s/'"\x60]{3,128})@[\w.-]{1,253}(?=[:/?#'"\x60\s]|$)/dy,
     secretGroup: 0,
     entropy: 0,
     wordStart: false,
