@@ -5,6 +5,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { git, makeRepo as makeGitRepo, type TestRepo } from '../../support/git-repo.ts';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 export const BUILT_CLI = join(ROOT, 'dist/service/cli.js');
@@ -44,42 +45,14 @@ export function runCli(
   });
 }
 
-export function git(cwd: string, ...args: string[]): string {
-  return execFileSync('git', args, { cwd, encoding: 'utf8' });
-}
-
-export interface TestRepo {
-  dir: string;
-  write(path: string, content: string): void;
-  /** Stages everything and commits. */
-  commit(message: string): void;
-  cleanup(): void;
-}
+export { git, type TestRepo };
 
 /** A repository on `main` with one commit of `files`, then on a branch `feature`. */
 export function makeRepo(files: Record<string, string> = { 'README.md': '# app\n' }, branch = 'feature'): TestRepo {
-  const dir = mkdtempSync(join(tmpdir(), 'diff-review-cli-repo-'));
-  const repo: TestRepo = {
-    dir,
-    write(path, content) {
-      mkdirSync(dirname(join(dir, path)), { recursive: true });
-      writeFileSync(join(dir, path), content);
-    },
-    commit(message) {
-      git(dir, 'add', '-A');
-      git(dir, 'commit', '-q', '-m', message);
-    },
-    cleanup() {
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
-  git(dir, 'init', '-q', '-b', 'main');
-  git(dir, 'config', 'user.name', 'Test');
-  git(dir, 'config', 'user.email', 'test@example.com');
-  git(dir, 'config', 'core.autocrlf', 'false');
+  const repo = makeGitRepo();
   for (const [path, content] of Object.entries(files)) repo.write(path, content);
   repo.commit('base');
-  git(dir, 'checkout', '-q', '-b', branch);
+  git(repo.dir, 'checkout', '-q', '-b', branch);
   return repo;
 }
 

@@ -3,7 +3,10 @@
 import { execFileSync } from 'node:child_process';
 import { chmodSync, mkdtempSync, rmSync, writeFileSync, mkdirSync, unlinkSync, renameSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { git, makeRepo } from '../../support/git-repo.ts';
 import { dirname, join } from 'node:path';
+
+export { git, makeRepo };
 
 export interface ExpectedFile {
   oldPath: string | null;
@@ -20,10 +23,6 @@ export interface DiffFixture {
   files: ExpectedFile[];
 }
 
-export function git(cwd: string, ...args: string[]): string {
-  return execFileSync('git', args, { cwd, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
-}
-
 /** `diff` exits 1 when the files differ; that is not an error here. */
 export function plainDiff(cwd: string, ...args: string[]): string {
   try {
@@ -33,33 +32,6 @@ export function plainDiff(cwd: string, ...args: string[]): string {
     if (e.status === 1 && typeof e.stdout === 'string') return e.stdout;
     throw error;
   }
-}
-
-export function makeRepo(): {
-  dir: string;
-  write(path: string, content: string | Buffer): void;
-  commit(message: string): void;
-  cleanup(): void;
-} {
-  const dir = mkdtempSync(join(tmpdir(), 'diff-review-git-'));
-  git(dir, 'init', '-q', '-b', 'main');
-  git(dir, 'config', 'user.name', 'Test');
-  git(dir, 'config', 'user.email', 'test@example.com');
-  git(dir, 'config', 'core.autocrlf', 'false');
-  return {
-    dir,
-    write(path, content) {
-      mkdirSync(dirname(join(dir, path)), { recursive: true });
-      writeFileSync(join(dir, path), content);
-    },
-    commit(message) {
-      git(dir, 'add', '-A');
-      git(dir, 'commit', '-q', '-m', message);
-    },
-    cleanup() {
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
 }
 
 const lines = (count: number, prefix: string): string =>
