@@ -211,7 +211,7 @@ export class Connection {
       dashboard,
       tokens,
       credentials: this.#options.credentials,
-      current: this.#appToken,
+      current: this.#appToken && this.#appTokenId ? { secret: this.#appToken, id: this.#appTokenId } : undefined,
       log: this.#options.log,
     });
     this.#appToken = secret;

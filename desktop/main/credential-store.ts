@@ -17,11 +17,18 @@ export interface SafeStorageLike {
 
 export type SavedConnection = { mode: 'built-in' } | { mode: 'remote'; url: string };
 
+/** The app's own review token on one service: the id is how the app knows it, never the name. */
+export interface StoredAppToken {
+  secret: string;
+  /** Absent only for a secret stored by a version that did not keep the id. */
+  id?: string;
+}
+
 export interface Secrets {
   /** The dashboard token of a remote service. */
   dashboardToken?: string;
-  /** The app's own review token per service URL. */
-  appTokens: Record<string, string>;
+  /** The app's own review token per service URL (a bare secret in files of older versions). */
+  appTokens: Record<string, StoredAppToken | string>;
 }
 
 interface SettingsFile {
@@ -63,8 +70,9 @@ export class CredentialStore {
     return this.#secrets.dashboardToken;
   }
 
-  appToken(serviceUrl: string): string | undefined {
-    return this.#secrets.appTokens[serviceUrl];
+  appToken(serviceUrl: string): StoredAppToken | undefined {
+    const stored = this.#secrets.appTokens[serviceUrl];
+    return typeof stored === 'string' ? { secret: stored } : stored;
   }
 
   saveConnection(connection: SavedConnection, dashboardToken?: string): void {
@@ -82,9 +90,9 @@ export class CredentialStore {
     this.#save();
   }
 
-  setAppToken(serviceUrl: string, secret: string | undefined): void {
-    if (secret === undefined) delete this.#secrets.appTokens[serviceUrl];
-    else this.#secrets.appTokens[serviceUrl] = secret;
+  setAppToken(serviceUrl: string, token: StoredAppToken | undefined): void {
+    if (token === undefined) delete this.#secrets.appTokens[serviceUrl];
+    else this.#secrets.appTokens[serviceUrl] = token;
     this.#save();
   }
 
