@@ -75,18 +75,23 @@ export class CredentialStore {
     return typeof stored === 'string' ? { secret: stored } : stored;
   }
 
+  /** The dashboard token belongs to lastUrl: choosing the built-in service keeps both for later. */
   saveConnection(connection: SavedConnection, dashboardToken?: string): void {
     this.#settings.connection = connection;
-    if (connection.mode === 'remote') this.#settings.lastUrl = connection.url;
-    if (dashboardToken === undefined) delete this.#secrets.dashboardToken;
-    else this.#secrets.dashboardToken = dashboardToken;
+    if (connection.mode === 'remote') {
+      this.#settings.lastUrl = connection.url;
+      if (dashboardToken === undefined) delete this.#secrets.dashboardToken;
+      else this.#secrets.dashboardToken = dashboardToken;
+    }
     this.#save();
   }
 
-  /** Forgets the choice and the dashboard token (the app tokens stay: they still work). */
+  /**
+   * Forgets the choice only: the dashboard token stays for lastUrl, so "Change" and back to the
+   * same service needs no copying of the token again (the app tokens stay too: they still work).
+   */
   forgetConnection(): void {
     delete this.#settings.connection;
-    delete this.#secrets.dashboardToken;
     this.#save();
   }
 

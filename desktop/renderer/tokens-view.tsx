@@ -9,15 +9,16 @@ import {
   type TokenListView,
   type TokenRecord,
 } from '../shared/ipc-contract.ts';
-import { ConfirmDialog, EmptyState, ErrorPanel, FieldError, Loading, useFlash } from './components.tsx';
+import { ConfirmDialog, EmptyState, ErrorPanel, FieldError, Loading, StaleNote, useFlash } from './components.tsx';
 import { formatAgo, formatDate, formatDateTime, isExpired } from './format.ts';
 import { invoke } from './ipc.ts';
 
-export function TokensView(props: { connectionKey: number }) {
+export function TokensView(props: { connectionKey: number; stale: boolean; active: boolean }) {
   const [list, setList] = useState<TokenListView>();
   const [loadError, setLoadError] = useState<IpcError>();
   const [created, setCreated] = useState<CreatedToken>();
   const [revoking, setRevoking] = useState<TokenRecord>();
+  const [loadedAt, setLoadedAt] = useState<number>();
 
   const listTitle = useRef<HTMLHeadingElement>(null);
   const load = async () => {
@@ -25,9 +26,13 @@ export function TokensView(props: { connectionKey: number }) {
     if (result.ok) {
       setList(result.value);
       setLoadError(undefined);
+      setLoadedAt(Date.now());
     } else setLoadError(result.error);
   };
-  useEffect(() => void load(), [props.connectionKey]);
+  // Reloaded on every visit too (tokens made elsewhere appear); a reload keeps a shown secret.
+  useEffect(() => {
+    if (props.active) void load();
+  }, [props.connectionKey, props.active]);
 
   return (
     <section class="view tokens" aria-labelledby="tokens-title">
@@ -51,7 +56,9 @@ export function TokensView(props: { connectionKey: number }) {
         <h3 class="card-title" id="tokens-list-title" ref={listTitle} tabIndex={-1}>
           Active tokens {list && <span class="count">{list.tokens.length}</span>}
         </h3>
-        {loadError ? (
+        {props.stale && list && <StaleNote loadedAt={loadedAt} what="tokens" />}
+        {/* A failed reload keeps the list it had: only a first load that failed shows the error. */}
+        {loadError && !list ? (
           <ErrorPanel error={loadError} onRetry={() => void load()} />
         ) : !list ? (
           <Loading label="Loading tokens…" />
