@@ -1,5 +1,5 @@
 // The setup form's choice, checked before anything connects: errors name the field to fix.
-import { isLoopbackAddress } from '../../service/http/host-check.ts';
+import { isLoopbackAddress } from '../../service/http/loopback-address.ts';
 import type { ConnectionChoice } from '../shared/ipc-contract.ts';
 import { InvalidInputError } from './ipc-errors.ts';
 

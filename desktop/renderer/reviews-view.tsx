@@ -4,7 +4,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { IpcError, ReviewJob, ReviewStatus } from '../shared/ipc-contract.ts';
 import { EmptyState, ErrorPanel, Loading, StaleNote, StatusBadge, useNow } from './components.tsx';
-import { countSeverities, formatAgo, formatDateTime, laterState, shortId } from './format.ts';
+import { countSeverities, failureTitle, formatAgo, formatDateTime, laterState, shortId } from './format.ts';
 import { bridge, invoke } from './ipc.ts';
 import { ReviewDetail } from './review-detail.tsx';
 import { SubmitReview } from './submit-review.tsx';
@@ -32,6 +32,8 @@ export function ReviewsView(props: { connectionKey: number; stale: boolean; acti
   const [error, setError] = useState<IpcError>();
   const [selectedId, setSelectedId] = useState<string>();
   const [submitting, setSubmitting] = useState(false);
+  // Under 900 px the list and the detail take turns on the screen: true while the detail has it.
+  const [detailShown, setDetailShown] = useState(false);
   const [loadedAt, setLoadedAt] = useState<number>();
   const filtersRef = useRef(filters);
   filtersRef.current = filters;
@@ -152,12 +154,13 @@ export function ReviewsView(props: { connectionKey: number; stale: boolean; acti
           onClick={() => {
             setSubmitting(true);
             setSelectedId(undefined);
+            setDetailShown(true);
           }}
         >
           New review
         </button>
       </div>
-      <div class="split">
+      <div class={`split ${detailShown ? 'detail-shown' : ''}`}>
         <div class="list-pane">
           <div class="filters" role="search" aria-label="Filter reviews">
             <div class="field">
@@ -217,6 +220,7 @@ export function ReviewsView(props: { connectionKey: number; stale: boolean; acti
                       onSelect={() => {
                         setSelectedId(job.review_id);
                         setSubmitting(false);
+                        setDetailShown(true);
                       }}
                     />
                   </li>
@@ -235,6 +239,18 @@ export function ReviewsView(props: { connectionKey: number; stale: boolean; acti
           )}
         </div>
         <div class="detail-pane">
+          {/* Only on narrow windows (see styles.css), where the detail covers the list. */}
+          <button
+            type="button"
+            class="link-button back-to-list"
+            onClick={() => {
+              setDetailShown(false);
+              const id = selectedId;
+              if (id) requestAnimationFrame(() => document.querySelector<HTMLElement>(`.job-row[data-review-id="${CSS.escape(id)}"]`)?.focus());
+            }}
+          >
+            ← Back to the list
+          </button>
           {submitting ? (
             <SubmitReview
               onCancel={() => setSubmitting(false)}
@@ -272,6 +288,12 @@ function JobRow(props: { job: ReviewJob; now: number; selected: boolean; onSelec
         <span title={formatDateTime(job.created_at)}>{formatAgo(job.created_at, props.now)}</span>
         <span aria-hidden="true">·</span>
         <code>{shortId(job.review_id)}</code>
+        {job.error && job.error.code !== 'cancelled' && (
+          <>
+            <span aria-hidden="true">·</span>
+            <span class="job-failure">{failureTitle(job.error.code)}</span>
+          </>
+        )}
         {counts && (
           <>
             <span aria-hidden="true">·</span>

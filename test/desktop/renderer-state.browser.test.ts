@@ -174,3 +174,134 @@ describe.skipIf(!chromiumPath && !inCI())('desktop renderer in Chromium: state t
     await page.getByRole('status').filter({ hasText: `Connected · ${service.url}` }).waitFor();
   });
 });
+
+describe.skipIf(!chromiumPath && !inCI())('desktop renderer in Chromium: layout and rough edges (issue 14)', () => {
+  let renderer: RendererBuild;
+  let service: Service;
+  let client: DiffReviewClient;
+  let app: RendererHarness;
+
+  beforeAll(async () => {
+    if (!chromiumPath) throw new Error(MISSING_CHROMIUM.replace('Skipping', 'Cannot run'));
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'diff-review-layout-'));
+    service = await createService({ dataDir, logLevel: 'silent', concurrency: 2, workerFile: CONTROLLED_WORKER, rateLimits: { create: 10_000, read: 100_000, tokens: 10_000 } });
+    const dashboardToken = readFileSync(service.dashboardTokenFile!, 'utf8').trim();
+    const admin = createClient({ baseUrl: service.url, token: dashboardToken, retry: 0 });
+    client = createClient({ baseUrl: service.url, token: (await admin.createToken({ name: 'Seeder' })).token, retry: 0 });
+    // A review whose comment sits on a five-digit line, under the 74 others.
+    const far = ['diff --git a/big.js b/big.js', '--- a/big.js', '+++ b/big.js', '@@ -12344,1 +12344,2 @@', ' const a = 1;', '+debugger;', ''].join('\n');
+    await client.createReview({ diff: far, repository: 'github.com/acme/far' });
+    for (let i = 0; i < 74; i++) await client.createReview({ diff: i === 5 ? 'THROW\n' : 'SLEEP 0\n', repository: 'github.com/acme/monorepo-service-with-a-long-name' });
+    await settledReviews(() => allReviews(client), { timeoutMs: 20_000, intervalMs: 100 });
+    renderer = await launchRenderer(chromiumPath);
+    app = await openApp(renderer);
+    await app.desktop.connection.connect({ mode: 'remote', url: service.url, dashboardToken });
+    await app.page.getByRole('status').filter({ hasText: `Connected · ${service.url}` }).waitFor();
+  }, 60_000);
+  afterAll(async () => {
+    await app?.close();
+    await renderer?.close();
+    await service?.close();
+  });
+
+  /** The element's box against the window: inside it, top to bottom? */
+  const inView = async (page: Page, selector: string) => {
+    const box = await page.locator(selector).boundingBox();
+    const height = page.viewportSize()!.height;
+    return !!box && box.y >= 0 && box.y < height - 40;
+  };
+
+  it('scrolls the list by itself and keeps the detail in view after pages of "Load more"', async () => {
+    const { page } = app;
+    await expect.poll(() => rows(page).count()).toBe(25);
+    await page.getByRole('button', { name: 'Load more' }).click();
+    await expect.poll(() => rows(page).count()).toBe(50);
+    await page.getByRole('button', { name: 'Load more' }).click();
+    await expect.poll(() => rows(page).count()).toBe(75);
+    await rows(page).nth(74).click();
+    await page.locator('article.detail').waitFor();
+    expect(await inView(page, 'article.detail')).toBe(true);
+    expect(await inView(page, '.filters')).toBe(true); // the filters stay on top of the list
+    expect(await page.locator('.list-pane').evaluate((el) => el.scrollHeight > el.clientHeight && el.scrollTop > 0)).toBe(true);
+  });
+
+  it('under 900 px opens the detail as its own page, with a way back to the list', async () => {
+    const { page } = app;
+    await page.setViewportSize({ width: 800, height: 600 });
+    try {
+      // The review selected before is shown as a page now; back to the list first.
+      await page.getByRole('button', { name: /Back to the list/ }).click();
+      const id = await rows(page).nth(3).getAttribute('data-review-id');
+      await rows(page).nth(3).click();
+      await page.locator('article.detail').waitFor();
+      expect(await inView(page, 'article.detail')).toBe(true);
+      expect(await page.locator('.list-pane').isVisible()).toBe(false);
+      await page.screenshot({ path: path.join(SCREENSHOTS, 'detail-narrow.png') });
+      await page.getByRole('button', { name: /Back to the list/ }).click();
+      await page.locator('.list-pane').waitFor();
+      expect(await page.locator('article.detail').isVisible()).toBe(false);
+      expect(await selectedRowId(page)).toBe(id);
+      // "New review" too opens where it can be seen.
+      await page.getByRole('button', { name: 'New review' }).click();
+      expect(await inView(page, 'form.submit')).toBe(true);
+      await page.getByRole('button', { name: /Back to the list/ }).click();
+    } finally {
+      await page.setViewportSize({ width: 1280, height: 820 });
+    }
+  });
+
+  it('uses the width of a large window: no 1400 px cap, a wider list', async () => {
+    const { page } = app;
+    await page.setViewportSize({ width: 1920, height: 1080 });
+    try {
+      const split = await page.locator('.split').boundingBox();
+      const list = await page.locator('.list-pane').boundingBox();
+      expect(split!.width).toBeGreaterThan(1600);
+      expect(list!.width).toBeGreaterThan(450);
+      await page.screenshot({ path: path.join(SCREENSHOTS, 'reviews-1920.png') });
+    } finally {
+      await page.setViewportSize({ width: 1280, height: 820 });
+    }
+  });
+
+  it('says in the list why a review failed, and fits five-digit line numbers', async () => {
+    const { page } = app;
+    const failed = page.locator('.job-row', { hasText: 'Failed' }).first();
+    await failed.waitFor();
+    await failed.getByText('The service failed while reviewing').waitFor();
+    await page.locator('.job-row', { hasText: 'github.com/acme/far' }).click();
+    const line = page.locator('.comment-line').first();
+    await line.getByText('L12345').waitFor();
+    expect(await line.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
+    const [lineBox, badgeBox] = [await line.boundingBox(), await page.locator('.comment .badge').first().boundingBox()];
+    expect(lineBox!.x + lineBox!.width).toBeLessThanOrEqual(badgeBox!.x);
+  });
+
+  it('token names: at most 100 characters as the service allows, a duplicate name is warned, "Active tokens" leaves out expired ones', async () => {
+    const { page } = app;
+    await tab(page, 'Tokens');
+    await page.locator('#token-name').fill('x'.repeat(150));
+    expect(await page.locator('#token-name').inputValue()).toHaveLength(100);
+    await page.locator('#token-name').fill('Seeder');
+    await page.getByText(/already a token named/).waitFor();
+    await page.locator('#token-name').fill('Seeder 2');
+    await expect.poll(() => page.getByText(/already a token named/).count()).toBe(0);
+    const rowsShown = await page.locator('tr[data-token-id]:not(.expired)').count();
+    expect(await page.locator('#tokens-list-title .count').textContent()).toBe(String(rowsShown));
+    await tab(page, 'Reviews');
+  });
+
+  it('refuses a diff over 1,000,000 bytes before submitting, saying so', async () => {
+    const { page } = app;
+    await tab(page, 'Reviews');
+    await page.getByRole('button', { name: 'New review' }).click();
+    await page.getByRole('radio', { name: 'Paste a diff' }).check();
+    const before = (await allReviews(client)).length;
+    await page.getByLabel('Unified diff').fill(`diff --git a/a b/a\n${'+'.repeat(1_000_001)}`);
+    await page.locator('#diff-repository').fill('github.com/acme/big');
+    await page.locator('#diff-error').getByText(/1,000,000 bytes/).waitFor();
+    expect(await page.getByRole('button', { name: 'Submit review' }).isDisabled()).toBe(true);
+    expect((await allReviews(client)).length).toBe(before);
+    await page.getByRole('button', { name: 'Cancel' }).click();
+  });
+});
