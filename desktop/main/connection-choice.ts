@@ -1,6 +1,13 @@
 // The setup form's choice, checked before anything connects: errors name the field to fix.
+import { isLoopbackAddress } from '../../service/http/loopback-address.ts';
 import type { ConnectionChoice } from '../shared/ipc-contract.ts';
 import { InvalidInputError } from './ipc-errors.ts';
+
+/** The error code of a cleartext address the user has not confirmed; the form then asks. */
+export const CLEARTEXT_CODE = 'cleartext';
+
+/** True for a host name (as URL.hostname gives it) that can only be this machine. */
+export const isLoopbackHost = (hostname: string): boolean => isLoopbackAddress(hostname);
 
 /** The choice, cleaned (trimmed, no trailing slash), or InvalidInputError naming the field. */
 export function validateChoice(choice: ConnectionChoice): ConnectionChoice {
@@ -16,5 +23,14 @@ export function validateChoice(choice: ConnectionChoice): ConnectionChoice {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new InvalidInputError('The address must start with http:// or https://.', 'url');
   const token = typeof choice.dashboardToken === 'string' ? choice.dashboardToken.trim() : '';
   if (!token) throw new InvalidInputError('Enter the dashboard token.', 'dashboardToken');
+  // The dashboard token manages every token of the service: anyone on the network path could read
+  // it from a cleartext request. Loopback traffic never leaves this machine.
+  if (url.protocol === 'http:' && !isLoopbackHost(url.hostname) && choice.allowCleartext !== true) {
+    throw new InvalidInputError(
+      `http:// would send the dashboard token unencrypted to ${url.host}, where anyone on the network can read it. Use https://, or confirm that this network is trusted.`,
+      'url',
+      CLEARTEXT_CODE,
+    );
+  }
   return { mode: 'remote', url: url.href.replace(/\/+$/, ''), dashboardToken: token };
 }

@@ -75,8 +75,16 @@ export class Connection {
     return this.#open({ mode: 'remote', url: saved.url, dashboardToken: token }, 'saved');
   }
 
-  /** From the setup form: errors are thrown to be shown next to the field they concern. */
+  /**
+   * From the setup form: errors are thrown to be shown next to the field they concern. An empty
+   * token for the last remote address means the saved one (the renderer never holds it).
+   */
   async connect(choice: ConnectionChoice): Promise<ConnectionState> {
+    const credentials = this.#options.credentials;
+    if (choice?.mode === 'remote' && typeof choice.dashboardToken === 'string' && !choice.dashboardToken.trim() && credentials.dashboardToken) {
+      const url = typeof choice.url === 'string' ? choice.url.trim().replace(/\/+$/, '') : '';
+      if (url === credentials.lastUrl) choice = { ...choice, dashboardToken: credentials.dashboardToken };
+    }
     return this.#open(validateChoice(choice), 'form');
   }
 
@@ -88,7 +96,7 @@ export class Connection {
     return this.#state;
   }
 
-  /** Back to setup; forgets the saved choice and a remote dashboard token. */
+  /** Back to setup; forgets the saved choice (the dashboard token stays for the same address). */
   async change(): Promise<ConnectionState> {
     this.#stopTimers();
     this.#target = undefined;
@@ -211,7 +219,7 @@ export class Connection {
       dashboard,
       tokens,
       credentials: this.#options.credentials,
-      current: this.#appToken,
+      current: this.#appToken && this.#appTokenId ? { secret: this.#appToken, id: this.#appTokenId } : undefined,
       log: this.#options.log,
     });
     this.#appToken = secret;
@@ -293,6 +301,7 @@ export class Connection {
       secureStorage: credentials.persistsSecrets,
       ...(reason ? { reason } : {}),
       ...(credentials.lastUrl ? { lastUrl: credentials.lastUrl } : {}),
+      ...(credentials.lastUrl && credentials.dashboardToken ? { savedToken: true } : {}),
     };
   }
 

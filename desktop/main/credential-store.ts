@@ -17,11 +17,18 @@ export interface SafeStorageLike {
 
 export type SavedConnection = { mode: 'built-in' } | { mode: 'remote'; url: string };
 
+/** The app's own review token on one service: the id is how the app knows it, never the name. */
+export interface StoredAppToken {
+  secret: string;
+  /** Absent only for a secret stored by a version that did not keep the id. */
+  id?: string;
+}
+
 export interface Secrets {
   /** The dashboard token of a remote service. */
   dashboardToken?: string;
-  /** The app's own review token per service URL. */
-  appTokens: Record<string, string>;
+  /** The app's own review token per service URL (a bare secret in files of older versions). */
+  appTokens: Record<string, StoredAppToken | string>;
 }
 
 interface SettingsFile {
@@ -63,28 +70,34 @@ export class CredentialStore {
     return this.#secrets.dashboardToken;
   }
 
-  appToken(serviceUrl: string): string | undefined {
-    return this.#secrets.appTokens[serviceUrl];
+  appToken(serviceUrl: string): StoredAppToken | undefined {
+    const stored = this.#secrets.appTokens[serviceUrl];
+    return typeof stored === 'string' ? { secret: stored } : stored;
   }
 
+  /** The dashboard token belongs to lastUrl: choosing the built-in service keeps both for later. */
   saveConnection(connection: SavedConnection, dashboardToken?: string): void {
     this.#settings.connection = connection;
-    if (connection.mode === 'remote') this.#settings.lastUrl = connection.url;
-    if (dashboardToken === undefined) delete this.#secrets.dashboardToken;
-    else this.#secrets.dashboardToken = dashboardToken;
+    if (connection.mode === 'remote') {
+      this.#settings.lastUrl = connection.url;
+      if (dashboardToken === undefined) delete this.#secrets.dashboardToken;
+      else this.#secrets.dashboardToken = dashboardToken;
+    }
     this.#save();
   }
 
-  /** Forgets the choice and the dashboard token (the app tokens stay: they still work). */
+  /**
+   * Forgets the choice only: the dashboard token stays for lastUrl, so "Change" and back to the
+   * same service needs no copying of the token again (the app tokens stay too: they still work).
+   */
   forgetConnection(): void {
     delete this.#settings.connection;
-    delete this.#secrets.dashboardToken;
     this.#save();
   }
 
-  setAppToken(serviceUrl: string, secret: string | undefined): void {
-    if (secret === undefined) delete this.#secrets.appTokens[serviceUrl];
-    else this.#secrets.appTokens[serviceUrl] = secret;
+  setAppToken(serviceUrl: string, token: StoredAppToken | undefined): void {
+    if (token === undefined) delete this.#secrets.appTokens[serviceUrl];
+    else this.#secrets.appTokens[serviceUrl] = token;
     this.#save();
   }
 

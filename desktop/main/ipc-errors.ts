@@ -7,10 +7,13 @@ import type { IpcError } from '../shared/ipc-contract.ts';
 export class InvalidInputError extends Error {
   override name = 'InvalidInputError';
   readonly field: string | undefined;
+  /** Set when the renderer reacts to this refusal in a particular way (e.g. asks to confirm). */
+  readonly code: string | undefined;
 
-  constructor(message: string, field?: string) {
+  constructor(message: string, field?: string, code?: string) {
     super(message);
     this.field = field;
+    this.code = code;
   }
 }
 
@@ -46,7 +49,12 @@ export function toIpcError(error: unknown): IpcError {
   if (error instanceof TimeoutError) return { kind: 'timeout', message: 'The service took too long to answer. Try again.' };
   if (error instanceof GitError) return { kind: 'git', code: error.name, message: error.message };
   if (error instanceof InvalidInputError) {
-    return error.field ? { kind: 'invalid_input', message: error.message, field: error.field } : { kind: 'invalid_input', message: error.message };
+    return {
+      kind: 'invalid_input',
+      message: error.message,
+      ...(error.field ? { field: error.field } : {}),
+      ...(error.code ? { code: error.code } : {}),
+    };
   }
   if (error instanceof NotConnectedError) return { kind: 'not_connected', message: error.message };
   return { kind: 'internal', message: 'Something went wrong in the app. Details are in the log.' };

@@ -1,5 +1,5 @@
 /** @jsxImportSource preact */
-// The window: header (title, tabs, connection indicator), the offline banner, and the view.
+// The window: header (title, tabs, connection indicator), the offline banner, and the views.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { ConnectionState } from '../shared/ipc-contract.ts';
 import { Loading } from './components.tsx';
@@ -52,6 +52,9 @@ export function App() {
     document.getElementById(`tab-${TABS[next]!.id}`)?.focus();
   };
 
+  // While offline the views keep what they loaded, marked as such.
+  const stale = state.phase === 'offline' || state.phase === 'connecting';
+
   return (
     <div class="app">
       <header class="topbar">
@@ -82,9 +85,17 @@ export function App() {
       </header>
       {state.phase === 'offline' && <OfflineBanner state={state} />}
       <main class="content">
-        <div id={`panel-${tab}`} role="tabpanel" aria-labelledby={`tab-${tab}`} class="tabpanel">
-          {tab === 'reviews' ? <ReviewsView connectionKey={connectionKey} /> : <TokensView connectionKey={connectionKey} />}
-        </div>
+        {/* Both views stay mounted (the other one hidden): a tab switch keeps filters, loaded
+            pages, the selection, a half-typed form and a secret not yet copied. */}
+        {TABS.map((t) => (
+          <div key={t.id} id={`panel-${t.id}`} role="tabpanel" aria-labelledby={`tab-${t.id}`} class="tabpanel" hidden={tab !== t.id}>
+            {t.id === 'reviews' ? (
+              <ReviewsView connectionKey={connectionKey} stale={stale} active={tab === 'reviews'} />
+            ) : (
+              <TokensView connectionKey={connectionKey} stale={stale} active={tab === 'tokens'} />
+            )}
+          </div>
+        ))}
       </main>
     </div>
   );

@@ -67,6 +67,16 @@ function titleOf(error: IpcError): string {
   }
 }
 
+/** Above data kept while the service cannot be reached: what it is and how old. */
+export function StaleNote(props: { loadedAt: number | undefined; what: string }) {
+  const at = props.loadedAt === undefined ? '' : ` at ${new Date(props.loadedAt).toLocaleTimeString()}`;
+  return (
+    <p class="stale-note" role="note">
+      Showing what was loaded{at}: these {props.what} may be out of date until the service is back.
+    </p>
+  );
+}
+
 export function EmptyState(props: { title: string; children?: ComponentChildren; icon?: string }) {
   return (
     <div class="empty">

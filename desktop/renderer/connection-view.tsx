@@ -3,7 +3,7 @@
 // the indicator and banner that keep the connection's state visible.
 import { useState } from 'preact/hooks';
 import type { ConnectionState, IpcError } from '../shared/ipc-contract.ts';
-import { FieldError, useNow } from './components.tsx';
+import { ConfirmDialog, FieldError, useNow } from './components.tsx';
 import { invoke } from './ipc.ts';
 
 export function ConnectionSetup(props: { state: Extract<ConnectionState, { phase: 'setup' | 'connecting' }> }) {
@@ -12,14 +12,32 @@ export function ConnectionSetup(props: { state: Extract<ConnectionState, { phase
   const [url, setUrl] = useState(state.phase === 'setup' ? (state.lastUrl ?? '') : '');
   const [token, setToken] = useState('');
   const [error, setError] = useState<IpcError>();
+  // The address main refused as cleartext, and whether the user then confirmed it (for that address only).
+  const [cleartextUrl, setCleartextUrl] = useState<string>();
+  const [allowCleartext, setAllowCleartext] = useState(false);
   const busy = state.phase === 'connecting';
+  const asksCleartext = cleartextUrl !== undefined && cleartextUrl === url;
+  const usesSavedToken =
+    state.phase === 'setup' &&
+    state.savedToken === true &&
+    !!state.lastUrl &&
+    url.trim().replace(/\/+$/, '') === state.lastUrl;
 
   const submit = async (event: Event) => {
     event.preventDefault();
     setError(undefined);
-    const result = await invoke('connection:connect', mode === 'built-in' ? { mode } : { mode, url, dashboardToken: token });
-    if (!result.ok) setError(result.error);
-    else setToken('');
+    const choice =
+      mode === 'built-in'
+        ? { mode }
+        : { mode, url, dashboardToken: token, ...(asksCleartext && allowCleartext ? { allowCleartext: true } : {}) };
+    const result = await invoke('connection:connect', choice);
+    if (!result.ok) {
+      setError(result.error);
+      if (result.error.code === 'cleartext') {
+        setCleartextUrl(url);
+        setAllowCleartext(false);
+      }
+    } else setToken('');
   };
   const fieldError = (field: string) => (error?.field === field ? error.message : undefined);
   const generalError = error && !error.field ? error.message : undefined;
@@ -38,14 +56,28 @@ export function ConnectionSetup(props: { state: Extract<ConnectionState, { phase
           <fieldset class="choices" disabled={busy}>
             <legend class="visually-hidden">Service</legend>
             <label class={`choice ${mode === 'built-in' ? 'selected' : ''}`}>
-              <input type="radio" name="mode" value="built-in" checked={mode === 'built-in'} onChange={() => setMode('built-in')} />
+              <input
+                type="radio"
+                name="mode"
+                value="built-in"
+                checked={mode === 'built-in'}
+                onChange={() => setMode('built-in')}
+              />
               <span>
                 <span class="choice-title">Use the built-in service</span>
-                <span class="choice-text">Recommended. The app runs the service itself, on this computer only. Nothing to set up.</span>
+                <span class="choice-text">
+                  Recommended. The app runs the service itself, on this computer only. Nothing to set up.
+                </span>
               </span>
             </label>
             <label class={`choice ${mode === 'remote' ? 'selected' : ''}`}>
-              <input type="radio" name="mode" value="remote" checked={mode === 'remote'} onChange={() => setMode('remote')} />
+              <input
+                type="radio"
+                name="mode"
+                value="remote"
+                checked={mode === 'remote'}
+                onChange={() => setMode('remote')}
+              />
               <span>
                 <span class="choice-title">Connect to a service</span>
                 <span class="choice-text">A Diff Review service started elsewhere, e.g. with “diff-review serve”.</span>
@@ -68,13 +100,24 @@ export function ConnectionSetup(props: { state: Extract<ConnectionState, { phase
                   disabled={busy}
                 />
                 <FieldError id="service-url-error" error={fieldError('url')} />
+                {asksCleartext && (
+                  <label class="check">
+                    <input
+                      type="checkbox"
+                      checked={allowCleartext}
+                      onChange={(e) => setAllowCleartext(e.currentTarget.checked)}
+                      disabled={busy}
+                    />
+                    <span>Send the token unencrypted anyway: this network is trusted</span>
+                  </label>
+                )}
               </div>
               <div class="field">
                 <label for="dashboard-token">Dashboard token</label>
                 <input
                   id="dashboard-token"
                   type="password"
-                  required
+                  required={!usesSavedToken}
                   autocomplete="off"
                   spellcheck={false}
                   value={token}
@@ -84,7 +127,9 @@ export function ConnectionSetup(props: { state: Extract<ConnectionState, { phase
                   disabled={busy}
                 />
                 <p id="dashboard-token-hint" class="hint">
-                  The service writes it to the file “dashboard-token” in its data folder.{' '}
+                  {usesSavedToken
+                    ? 'Leave it empty to use the saved dashboard token for this address.'
+                    : 'The service writes it to the file “dashboard-token” in its data folder.'}{' '}
                   {state.phase === 'setup' && !state.secureStorage
                     ? 'This system offers no encrypted storage, so the app keeps it for this session only.'
                     : 'The app keeps it encrypted by your system’s keychain.'}
@@ -121,16 +166,42 @@ export function ConnectionIndicator(props: { state: ConnectionState }) {
         : state.phase === 'connecting'
           ? 'Connecting…'
           : 'Not connected';
+  const [confirming, setConfirming] = useState(false);
   return (
-    <div class={`connection connection-${state.phase}`} role="status" aria-live="polite" title={state.phase === 'connected' ? `${state.url} (service ${state.version})` : undefined}>
-      <span class="dot" aria-hidden="true" />
-      <span class="connection-label">{label}</span>
-      {state.phase !== 'setup' && state.phase !== 'connecting' && (
-        <button type="button" class="link-button" onClick={() => void invoke('connection:change')}>
-          Change
-        </button>
+    <>
+      <div
+        class={`connection connection-${state.phase}`}
+        role="status"
+        aria-live="polite"
+        title={state.phase === 'connected' ? `${state.url} (service ${state.version})` : undefined}
+      >
+        <span class="dot" aria-hidden="true" />
+        <span class="connection-label">{label}</span>
+        {state.phase !== 'setup' && state.phase !== 'connecting' && (
+          <button type="button" class="link-button" onClick={() => setConfirming(true)}>
+            Change
+          </button>
+        )}
+      </div>
+      {confirming && (
+        <ConfirmDialog
+          title="Change the connection?"
+          confirmLabel="Change connection"
+          onCancel={() => setConfirming(false)}
+          onConfirm={() => {
+            setConfirming(false);
+            void invoke('connection:change');
+          }}
+        >
+          <p>The app disconnects from {where} and shows the setup screen. Unsaved work in the window is lost.</p>
+          {state.phase !== 'setup' && state.mode === 'remote' && (
+            <p class="muted">
+              The dashboard token stays saved for this address: connecting to it again needs no token.
+            </p>
+          )}
+        </ConfirmDialog>
       )}
-    </div>
+    </>
   );
 }
 
@@ -142,7 +213,9 @@ export function OfflineBanner(props: { state: Extract<ConnectionState, { phase: 
     <div class="banner" role="alert">
       <span>
         <strong>Connection lost.</strong> {props.state.message}{' '}
-        {retrying || seconds === 0 ? 'Trying again…' : `Trying again in ${seconds} s${props.state.attempt > 0 ? ` (attempt ${props.state.attempt + 1})` : ''}.`}
+        {retrying || seconds === 0
+          ? 'Trying again…'
+          : `Trying again in ${seconds} s${props.state.attempt > 0 ? ` (attempt ${props.state.attempt + 1})` : ''}.`}
       </span>
       <button
         type="button"

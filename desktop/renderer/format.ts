@@ -111,3 +111,13 @@ export function laterState(current: ReviewJob | undefined, next: ReviewJob): Rev
   if (rank !== 0) return rank > 0 ? next : current;
   return next.updated_at >= current.updated_at ? next : current;
 }
+
+const FAILURE_TITLE: Record<string, string> = {
+  invalid_diff: 'The diff could not be read',
+  timeout: 'The review took too long',
+  cancelled: 'Stopped on request',
+  internal_error: 'The service failed while reviewing',
+};
+
+/** Why a review failed, in a few words (the detail's heading and the list row). */
+export const failureTitle = (code: string): string => FAILURE_TITLE[code] ?? 'The review failed';

@@ -4,15 +4,9 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { IpcError, ReviewJob } from '../shared/ipc-contract.ts';
 import { EmptyState, ErrorPanel, Loading, SeverityBadge, StatusBadge, useFlash, useNow } from './components.tsx';
-import { countSeverities, formatDateTime, formatDuration, groupCommentsByFile, jobTimings, laterState, splitRuleId } from './format.ts';
+import { countSeverities, failureTitle, formatDateTime, formatDuration, groupCommentsByFile, jobTimings, laterState, splitRuleId } from './format.ts';
 import { bridge, invoke } from './ipc.ts';
 
-const ERROR_TITLE: Record<string, string> = {
-  invalid_diff: 'The diff could not be read',
-  timeout: 'The review took too long',
-  cancelled: 'Stopped on request',
-  internal_error: 'The service failed while reviewing',
-};
 
 const sameText = (a: string, b: string | undefined) => b !== undefined && a.replace(/[.\s]+$/, '').toLowerCase() === b.toLowerCase();
 
@@ -132,8 +126,8 @@ export function ReviewDetail(props: { reviewId: string; known?: ReviewJob; onCha
 
       {job.status === 'failed' && job.error && (
         <div class={`panel ${job.error.code === 'cancelled' ? 'panel-neutral' : 'panel-error'}`} role="status">
-          <p class="panel-title">{ERROR_TITLE[job.error.code] ?? 'The review failed'}</p>
-          {!sameText(job.error.message, ERROR_TITLE[job.error.code]) && <p>{job.error.message}</p>}
+          <p class="panel-title">{failureTitle(job.error.code)}</p>
+          {!sameText(job.error.message, failureTitle(job.error.code)) && <p>{job.error.message}</p>}
           <p class="muted small mono">{job.error.code}</p>
         </div>
       )}

@@ -3,8 +3,8 @@
 // the main process, the selected job's detail, and the form to submit a new review.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { IpcError, ReviewJob, ReviewStatus } from '../shared/ipc-contract.ts';
-import { EmptyState, ErrorPanel, Loading, StatusBadge, useNow } from './components.tsx';
-import { countSeverities, formatAgo, formatDateTime, laterState, shortId } from './format.ts';
+import { EmptyState, ErrorPanel, Loading, StaleNote, StatusBadge, useNow } from './components.tsx';
+import { countSeverities, failureTitle, formatAgo, formatDateTime, laterState, shortId } from './format.ts';
 import { bridge, invoke } from './ipc.ts';
 import { ReviewDetail } from './review-detail.tsx';
 import { SubmitReview } from './submit-review.tsx';
@@ -22,17 +22,25 @@ const newestFirst = (a: ReviewJob, b: ReviewJob) => b.created_at.localeCompare(a
 const matches = (job: ReviewJob, filters: Filters) =>
   (!filters.status || job.status === filters.status) && (!filters.repository || job.repository === filters.repository);
 
-export function ReviewsView(props: { connectionKey: number }) {
+export function ReviewsView(props: { connectionKey: number; stale: boolean; active: boolean }) {
   const [filters, setFilters] = useState<Filters>({ status: '', repository: '' });
   const [repositoryInput, setRepositoryInput] = useState('');
   const [jobs, setJobs] = useState<ReviewJob[]>();
   const [cursor, setCursor] = useState<string | null>(null);
   const [loadingMore, setLoadingMore] = useState(false);
+  const [moreError, setMoreError] = useState<IpcError>();
   const [error, setError] = useState<IpcError>();
   const [selectedId, setSelectedId] = useState<string>();
   const [submitting, setSubmitting] = useState(false);
+  // Under 900 px the list and the detail take turns on the screen: true while the detail has it.
+  const [detailShown, setDetailShown] = useState(false);
+  const [loadedAt, setLoadedAt] = useState<number>();
   const filtersRef = useRef(filters);
   filtersRef.current = filters;
+  const jobsRef = useRef(jobs);
+  jobsRef.current = jobs;
+  /** The filters the list was last loaded for: a reconnect with the same ones refreshes in place. */
+  const shownFilters = useRef<Filters>(undefined);
   const now = useNow(true, 30_000);
 
   const query = () => ({
@@ -44,8 +52,10 @@ export function ReviewsView(props: { connectionKey: number }) {
     const requested = filtersRef.current;
     const result = await invoke('reviews:list', query());
     if (filtersRef.current !== requested) return; // the filters changed meanwhile
-    if (!result.ok) return setError(result.error);
+    // A failed refresh keeps what was loaded: the connection banner says why it is stale.
+    if (!result.ok) return replace || !jobsRef.current ? setError(result.error) : undefined;
     setError(undefined);
+    setLoadedAt(Date.now());
     const page = result.value;
     if (replace) {
       setJobs(page.reviews);
@@ -68,7 +78,9 @@ export function ReviewsView(props: { connectionKey: number }) {
     setLoadingMore(true);
     const result = await invoke('reviews:list', { ...query(), cursor });
     setLoadingMore(false);
-    if (!result.ok) return setError(result.error);
+    // The pages already loaded stay; the error and its retry go where the button was.
+    setMoreError(result.ok ? undefined : result.error);
+    if (!result.ok) return;
     const added = result.value.reviews.filter((job) => !jobs?.some((c) => c.review_id === job.review_id));
     setJobs((current = []) => [...current, ...result.value.reviews.filter((job) => !current.some((c) => c.review_id === job.review_id))]);
     setCursor(result.value.next_cursor);
@@ -81,15 +93,27 @@ export function ReviewsView(props: { connectionKey: number }) {
   };
 
   useEffect(() => {
+    // After a reconnect the loaded pages and the selection stay; new and changed jobs merge in.
+    const reconnect = shownFilters.current === filters && jobsRef.current !== undefined;
+    shownFilters.current = filters;
+    if (reconnect) return void loadFirst(false);
     setJobs(undefined);
     void loadFirst(true);
   }, [filters, props.connectionKey]);
 
-  // Jobs created elsewhere (CI, the CLI) appear without a refresh.
+  // Back on the tab: jobs made meanwhile merge in, the pages and the selection stay.
+  const wasActive = useRef(props.active);
   useEffect(() => {
+    if (props.active && !wasActive.current && jobsRef.current) void loadFirst(false);
+    wasActive.current = props.active;
+  }, [props.active]);
+
+  // Jobs created elsewhere (CI, the CLI) appear without a refresh; not while the service is away.
+  useEffect(() => {
+    if (props.stale) return;
     const timer = setInterval(() => void loadFirst(false), REFRESH_MS);
     return () => clearInterval(timer);
-  }, [filters, props.connectionKey]);
+  }, [filters, props.connectionKey, props.stale]);
 
   // Each state change of a job the window has seen, pushed by the main process.
   useEffect(
@@ -130,12 +154,13 @@ export function ReviewsView(props: { connectionKey: number }) {
           onClick={() => {
             setSubmitting(true);
             setSelectedId(undefined);
+            setDetailShown(true);
           }}
         >
           New review
         </button>
       </div>
-      <div class="split">
+      <div class={`split ${detailShown ? 'detail-shown' : ''}`}>
         <div class="list-pane">
           <div class="filters" role="search" aria-label="Filter reviews">
             <div class="field">
@@ -184,6 +209,7 @@ export function ReviewsView(props: { connectionKey: number }) {
             )
           ) : (
             <>
+              {props.stale && <StaleNote loadedAt={loadedAt} what="reviews" />}
               <ul class="job-list" aria-label="Review jobs">
                 {jobs.map((job) => (
                   <li key={job.review_id}>
@@ -194,6 +220,7 @@ export function ReviewsView(props: { connectionKey: number }) {
                       onSelect={() => {
                         setSelectedId(job.review_id);
                         setSubmitting(false);
+                        setDetailShown(true);
                       }}
                     />
                   </li>
@@ -202,8 +229,9 @@ export function ReviewsView(props: { connectionKey: number }) {
               {cursor && (
                 <div class="more">
                   {/* aria-disabled, not disabled: a disabled button would drop the keyboard focus. */}
+                  {moreError && <ErrorPanel error={moreError} />}
                   <button type="button" class="button" onClick={() => void loadMore()} aria-disabled={loadingMore}>
-                    {loadingMore ? 'Loading…' : 'Load more'}
+                    {loadingMore ? 'Loading…' : moreError ? 'Try again' : 'Load more'}
                   </button>
                 </div>
               )}
@@ -211,6 +239,18 @@ export function ReviewsView(props: { connectionKey: number }) {
           )}
         </div>
         <div class="detail-pane">
+          {/* Only on narrow windows (see styles.css), where the detail covers the list. */}
+          <button
+            type="button"
+            class="link-button back-to-list"
+            onClick={() => {
+              setDetailShown(false);
+              const id = selectedId;
+              if (id) requestAnimationFrame(() => document.querySelector<HTMLElement>(`.job-row[data-review-id="${CSS.escape(id)}"]`)?.focus());
+            }}
+          >
+            ← Back to the list
+          </button>
           {submitting ? (
             <SubmitReview
               onCancel={() => setSubmitting(false)}
@@ -248,6 +288,12 @@ function JobRow(props: { job: ReviewJob; now: number; selected: boolean; onSelec
         <span title={formatDateTime(job.created_at)}>{formatAgo(job.created_at, props.now)}</span>
         <span aria-hidden="true">·</span>
         <code>{shortId(job.review_id)}</code>
+        {job.error && job.error.code !== 'cancelled' && (
+          <>
+            <span aria-hidden="true">·</span>
+            <span class="job-failure">{failureTitle(job.error.code)}</span>
+          </>
+        )}
         {counts && (
           <>
             <span aria-hidden="true">·</span>

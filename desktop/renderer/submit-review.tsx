@@ -5,6 +5,14 @@ import { useState } from 'preact/hooks';
 import type { IpcError, ReviewJob } from '../shared/ipc-contract.ts';
 import { ErrorPanel, FieldError } from './components.tsx';
 import { invoke } from './ipc.ts';
+import { LIMITS } from '../../service/api/limits.ts';
+
+/** Checked as the user types, so an oversize diff is refused before it is sent (the service would answer 413). */
+function diffSizeProblem(diff: string): string | undefined {
+  const bytes = new TextEncoder().encode(diff).length;
+  if (bytes <= LIMITS.diffBytes) return undefined;
+  return `This diff is ${bytes.toLocaleString('en-US')} bytes; the service accepts at most ${LIMITS.diffBytes.toLocaleString('en-US')} bytes. Review a smaller part.`;
+}
 
 type Source = 'folder' | 'diff';
 
@@ -40,7 +48,9 @@ export function SubmitReview(props: { onSubmitted: (job: ReviewJob) => void; onC
     else setError(result.error);
   };
 
-  const errorFor = (...fields: string[]) => (error?.field && fields.includes(error.field) ? error.message : undefined);
+  const sizeProblem = source === 'diff' ? diffSizeProblem(diff) : undefined;
+  const errorFor = (...fields: string[]) =>
+    fields.includes('diff') && sizeProblem ? sizeProblem : error?.field && fields.includes(error.field) ? error.message : undefined;
   const shownAtField = error?.field && ['folder', 'diff', 'repository', 'base_commit', 'baseCommit'].includes(error.field);
 
   return (
@@ -136,7 +146,7 @@ export function SubmitReview(props: { onSubmitted: (job: ReviewJob) => void; onC
       )}
       {error && !shownAtField && <ErrorPanel error={error} />}
       <div class="actions">
-        <button type="submit" class="button primary" disabled={busy}>
+        <button type="submit" class="button primary" disabled={busy || sizeProblem !== undefined}>
           {busy ? (source === 'folder' ? 'Preparing the diff…' : 'Submitting…') : 'Submit review'}
         </button>
         <button type="button" class="button" onClick={props.onCancel}>

@@ -9,15 +9,16 @@ import {
   type TokenListView,
   type TokenRecord,
 } from '../shared/ipc-contract.ts';
-import { ConfirmDialog, EmptyState, ErrorPanel, FieldError, Loading, useFlash } from './components.tsx';
+import { ConfirmDialog, EmptyState, ErrorPanel, FieldError, Loading, StaleNote, useFlash } from './components.tsx';
 import { formatAgo, formatDate, formatDateTime, isExpired } from './format.ts';
 import { invoke } from './ipc.ts';
 
-export function TokensView(props: { connectionKey: number }) {
+export function TokensView(props: { connectionKey: number; stale: boolean; active: boolean }) {
   const [list, setList] = useState<TokenListView>();
   const [loadError, setLoadError] = useState<IpcError>();
   const [created, setCreated] = useState<CreatedToken>();
   const [revoking, setRevoking] = useState<TokenRecord>();
+  const [loadedAt, setLoadedAt] = useState<number>();
 
   const listTitle = useRef<HTMLHeadingElement>(null);
   const load = async () => {
@@ -25,9 +26,13 @@ export function TokensView(props: { connectionKey: number }) {
     if (result.ok) {
       setList(result.value);
       setLoadError(undefined);
+      setLoadedAt(Date.now());
     } else setLoadError(result.error);
   };
-  useEffect(() => void load(), [props.connectionKey]);
+  // Reloaded on every visit too (tokens made elsewhere appear); a reload keeps a shown secret.
+  useEffect(() => {
+    if (props.active) void load();
+  }, [props.connectionKey, props.active]);
 
   return (
     <section class="view tokens" aria-labelledby="tokens-title">
@@ -41,6 +46,7 @@ export function TokensView(props: { connectionKey: number }) {
         <CreatedSecret token={created} onDone={() => setCreated(undefined)} />
       ) : (
         <CreateTokenForm
+          existingNames={list?.tokens.map((t) => t.name) ?? []}
           onCreated={(token) => {
             setCreated(token);
             void load();
@@ -49,9 +55,11 @@ export function TokensView(props: { connectionKey: number }) {
       )}
       <div class="card">
         <h3 class="card-title" id="tokens-list-title" ref={listTitle} tabIndex={-1}>
-          Active tokens {list && <span class="count">{list.tokens.length}</span>}
+          Active tokens {list && <span class="count">{list.tokens.filter((t) => !isExpired(t.expires_at, Date.now())).length}</span>}
         </h3>
-        {loadError ? (
+        {props.stale && list && <StaleNote loadedAt={loadedAt} what="tokens" />}
+        {/* A failed reload keeps the list it had: only a first load that failed shows the error. */}
+        {loadError && !list ? (
           <ErrorPanel error={loadError} onRetry={() => void load()} />
         ) : !list ? (
           <Loading label="Loading tokens…" />
@@ -137,9 +145,12 @@ function TokenTable(props: { view: TokenListView; onRevoke: (token: TokenRecord)
   );
 }
 
+/** The service's limit on a token's name (API.md: 1–100 characters). */
+const TOKEN_NAME_MAX = 100;
+
 const EXPIRY_LABEL = (days: number | null) => (days === null ? 'Never' : `${days} days`);
 
-function CreateTokenForm(props: { onCreated: (token: CreatedToken) => void }) {
+function CreateTokenForm(props: { existingNames: string[]; onCreated: (token: CreatedToken) => void }) {
   const [name, setName] = useState('');
   const [scopes, setScopes] = useState<ReviewScope[]>(['reviews:read', 'reviews:write']);
   const [expiry, setExpiry] = useState<string>('90');
@@ -161,6 +172,8 @@ function CreateTokenForm(props: { onCreated: (token: CreatedToken) => void }) {
   };
   const errorFor = (field: string) => (error?.field === field ? error.message : undefined);
   const nameError = errorFor('name');
+  // Allowed (the service does), but two tokens of one name cannot be told apart when revoking.
+  const duplicate = name.trim() !== '' && props.existingNames.some((n) => n.trim().toLowerCase() === name.trim().toLowerCase());
   const scopesError = errorFor('scopes');
   const generalError = error && !['name', 'scopes', 'expires_in_days'].includes(error.field ?? '') ? error : undefined;
 
@@ -176,13 +189,18 @@ function CreateTokenForm(props: { onCreated: (token: CreatedToken) => void }) {
             id="token-name"
             type="text"
             placeholder="e.g. CI on main"
-            maxLength={200}
+            maxLength={TOKEN_NAME_MAX}
             value={name}
             onInput={(e) => setName(e.currentTarget.value)}
             aria-invalid={nameError ? true : undefined}
             aria-describedby={nameError ? 'token-name-error' : undefined}
           />
           <FieldError id="token-name-error" error={nameError} />
+          {duplicate && (
+            <p id="token-name-duplicate" class="hint" role="status">
+              There is already a token named “{name.trim()}”: a different name tells them apart when you revoke one.
+            </p>
+          )}
         </div>
         <fieldset class="field">
           <legend>Scopes</legend>

@@ -17,7 +17,13 @@ export type { CreatedToken, ReviewJob, ReviewList, ReviewScope, ReviewStatus, To
 /** How the app reaches a service. */
 export type ConnectionChoice =
   | { mode: 'built-in' }
-  | { mode: 'remote'; url: string; dashboardToken: string };
+  | {
+      mode: 'remote';
+      url: string;
+      dashboardToken: string;
+      /** The user confirmed sending the token over http:// to a host that is not this machine. */
+      allowCleartext?: boolean;
+    };
 
 export type ConnectionMode = ConnectionChoice['mode'];
 
@@ -31,6 +37,8 @@ export type ConnectionState =
       lastUrl?: string;
       /** False when the OS offers no encryption: a remote dashboard token is then kept for this session only. */
       secureStorage: boolean;
+      /** The app holds a dashboard token for lastUrl: the form may leave the token empty to use it. */
+      savedToken?: boolean;
     }
   | { phase: 'connecting'; mode: ConnectionMode; url?: string }
   | { phase: 'connected'; mode: ConnectionMode; url: string; version: string }
@@ -113,7 +121,7 @@ export interface IpcChannels {
   'connection:get': { args: []; result: ConnectionState };
   'connection:connect': { args: [choice: ConnectionChoice]; result: ConnectionState };
   'connection:retry': { args: []; result: ConnectionState };
-  /** Back to the setup screen (forgets the saved choice and the stored dashboard token). */
+  /** Back to the setup screen (forgets the saved choice; keeps the dashboard token for the same address). */
   'connection:change': { args: []; result: ConnectionState };
   'tokens:list': { args: []; result: TokenListView };
   'tokens:create': { args: [request: CreateTokenRequest]; result: CreatedToken };

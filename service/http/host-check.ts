@@ -6,6 +6,7 @@
 import net from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { HttpError } from './error-replies.ts';
+import { isLoopbackAddress } from './loopback-address.ts';
 
 const LOOPBACK_NAMES = ['127.0.0.1', 'localhost', '[::1]'];
 /** In --allowed-hosts: any name (no check), e.g. behind a proxy that checks names itself. */
@@ -68,13 +69,3 @@ function nameOf(host: string): string {
   return port === '' || /^:\d{1,5}$/.test(port) ? lower.slice(0, end) : '';
 }
 
-export function isLoopbackAddress(address: string): boolean {
-  const bare = address.replace(/^\[(.*)\]$/, '$1').toLowerCase();
-  if (bare === 'localhost') return true;
-  if (net.isIPv4(bare)) return bare.startsWith('127.');
-  if (!net.isIPv6(bare)) return false;
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(bare);
-  return mapped
-    ? mapped[1]!.startsWith('127.')
-    : new net.SocketAddress({ address: bare, family: 'ipv6' }).address === '::1';
-}
