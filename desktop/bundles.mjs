@@ -71,7 +71,14 @@ function appManifest(out) {
     setup(build) {
       build.onEnd(async () => {
         await mkdir(out, { recursive: true });
-        const manifest = { name: 'diff-review-desktop', productName: 'Diff Review', version: '0.1.0', private: true, main: 'main.js', type: 'commonjs' };
+        const manifest = {
+          name: 'diff-review-desktop',
+          productName: 'Diff Review',
+          version: '0.1.0',
+          private: true,
+          main: 'main.js',
+          type: 'commonjs',
+        };
         await writeFile(path.join(out, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
       });
     },

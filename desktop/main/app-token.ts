@@ -48,8 +48,12 @@ export async function provisionAppToken(options: ProvisionAppTokenOptions): Prom
   }
   // Ours but expired: nobody can use it, and it is ours to revoke.
   if (record) await dashboard.deleteToken(record.id).catch(() => {});
-  const created = await dashboard.createToken({ name: APP_TOKEN_NAME, scopes: ['reviews:read', 'reviews:write'], expires_in_days: null });
+  const created = await dashboard.createToken({
+    name: APP_TOKEN_NAME,
+    scopes: ['reviews:read', 'reviews:write'],
+    expires_in_days: null,
+  });
   credentials.setAppToken(url, { secret: created.token, id: created.id });
-  options.log('info', 'created the app\'s review token', { id: created.id });
+  options.log('info', "created the app's review token", { id: created.id });
   return { secret: created.token, id: created.id };
 }

@@ -11,16 +11,18 @@ export const isLoopbackHost = (hostname: string): boolean => isLoopbackAddress(h
 
 /** The choice, cleaned (trimmed, no trailing slash), or InvalidInputError naming the field. */
 export function validateChoice(choice: ConnectionChoice): ConnectionChoice {
-  if (!choice || (choice.mode !== 'built-in' && choice.mode !== 'remote')) throw new InvalidInputError('Choose how to connect.');
+  if (!choice || (choice.mode !== 'built-in' && choice.mode !== 'remote'))
+    throw new InvalidInputError('Choose how to connect.');
   if (choice.mode === 'built-in') return { mode: 'built-in' };
   const raw = typeof choice.url === 'string' ? choice.url.trim() : '';
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
-    throw new InvalidInputError('Enter the service\'s address, e.g. http://127.0.0.1:7411.', 'url');
+    throw new InvalidInputError("Enter the service's address, e.g. http://127.0.0.1:7411.", 'url');
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new InvalidInputError('The address must start with http:// or https://.', 'url');
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new InvalidInputError('The address must start with http:// or https://.', 'url');
   const token = typeof choice.dashboardToken === 'string' ? choice.dashboardToken.trim() : '';
   if (!token) throw new InvalidInputError('Enter the dashboard token.', 'dashboardToken');
   // The dashboard token manages every token of the service: anyone on the network path could read

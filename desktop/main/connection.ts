@@ -1,7 +1,13 @@
 // The app's one connection to a service: the built-in one or a remote one. It owns the dashboard
 // token (never handed to the renderer) and the app's own review token (app-token.ts), watches the
 // service's health, and after a lost connection retries with backoff (reconnect-backoff.ts).
-import { ApiError, createClient, NetworkError, TimeoutError, type DiffReviewClient } from '../../service/client/index.ts';
+import {
+  ApiError,
+  createClient,
+  NetworkError,
+  TimeoutError,
+  type DiffReviewClient,
+} from '../../service/client/index.ts';
 import type { ConnectionChoice, ConnectionMode, ConnectionState, TokenRecord } from '../shared/ipc-contract.ts';
 import { provisionAppToken } from './app-token.ts';
 import { validateChoice } from './connection-choice.ts';
@@ -71,7 +77,8 @@ export class Connection {
     if (!saved) return this.#set(this.#setupState());
     if (saved.mode === 'built-in') return this.#open({ mode: 'built-in' }, 'saved');
     const token = this.#options.credentials.dashboardToken;
-    if (!token) return this.#set(this.#setupState('Enter the dashboard token again: it was kept for one session only.'));
+    if (!token)
+      return this.#set(this.#setupState('Enter the dashboard token again: it was kept for one session only.'));
     return this.#open({ mode: 'remote', url: saved.url, dashboardToken: token }, 'saved');
   }
 
@@ -81,7 +88,12 @@ export class Connection {
    */
   async connect(choice: ConnectionChoice): Promise<ConnectionState> {
     const credentials = this.#options.credentials;
-    if (choice?.mode === 'remote' && typeof choice.dashboardToken === 'string' && !choice.dashboardToken.trim() && credentials.dashboardToken) {
+    if (
+      choice?.mode === 'remote' &&
+      typeof choice.dashboardToken === 'string' &&
+      !choice.dashboardToken.trim() &&
+      credentials.dashboardToken
+    ) {
       const url = typeof choice.url === 'string' ? choice.url.trim().replace(/\/+$/, '') : '';
       if (url === credentials.lastUrl) choice = { ...choice, dashboardToken: credentials.dashboardToken };
     }
@@ -119,7 +131,12 @@ export class Connection {
   /** A client that asks for the current review token on every request (for long watches). */
   reviewClient(): DiffReviewClient {
     const target = this.#requireTarget();
-    return createClient({ baseUrl: target.url, token: () => this.#appToken, timeoutMs: this.#options.requestTimeoutMs ?? 10_000, retry: 1 });
+    return createClient({
+      baseUrl: target.url,
+      token: () => this.#appToken,
+      timeoutMs: this.#options.requestTimeoutMs ?? 10_000,
+      retry: 1,
+    });
   }
 
   /** Tells the connection a call could not reach the service (from a watcher). */
@@ -190,8 +207,16 @@ export class Connection {
           : undefined;
       this.#set(this.#setupState(from === 'saved' ? reason : undefined));
       if (from === 'form' && choice.mode === 'remote') {
-        if (isAuthFailure(error)) throw new InvalidInputError('The service refused this dashboard token. Copy it again from the service\'s dashboard-token file.', 'dashboardToken');
-        if (isUnreachable(error)) throw new InvalidInputError(`Nothing answers at ${target.url}. Check the address and that the service is running.`, 'url');
+        if (isAuthFailure(error))
+          throw new InvalidInputError(
+            "The service refused this dashboard token. Copy it again from the service's dashboard-token file.",
+            'dashboardToken',
+          );
+        if (isUnreachable(error))
+          throw new InvalidInputError(
+            `Nothing answers at ${target.url}. Check the address and that the service is running.`,
+            'url',
+          );
       }
       throw error;
     }
@@ -286,12 +311,18 @@ export class Connection {
   }
 
   #requireTarget(): Target {
-    if (!this.#target || (this.#state.phase !== 'connected' && this.#state.phase !== 'offline')) throw new NotConnectedError();
+    if (!this.#target || (this.#state.phase !== 'connected' && this.#state.phase !== 'offline'))
+      throw new NotConnectedError();
     return this.#target;
   }
 
   #client(token: string, retry = 1): DiffReviewClient {
-    return createClient({ baseUrl: this.#target?.url ?? '', token, timeoutMs: this.#options.requestTimeoutMs ?? 10_000, retry });
+    return createClient({
+      baseUrl: this.#target?.url ?? '',
+      token,
+      timeoutMs: this.#options.requestTimeoutMs ?? 10_000,
+      retry,
+    });
   }
 
   #setupState(reason?: string): ConnectionState {

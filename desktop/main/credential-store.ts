@@ -116,7 +116,9 @@ export class CredentialStore {
     }
     if (this.#settings.secrets && this.persistsSecrets) {
       try {
-        const secrets = JSON.parse(this.#safeStorage.decryptString(Buffer.from(this.#settings.secrets, 'base64'))) as Secrets;
+        const secrets = JSON.parse(
+          this.#safeStorage.decryptString(Buffer.from(this.#settings.secrets, 'base64')),
+        ) as Secrets;
         this.#secrets = { dashboardToken: secrets.dashboardToken, appTokens: { ...secrets.appTokens } };
       } catch {
         // Encrypted under another OS key (a new keychain, another user): the secrets are gone.

@@ -40,7 +40,10 @@ export interface DesktopApp {
 export const SETTINGS_FILE = 'connection.json';
 
 export function createDesktopApp(options: DesktopAppOptions): DesktopApp {
-  const credentials = new CredentialStore({ file: path.join(options.userDataDir, SETTINGS_FILE), safeStorage: options.safeStorage });
+  const credentials = new CredentialStore({
+    file: path.join(options.userDataDir, SETTINGS_FILE),
+    safeStorage: options.safeStorage,
+  });
   let watcher: ReviewWatcher | undefined;
   const connection = new Connection({
     credentials,
@@ -73,7 +76,9 @@ export function createDesktopApp(options: DesktopAppOptions): DesktopApp {
     connection,
     watcher,
     start: async () => {
-      await connection.start().catch((error: unknown) => options.log('error', 'could not connect on start', { err: String(error) }));
+      await connection
+        .start()
+        .catch((error: unknown) => options.log('error', 'could not connect on start', { err: String(error) }));
     },
     close: async () => {
       watcher.stopAll();

@@ -44,9 +44,14 @@ export function toIpcError(error: unknown): IpcError {
     return result;
   }
   if (error instanceof NetworkError) {
-    return { kind: 'network', message: `The service at ${new URL(error.url).origin} cannot be reached.`, code: error.code };
+    return {
+      kind: 'network',
+      message: `The service at ${new URL(error.url).origin} cannot be reached.`,
+      code: error.code,
+    };
   }
-  if (error instanceof TimeoutError) return { kind: 'timeout', message: 'The service took too long to answer. Try again.' };
+  if (error instanceof TimeoutError)
+    return { kind: 'timeout', message: 'The service took too long to answer. Try again.' };
   if (error instanceof GitError) return { kind: 'git', code: error.name, message: error.message };
   if (error instanceof InvalidInputError) {
     return {

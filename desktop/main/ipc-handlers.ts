@@ -63,7 +63,9 @@ export function createIpcHandlers(deps: IpcHandlerDependencies): IpcHandlers {
       const status = request.status && STATUSES.includes(request.status) ? request.status : undefined;
       const repository = request.repository?.trim() || undefined;
       const cursor = request.cursor || undefined;
-      const page = await connection.withReviews((client) => client.listReviews({ status, repository, cursor, limit: PAGE_SIZE }));
+      const page = await connection.withReviews((client) =>
+        client.listReviews({ status, repository, cursor, limit: PAGE_SIZE }),
+      );
       watcher.watch(page.reviews);
       return page;
     },
@@ -93,20 +95,37 @@ export function createIpcHandlers(deps: IpcHandlerDependencies): IpcHandlers {
     },
     'reviews:submitFolder': async (request) => {
       const folder = text(request?.folder, 'folder');
-      if (!chosenFolders.has(folder)) throw new InvalidInputError('Choose the folder with "Choose folder…" first.', 'folder');
+      if (!chosenFolders.has(folder))
+        throw new InvalidInputError('Choose the folder with "Choose folder…" first.', 'folder');
       const baseBranch = request.baseBranch?.trim() || undefined;
-      const prepared = await prepare({ cwd: folder, includeUncommitted: request.includeUncommitted === true, ...(baseBranch ? { baseBranch } : {}) });
+      const prepared = await prepare({
+        cwd: folder,
+        includeUncommitted: request.includeUncommitted === true,
+        ...(baseBranch ? { baseBranch } : {}),
+      });
       if (!prepared.diff) {
-        throw new InvalidInputError(`Nothing to review: ${prepared.baseRef} and this branch have the same content${request.includeUncommitted ? '' : ' (uncommitted changes are not included)'}.`, 'folder');
+        throw new InvalidInputError(
+          `Nothing to review: ${prepared.baseRef} and this branch have the same content${request.includeUncommitted ? '' : ' (uncommitted changes are not included)'}.`,
+          'folder',
+        );
       }
       if (prepared.diffBytes > LIMITS.diffBytes) {
-        throw new InvalidInputError(`The diff is ${formatBytes(prepared.diffBytes)}, over the service's limit of ${formatBytes(LIMITS.diffBytes)}. Review a smaller branch.`, 'folder');
+        throw new InvalidInputError(
+          `The diff is ${formatBytes(prepared.diffBytes)}, over the service's limit of ${formatBytes(LIMITS.diffBytes)}. Review a smaller branch.`,
+          'folder',
+        );
       }
       const job = await connection.withReviews((client) =>
         client.createReview({ diff: prepared.diff, repository: prepared.repository, base_commit: prepared.baseCommit }),
       );
       watcher.watch([job]);
-      return { job, repository: prepared.repository, baseRef: prepared.baseRef, baseCommit: prepared.baseCommit, diffBytes: prepared.diffBytes };
+      return {
+        job,
+        repository: prepared.repository,
+        baseRef: prepared.baseRef,
+        baseCommit: prepared.baseCommit,
+        diffBytes: prepared.diffBytes,
+      };
     },
     'git:chooseFolder': async () => {
       const folder = await deps.chooseFolder();

@@ -1,12 +1,6 @@
 // Dispatches renderer requests to their handlers, after checking who sent them. Electron-free:
 // main/index.ts feeds it ipcMain's events; the browser tests feed it a page's calls.
-import {
-  isIpcChannel,
-  type IpcArgs,
-  type IpcChannel,
-  type IpcResult,
-  type IpcReturn,
-} from '../shared/ipc-contract.ts';
+import { isIpcChannel, type IpcArgs, type IpcChannel, type IpcResult, type IpcReturn } from '../shared/ipc-contract.ts';
 import { toIpcError } from './ipc-errors.ts';
 
 /** One handler per channel of the contract; the compiler checks arguments and results. */
@@ -51,8 +45,14 @@ export function createIpcRouter(options: IpcRouterOptions): IpcRouter {
   return {
     async dispatch(channel, frame, args) {
       if (!isTrustedSender(frame, options.rendererUrl)) {
-        options.log('warn', 'refused an IPC request from an untrusted sender', { channel: String(channel), url: frame?.url });
-        return { ok: false, error: { kind: 'forbidden', message: 'This request did not come from the Diff Review window.' } };
+        options.log('warn', 'refused an IPC request from an untrusted sender', {
+          channel: String(channel),
+          url: frame?.url,
+        });
+        return {
+          ok: false,
+          error: { kind: 'forbidden', message: 'This request did not come from the Diff Review window.' },
+        };
       }
       if (!isIpcChannel(channel)) {
         return { ok: false, error: { kind: 'invalid_input', message: `Unknown request ${String(channel)}.` } };

@@ -51,7 +51,13 @@ export async function startBuiltInService(options: BuiltInServiceOptions): Promi
     // use that one instead of failing.
     const owner = error instanceof DataDirBusyError ? liveLockOwner(dataDir) : undefined;
     if (owner?.url) {
-      return { url: owner.url, dataDir, dashboardToken: await readToken(dashboardTokenFile(dataDir)), shared: true, close: async () => {} };
+      return {
+        url: owner.url,
+        dataDir,
+        dashboardToken: await readToken(dashboardTokenFile(dataDir)),
+        shared: true,
+        close: async () => {},
+      };
     }
     throw error;
   }

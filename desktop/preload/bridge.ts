@@ -1,12 +1,7 @@
 // The preload's bridge, Electron-free: given ipcRenderer's two calls, it builds the object the
 // renderer sees as window.diffReview. It forwards only the channels of the contract and never
 // exposes ipcRenderer itself (Electron's checklist: do not expose the raw IPC API).
-import {
-  isIpcChannel,
-  isIpcEvent,
-  type DiffReviewBridge,
-  type IpcResult,
-} from '../shared/ipc-contract.ts';
+import { isIpcChannel, isIpcEvent, type DiffReviewBridge, type IpcResult } from '../shared/ipc-contract.ts';
 
 /** The part of Electron's ipcRenderer the bridge uses. */
 export interface IpcRendererLike {

@@ -47,7 +47,11 @@ export function App() {
     event.preventDefault();
     const index = TABS.findIndex((t) => t.id === tab);
     const next =
-      event.key === 'Home' ? 0 : event.key === 'End' ? TABS.length - 1 : (index + (event.key === 'ArrowRight' ? 1 : TABS.length - 1)) % TABS.length;
+      event.key === 'Home'
+        ? 0
+        : event.key === 'End'
+          ? TABS.length - 1
+          : (index + (event.key === 'ArrowRight' ? 1 : TABS.length - 1)) % TABS.length;
     setTab(TABS[next]!.id);
     document.getElementById(`tab-${TABS[next]!.id}`)?.focus();
   };
@@ -88,7 +92,14 @@ export function App() {
         {/* Both views stay mounted (the other one hidden): a tab switch keeps filters, loaded
             pages, the selection, a half-typed form and a secret not yet copied. */}
         {TABS.map((t) => (
-          <div key={t.id} id={`panel-${t.id}`} role="tabpanel" aria-labelledby={`tab-${t.id}`} class="tabpanel" hidden={tab !== t.id}>
+          <div
+            key={t.id}
+            id={`panel-${t.id}`}
+            role="tabpanel"
+            aria-labelledby={`tab-${t.id}`}
+            class="tabpanel"
+            hidden={tab !== t.id}
+          >
             {t.id === 'reviews' ? (
               <ReviewsView connectionKey={connectionKey} stale={stale} active={tab === 'reviews'} />
             ) : (

@@ -5,7 +5,12 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import type { IpcError, ReviewStatus } from '../shared/ipc-contract.ts';
 import type { Severity } from '../../service/api/schemas.ts';
 
-const STATUS_LABEL: Record<ReviewStatus, string> = { queued: 'Queued', running: 'Running', completed: 'Completed', failed: 'Failed' };
+const STATUS_LABEL: Record<ReviewStatus, string> = {
+  queued: 'Queued',
+  running: 'Running',
+  completed: 'Completed',
+  failed: 'Failed',
+};
 
 export function StatusBadge(props: { status: ReviewStatus; cancelled?: boolean }) {
   const label = props.cancelled ? 'Cancelled' : STATUS_LABEL[props.status];
@@ -22,8 +27,13 @@ const SEVERITY_LABEL: Record<Severity, string> = { error: 'Error', warning: 'War
 export function SeverityBadge(props: { severity: Severity; count?: number }) {
   const label = SEVERITY_LABEL[props.severity];
   return (
-    <span class={`badge severity-${props.severity}`} title={props.count === undefined ? label : `${props.count} ${label.toLowerCase()}`}>
-      {props.count === undefined ? label : `${props.count} ${props.count === 1 || props.severity === 'info' ? label.toLowerCase() : `${label.toLowerCase()}s`}`}
+    <span
+      class={`badge severity-${props.severity}`}
+      title={props.count === undefined ? label : `${props.count} ${label.toLowerCase()}`}
+    >
+      {props.count === undefined
+        ? label
+        : `${props.count} ${props.count === 1 || props.severity === 'info' ? label.toLowerCase() : `${label.toLowerCase()}s`}`}
     </span>
   );
 }
@@ -59,7 +69,9 @@ function titleOf(error: IpcError): string {
     case 'timeout':
       return 'The service did not answer in time';
     case 'api':
-      return error.status === 401 || error.status === 403 ? 'The service refused the request' : 'The service could not do that';
+      return error.status === 401 || error.status === 403
+        ? 'The service refused the request'
+        : 'The service could not do that';
     case 'git':
       return 'Git could not make the diff';
     default:

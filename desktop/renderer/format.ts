@@ -97,7 +97,11 @@ export function isExpired(expiresAt: string | null, now = Date.now()): boolean {
   return expiresAt !== null && Date.parse(expiresAt) <= now;
 }
 
-export const shortId = (id: string) => id.replace(/^(rev|tok)_/, '').slice(-8).toLowerCase();
+export const shortId = (id: string) =>
+  id
+    .replace(/^(rev|tok)_/, '')
+    .slice(-8)
+    .toLowerCase();
 
 const STATUS_RANK = { queued: 0, running: 1, completed: 2, failed: 2 } as const;
 

@@ -23,5 +23,8 @@ export function bridge(): DiffReviewBridge {
 export function invoke<C extends IpcChannel>(channel: C, ...args: IpcArgs<C>): Promise<IpcResult<IpcReturn<C>>> {
   return bridge()
     .invoke(channel, ...args)
-    .catch((error: unknown) => ({ ok: false as const, error: { kind: 'internal' as const, message: String((error as Error)?.message ?? error) } }));
+    .catch((error: unknown) => ({
+      ok: false as const,
+      error: { kind: 'internal' as const, message: String((error as Error)?.message ?? error) },
+    }));
 }

@@ -4,11 +4,20 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { IpcError, ReviewJob } from '../shared/ipc-contract.ts';
 import { EmptyState, ErrorPanel, Loading, SeverityBadge, StatusBadge, useFlash, useNow } from './components.tsx';
-import { countSeverities, failureTitle, formatDateTime, formatDuration, groupCommentsByFile, jobTimings, laterState, splitRuleId } from './format.ts';
+import {
+  countSeverities,
+  failureTitle,
+  formatDateTime,
+  formatDuration,
+  groupCommentsByFile,
+  jobTimings,
+  laterState,
+  splitRuleId,
+} from './format.ts';
 import { bridge, invoke } from './ipc.ts';
 
-
-const sameText = (a: string, b: string | undefined) => b !== undefined && a.replace(/[.\s]+$/, '').toLowerCase() === b.toLowerCase();
+const sameText = (a: string, b: string | undefined) =>
+  b !== undefined && a.replace(/[.\s]+$/, '').toLowerCase() === b.toLowerCase();
 
 export function ReviewDetail(props: { reviewId: string; known?: ReviewJob; onChanged: (job: ReviewJob) => void }) {
   const [job, setJob] = useState<ReviewJob | undefined>(props.known);
@@ -78,21 +87,21 @@ export function ReviewDetail(props: { reviewId: string; known?: ReviewJob; onCha
           {job.base_commit && <> · base {job.base_commit.slice(0, 12)}</>}
         </p>
         {(active || job.status === 'completed' || flash) && (
-        <div class="detail-actions">
-          {active && (
-            <button type="button" class="button danger-outline" onClick={() => void cancel()} disabled={cancelling}>
-              {cancelling ? 'Cancelling…' : 'Cancel review'}
-            </button>
-          )}
-          {job.status === 'completed' && (
-            <button type="button" class="button" onClick={() => void copySarif()}>
-              Copy SARIF
-            </button>
-          )}
-          <span class="flash" role="status" aria-live="polite">
-            {flash ?? ''}
-          </span>
-        </div>
+          <div class="detail-actions">
+            {active && (
+              <button type="button" class="button danger-outline" onClick={() => void cancel()} disabled={cancelling}>
+                {cancelling ? 'Cancelling…' : 'Cancel review'}
+              </button>
+            )}
+            {job.status === 'completed' && (
+              <button type="button" class="button" onClick={() => void copySarif()}>
+                Copy SARIF
+              </button>
+            )}
+            <span class="flash" role="status" aria-live="polite">
+              {flash ?? ''}
+            </span>
+          </div>
         )}
         {actionError && <ErrorPanel error={actionError} />}
       </header>
@@ -116,7 +125,13 @@ export function ReviewDetail(props: { reviewId: string; known?: ReviewJob; onCha
         </div>
         <div>
           <dt>{job.status === 'failed' ? 'Ended' : 'Completed'}</dt>
-          <dd>{job.completed_at ? formatDateTime(job.completed_at) : job.status === 'failed' ? formatDateTime(job.updated_at) : '—'}</dd>
+          <dd>
+            {job.completed_at
+              ? formatDateTime(job.completed_at)
+              : job.status === 'failed'
+                ? formatDateTime(job.updated_at)
+                : '—'}
+          </dd>
         </div>
         <div>
           <dt>Total</dt>
@@ -152,10 +167,13 @@ function Comments(props: { job: ReviewJob }) {
     <section class="comments" aria-labelledby="comments-title">
       <div class="comments-head">
         <h4 id="comments-title">
-          {comments.length} comment{comments.length === 1 ? '' : 's'} in {files.length} file{files.length === 1 ? '' : 's'}
+          {comments.length} comment{comments.length === 1 ? '' : 's'} in {files.length} file
+          {files.length === 1 ? '' : 's'}
         </h4>
         <span class="badges">
-          {(['error', 'warning', 'info'] as const).map((s) => totals[s] > 0 && <SeverityBadge key={s} severity={s} count={totals[s]} />)}
+          {(['error', 'warning', 'info'] as const).map(
+            (s) => totals[s] > 0 && <SeverityBadge key={s} severity={s} count={totals[s]} />,
+          )}
         </span>
       </div>
       {files.map((file) => (
@@ -165,7 +183,9 @@ function Comments(props: { job: ReviewJob }) {
               {file.filePath}
             </span>
             <span class="badges">
-              {(['error', 'warning', 'info'] as const).map((s) => file.counts[s] > 0 && <SeverityBadge key={s} severity={s} count={file.counts[s]} />)}
+              {(['error', 'warning', 'info'] as const).map(
+                (s) => file.counts[s] > 0 && <SeverityBadge key={s} severity={s} count={file.counts[s]} />,
+              )}
             </span>
           </summary>
           <ul class="comment-list">

@@ -17,7 +17,8 @@ interface Filters {
 }
 
 /** The service's order: newest first; review ids sort by creation time, also within one millisecond. */
-const newestFirst = (a: ReviewJob, b: ReviewJob) => b.created_at.localeCompare(a.created_at) || (a.review_id < b.review_id ? 1 : a.review_id > b.review_id ? -1 : 0);
+const newestFirst = (a: ReviewJob, b: ReviewJob) =>
+  b.created_at.localeCompare(a.created_at) || (a.review_id < b.review_id ? 1 : a.review_id > b.review_id ? -1 : 0);
 
 const matches = (job: ReviewJob, filters: Filters) =>
   (!filters.status || job.status === filters.status) && (!filters.repository || job.repository === filters.repository);
@@ -82,13 +83,18 @@ export function ReviewsView(props: { connectionKey: number; stale: boolean; acti
     setMoreError(result.ok ? undefined : result.error);
     if (!result.ok) return;
     const added = result.value.reviews.filter((job) => !jobs?.some((c) => c.review_id === job.review_id));
-    setJobs((current = []) => [...current, ...result.value.reviews.filter((job) => !current.some((c) => c.review_id === job.review_id))]);
+    setJobs((current = []) => [
+      ...current,
+      ...result.value.reviews.filter((job) => !current.some((c) => c.review_id === job.review_id)),
+    ]);
     setCursor(result.value.next_cursor);
     // On the last page the button goes away: the keyboard focus moves on to the first new job
     // instead of falling back to the start of the page.
     if (!result.value.next_cursor && added[0] && fromKeyboard) {
       const id = added[0].review_id;
-      requestAnimationFrame(() => document.querySelector<HTMLElement>(`.job-row[data-review-id="${CSS.escape(id)}"]`)?.focus());
+      requestAnimationFrame(() =>
+        document.querySelector<HTMLElement>(`.job-row[data-review-id="${CSS.escape(id)}"]`)?.focus(),
+      );
     }
   };
 
@@ -165,7 +171,11 @@ export function ReviewsView(props: { connectionKey: number; stale: boolean; acti
           <div class="filters" role="search" aria-label="Filter reviews">
             <div class="field">
               <label for="filter-status">Status</label>
-              <select id="filter-status" value={filters.status} onChange={(e) => setFilters((f) => ({ ...f, status: e.currentTarget.value as ReviewStatus | '' }))}>
+              <select
+                id="filter-status"
+                value={filters.status}
+                onChange={(e) => setFilters((f) => ({ ...f, status: e.currentTarget.value as ReviewStatus | '' }))}
+              >
                 <option value="">All</option>
                 <option value="queued">Queued</option>
                 <option value="running">Running</option>
@@ -246,7 +256,10 @@ export function ReviewsView(props: { connectionKey: number; stale: boolean; acti
             onClick={() => {
               setDetailShown(false);
               const id = selectedId;
-              if (id) requestAnimationFrame(() => document.querySelector<HTMLElement>(`.job-row[data-review-id="${CSS.escape(id)}"]`)?.focus());
+              if (id)
+                requestAnimationFrame(() =>
+                  document.querySelector<HTMLElement>(`.job-row[data-review-id="${CSS.escape(id)}"]`)?.focus(),
+                );
             }}
           >
             ← Back to the list
@@ -261,7 +274,13 @@ export function ReviewsView(props: { connectionKey: number; stale: boolean; acti
               }}
             />
           ) : selectedId ? (
-            <ReviewDetail reviewId={selectedId} known={selected} onChanged={(job) => setJobs((current) => current?.map((j) => (j.review_id === job.review_id ? laterState(j, job) : j)))} />
+            <ReviewDetail
+              reviewId={selectedId}
+              known={selected}
+              onChanged={(job) =>
+                setJobs((current) => current?.map((j) => (j.review_id === job.review_id ? laterState(j, job) : j)))
+              }
+            />
           ) : (
             <EmptyState title="Select a review" icon="☰">
               Its timeline, comments and SARIF appear here.
@@ -277,7 +296,13 @@ function JobRow(props: { job: ReviewJob; now: number; selected: boolean; onSelec
   const { job } = props;
   const counts = job.comments ? countSeverities(job.comments) : undefined;
   return (
-    <button type="button" class={`job-row ${props.selected ? 'selected' : ''}`} aria-current={props.selected ? 'true' : undefined} onClick={props.onSelect} data-review-id={job.review_id}>
+    <button
+      type="button"
+      class={`job-row ${props.selected ? 'selected' : ''}`}
+      aria-current={props.selected ? 'true' : undefined}
+      onClick={props.onSelect}
+      data-review-id={job.review_id}
+    >
       <span class="job-row-top">
         <StatusBadge status={job.status} cancelled={job.error?.code === 'cancelled'} />
         <span class="job-repo" title={job.repository}>
@@ -298,7 +323,9 @@ function JobRow(props: { job: ReviewJob; now: number; selected: boolean; onSelec
           <>
             <span aria-hidden="true">·</span>
             <span>
-              {job.comments!.length === 0 ? 'no comments' : `${job.comments!.length} comment${job.comments!.length === 1 ? '' : 's'}`}
+              {job.comments!.length === 0
+                ? 'no comments'
+                : `${job.comments!.length} comment${job.comments!.length === 1 ? '' : 's'}`}
               {counts.error > 0 && <span class="sev-dot error" title={`${counts.error} errors`} />}
             </span>
           </>

@@ -37,11 +37,14 @@ export function SubmitReview(props: { onSubmitted: (job: ReviewJob) => void; onC
   const submit = async (event: Event) => {
     event.preventDefault();
     setError(undefined);
-    if (source === 'folder' && !folder) return setError({ kind: 'invalid_input', field: 'folder', message: 'Choose a folder first.' });
+    if (source === 'folder' && !folder)
+      return setError({ kind: 'invalid_input', field: 'folder', message: 'Choose a folder first.' });
     setBusy(true);
     const result =
       source === 'folder'
-        ? await invoke('reviews:submitFolder', { folder: folder!, baseBranch, includeUncommitted }).then((r) => (r.ok ? { ok: true as const, value: r.value.job } : r))
+        ? await invoke('reviews:submitFolder', { folder: folder!, baseBranch, includeUncommitted }).then((r) =>
+            r.ok ? { ok: true as const, value: r.value.job } : r,
+          )
         : await invoke('reviews:submitDiff', { diff, repository, baseCommit });
     setBusy(false);
     if (result.ok) props.onSubmitted(result.value);
@@ -50,8 +53,13 @@ export function SubmitReview(props: { onSubmitted: (job: ReviewJob) => void; onC
 
   const sizeProblem = source === 'diff' ? diffSizeProblem(diff) : undefined;
   const errorFor = (...fields: string[]) =>
-    fields.includes('diff') && sizeProblem ? sizeProblem : error?.field && fields.includes(error.field) ? error.message : undefined;
-  const shownAtField = error?.field && ['folder', 'diff', 'repository', 'base_commit', 'baseCommit'].includes(error.field);
+    fields.includes('diff') && sizeProblem
+      ? sizeProblem
+      : error?.field && fields.includes(error.field)
+        ? error.message
+        : undefined;
+  const shownAtField =
+    error?.field && ['folder', 'diff', 'repository', 'base_commit', 'baseCommit'].includes(error.field);
 
   return (
     <form class="submit" onSubmit={submit} aria-labelledby="submit-title">
@@ -64,7 +72,13 @@ export function SubmitReview(props: { onSubmitted: (job: ReviewJob) => void; onC
           ] as const
         ).map(([value, label]) => (
           <label key={value} class={source === value ? 'selected' : undefined}>
-            <input type="radio" name="source" value={value} checked={source === value} onChange={() => setSource(value)} />
+            <input
+              type="radio"
+              name="source"
+              value={value}
+              checked={source === value}
+              onChange={() => setSource(value)}
+            />
             {label}
           </label>
         ))}
@@ -77,7 +91,12 @@ export function SubmitReview(props: { onSubmitted: (job: ReviewJob) => void; onC
               Repository folder
             </span>
             <div class="folder-row">
-              <button type="button" class="button" onClick={() => void choose()} aria-describedby="folder-label folder-value">
+              <button
+                type="button"
+                class="button"
+                onClick={() => void choose()}
+                aria-describedby="folder-label folder-value"
+              >
                 Choose folder…
               </button>
               <span id="folder-value" class={`folder-value mono ${folder ? '' : 'muted'}`} title={folder}>
@@ -85,14 +104,26 @@ export function SubmitReview(props: { onSubmitted: (job: ReviewJob) => void; onC
               </span>
             </div>
             <FieldError id="folder-error" error={errorFor('folder')} />
-            <p class="hint">The branch checked out there is compared with the base branch (three-dot diff from their merge base).</p>
+            <p class="hint">
+              The branch checked out there is compared with the base branch (three-dot diff from their merge base).
+            </p>
           </div>
           <div class="field">
             <label for="base-branch">Base branch (optional)</label>
-            <input id="base-branch" type="text" placeholder="the remote's default branch, e.g. origin/main" value={baseBranch} onInput={(e) => setBaseBranch(e.currentTarget.value)} />
+            <input
+              id="base-branch"
+              type="text"
+              placeholder="the remote's default branch, e.g. origin/main"
+              value={baseBranch}
+              onInput={(e) => setBaseBranch(e.currentTarget.value)}
+            />
           </div>
           <label class="check">
-            <input type="checkbox" checked={includeUncommitted} onChange={(e) => setIncludeUncommitted(e.currentTarget.checked)} />
+            <input
+              type="checkbox"
+              checked={includeUncommitted}
+              onChange={(e) => setIncludeUncommitted(e.currentTarget.checked)}
+            />
             <span>Include uncommitted changes</span>
           </label>
         </div>

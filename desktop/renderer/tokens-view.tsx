@@ -39,7 +39,9 @@ export function TokensView(props: { connectionKey: number; stale: boolean; activ
       <div class="view-head">
         <div>
           <h2 id="tokens-title">Review API tokens</h2>
-          <p class="muted">Tokens let CI jobs, scripts and editors submit and read reviews. Each secret is shown only once.</p>
+          <p class="muted">
+            Tokens let CI jobs, scripts and editors submit and read reviews. Each secret is shown only once.
+          </p>
         </div>
       </div>
       {created ? (
@@ -55,7 +57,8 @@ export function TokensView(props: { connectionKey: number; stale: boolean; activ
       )}
       <div class="card">
         <h3 class="card-title" id="tokens-list-title" ref={listTitle} tabIndex={-1}>
-          Active tokens {list && <span class="count">{list.tokens.filter((t) => !isExpired(t.expires_at, Date.now())).length}</span>}
+          Active tokens{' '}
+          {list && <span class="count">{list.tokens.filter((t) => !isExpired(t.expires_at, Date.now())).length}</span>}
         </h3>
         {props.stale && list && <StaleNote loadedAt={loadedAt} what="tokens" />}
         {/* A failed reload keeps the list it had: only a first load that failed shows the error. */}
@@ -126,13 +129,22 @@ function TokenTable(props: { view: TokenListView; onRevoke: (token: TokenRecord)
                 </td>
                 <td title={formatDateTime(token.created_at)}>{formatDate(token.created_at)}</td>
                 <td title={token.expires_at ? formatDateTime(token.expires_at) : undefined}>
-                  {token.expires_at === null ? 'Never' : expired ? `Expired ${formatDate(token.expires_at)}` : formatDate(token.expires_at)}
+                  {token.expires_at === null
+                    ? 'Never'
+                    : expired
+                      ? `Expired ${formatDate(token.expires_at)}`
+                      : formatDate(token.expires_at)}
                 </td>
                 <td title={token.last_used_at ? formatDateTime(token.last_used_at) : undefined}>
                   {token.last_used_at ? formatAgo(token.last_used_at, now) : <span class="muted">Never</span>}
                 </td>
                 <td class="row-actions">
-                  <button type="button" class="button small danger-outline" onClick={() => props.onRevoke(token)} aria-label={`Revoke ${token.name}`}>
+                  <button
+                    type="button"
+                    class="button small danger-outline"
+                    onClick={() => props.onRevoke(token)}
+                    aria-label={`Revoke ${token.name}`}
+                  >
                     Revoke
                   </button>
                 </td>
@@ -164,7 +176,11 @@ function CreateTokenForm(props: { existingNames: string[]; onCreated: (token: Cr
     event.preventDefault();
     setBusy(true);
     setError(undefined);
-    const result = await invoke('tokens:create', { name, scopes, expiresInDays: expiry === 'never' ? null : Number(expiry) });
+    const result = await invoke('tokens:create', {
+      name,
+      scopes,
+      expiresInDays: expiry === 'never' ? null : Number(expiry),
+    });
     setBusy(false);
     if (!result.ok) return setError(result.error);
     setName('');
@@ -173,7 +189,8 @@ function CreateTokenForm(props: { existingNames: string[]; onCreated: (token: Cr
   const errorFor = (field: string) => (error?.field === field ? error.message : undefined);
   const nameError = errorFor('name');
   // Allowed (the service does), but two tokens of one name cannot be told apart when revoking.
-  const duplicate = name.trim() !== '' && props.existingNames.some((n) => n.trim().toLowerCase() === name.trim().toLowerCase());
+  const duplicate =
+    name.trim() !== '' && props.existingNames.some((n) => n.trim().toLowerCase() === name.trim().toLowerCase());
   const scopesError = errorFor('scopes');
   const generalError = error && !['name', 'scopes', 'expires_in_days'].includes(error.field ?? '') ? error : undefined;
 
@@ -206,13 +223,21 @@ function CreateTokenForm(props: { existingNames: string[]; onCreated: (token: Cr
           <legend>Scopes</legend>
           <div class="checks" aria-describedby={scopesError ? 'token-scopes-error' : undefined}>
             <label class="check">
-              <input type="checkbox" checked={scopes.includes('reviews:read')} onChange={(e) => toggle('reviews:read', e.currentTarget.checked)} />
+              <input
+                type="checkbox"
+                checked={scopes.includes('reviews:read')}
+                onChange={(e) => toggle('reviews:read', e.currentTarget.checked)}
+              />
               <span>
                 reviews:read <span class="muted">(read, list, follow)</span>
               </span>
             </label>
             <label class="check">
-              <input type="checkbox" checked={scopes.includes('reviews:write')} onChange={(e) => toggle('reviews:write', e.currentTarget.checked)} />
+              <input
+                type="checkbox"
+                checked={scopes.includes('reviews:write')}
+                onChange={(e) => toggle('reviews:write', e.currentTarget.checked)}
+              />
               <span>
                 reviews:write <span class="muted">(submit, cancel)</span>
               </span>
@@ -253,10 +278,18 @@ function CreatedSecret(props: { token: CreatedToken; onDone: () => void }) {
         Token “{props.token.name}” created
       </h3>
       <p class="secret-warning">
-        <strong>Copy it now: you will not see this token again.</strong> Store it where your tool reads secrets (for example a CI secret).
+        <strong>Copy it now: you will not see this token again.</strong> Store it where your tool reads secrets (for
+        example a CI secret).
       </p>
       <div class="secret-row">
-        <input type="text" class="secret-value" readOnly value={props.token.token} aria-label="The new token's secret" onFocus={(e) => e.currentTarget.select()} />
+        <input
+          type="text"
+          class="secret-value"
+          readOnly
+          value={props.token.token}
+          aria-label="The new token's secret"
+          onFocus={(e) => e.currentTarget.select()}
+        />
         <button
           ref={copyRef}
           type="button"
@@ -277,7 +310,8 @@ function CreatedSecret(props: { token: CreatedToken; onDone: () => void }) {
         {flash ?? copyError ?? ''}
       </p>
       <p class="muted small">
-        Scopes: {props.token.scopes.join(', ')} · {props.token.expires_at ? `expires ${formatDate(props.token.expires_at)}` : 'never expires'}
+        Scopes: {props.token.scopes.join(', ')} ·{' '}
+        {props.token.expires_at ? `expires ${formatDate(props.token.expires_at)}` : 'never expires'}
       </p>
     </div>
   );
@@ -304,7 +338,9 @@ function RevokeDialog(props: { token: TokenRecord; isAppToken: boolean; onClose:
       <p>
         Anything using the token <code>{props.token.prefix}…</code> stops working at once. This cannot be undone.
       </p>
-      {props.isAppToken && <p class="muted">This app uses this token for its dashboard; it will create a new one when it needs it.</p>}
+      {props.isAppToken && (
+        <p class="muted">This app uses this token for its dashboard; it will create a new one when it needs it.</p>
+      )}
     </ConfirmDialog>
   );
 }

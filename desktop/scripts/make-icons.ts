@@ -39,7 +39,9 @@ const WHITE: Rgba = [255, 255, 255, 255];
 function inside(shape: Shape, x: number, y: number): boolean {
   const cx = Math.min(Math.max(x, shape.x0 + shape.r), shape.x1 - shape.r);
   const cy = Math.min(Math.max(y, shape.y0 + shape.r), shape.y1 - shape.r);
-  return (x - cx) ** 2 + (y - cy) ** 2 <= shape.r ** 2 && x >= shape.x0 && x <= shape.x1 && y >= shape.y0 && y <= shape.y1;
+  return (
+    (x - cx) ** 2 + (y - cy) ** 2 <= shape.r ** 2 && x >= shape.x0 && x <= shape.x1 && y >= shape.y0 && y <= shape.y1
+  );
 }
 
 /** RGBA pixels of the icon at `size`×`size`, 4×4 supersampled. */

@@ -176,7 +176,8 @@ export const IPC_EVENTS = Object.keys(eventSet) as IpcEvent[];
 
 export const isIpcChannel = (value: unknown): value is IpcChannel =>
   typeof value === 'string' && Object.hasOwn(channelSet, value);
-export const isIpcEvent = (value: unknown): value is IpcEvent => typeof value === 'string' && Object.hasOwn(eventSet, value);
+export const isIpcEvent = (value: unknown): value is IpcEvent =>
+  typeof value === 'string' && Object.hasOwn(eventSet, value);
 
 /** What the preload exposes to the renderer as `window.diffReview`. */
 export interface DiffReviewBridge {

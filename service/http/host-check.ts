@@ -68,4 +68,3 @@ function nameOf(host: string): string {
   const port = lower.slice(end);
   return port === '' || /^:\d{1,5}$/.test(port) ? lower.slice(0, end) : '';
 }
-

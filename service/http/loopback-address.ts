@@ -8,5 +8,7 @@ export function isLoopbackAddress(address: string): boolean {
   if (net.isIPv4(bare)) return bare.startsWith('127.');
   if (!net.isIPv6(bare)) return false;
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(bare);
-  return mapped ? mapped[1]!.startsWith('127.') : new net.SocketAddress({ address: bare, family: 'ipv6' }).address === '::1';
+  return mapped
+    ? mapped[1]!.startsWith('127.')
+    : new net.SocketAddress({ address: bare, family: 'ipv6' }).address === '::1';
 }

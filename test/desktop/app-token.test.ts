@@ -18,7 +18,10 @@ describe('the app token', () => {
   });
   afterAll(async () => svc?.close());
 
-  const install = (storage: FakeSafeStorage = fakeSafeStorage(), file = path.join(mkdtempSync(path.join(os.tmpdir(), 'diff-review-apptoken-')), 'connection.json')) => {
+  const install = (
+    storage: FakeSafeStorage = fakeSafeStorage(),
+    file = path.join(mkdtempSync(path.join(os.tmpdir(), 'diff-review-apptoken-')), 'connection.json'),
+  ) => {
     const credentials = new CredentialStore({ file, safeStorage: storage });
     const connection = new Connection({
       credentials,
@@ -32,11 +35,15 @@ describe('the app token', () => {
   };
   const named = async () => {
     const { tokens } = await svc.client(svc.dashboardToken).listTokens();
-    return tokens.filter((t) => t.name === APP_TOKEN_NAME).map((t) => t.id).sort();
+    return tokens
+      .filter((t) => t.name === APP_TOKEN_NAME)
+      .map((t) => t.id)
+      .sort();
   };
-  const connect = (connection: Connection) => connection.connect({ mode: 'remote', url: svc.url, dashboardToken: svc.dashboardToken });
+  const connect = (connection: Connection) =>
+    connection.connect({ mode: 'remote', url: svc.url, dashboardToken: svc.dashboardToken });
 
-  it('never revokes a token of the same name it did not create (a user\'s own, another install\'s)', async () => {
+  it("never revokes a token of the same name it did not create (a user's own, another install's)", async () => {
     const users = await svc.client(svc.dashboardToken).createToken({ name: APP_TOKEN_NAME });
     const a = install();
     const b = install();
@@ -79,7 +86,9 @@ describe('the app token', () => {
     const seed = new CredentialStore({ file, safeStorage: storage });
     seed.saveConnection({ mode: 'remote', url: svc.url }, svc.dashboardToken);
     const settings = JSON.parse(readFileSync(file, 'utf8'));
-    settings.secrets = storage.encryptString(JSON.stringify({ dashboardToken: svc.dashboardToken, appTokens: { [svc.url]: old.token } })).toString('base64');
+    settings.secrets = storage
+      .encryptString(JSON.stringify({ dashboardToken: svc.dashboardToken, appTokens: { [svc.url]: old.token } }))
+      .toString('base64');
     writeFileSync(file, JSON.stringify(settings));
     const legacy = install(storage, file);
     await legacy.connection.start();

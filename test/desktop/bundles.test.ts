@@ -26,7 +26,10 @@ describe('desktop bundles', () => {
     expect(requires('renderer/renderer.js')).toEqual([]);
     // The service is not in main.js: it is loaded from its own bundle only when chosen.
     expect(readFileSync(path.join(outdir, 'main.js'), 'utf8')).not.toContain('fastify');
-    expect(JSON.parse(readFileSync(path.join(outdir, 'package.json'), 'utf8'))).toMatchObject({ main: 'main.js', type: 'commonjs' });
+    expect(JSON.parse(readFileSync(path.join(outdir, 'package.json'), 'utf8'))).toMatchObject({
+      main: 'main.js',
+      type: 'commonjs',
+    });
   });
 
   it('runs the built-in service from the bundle and reviews a diff', async () => {
@@ -51,9 +54,15 @@ describe('desktop bundles', () => {
         console.log(JSON.stringify(job));
       })().catch((error) => { console.error(error); process.exit(1); });
     `;
-    const { stdout } = await promisify(execFile)(process.execPath, ['-e', script], { cwd: os.tmpdir(), timeout: 30_000 });
+    const { stdout } = await promisify(execFile)(process.execPath, ['-e', script], {
+      cwd: os.tmpdir(),
+      timeout: 30_000,
+    });
     const job = JSON.parse(stdout.trim().split('\n').at(-1)!);
-    expect(job).toMatchObject({ status: 'completed', comments: [expect.objectContaining({ file_path: 'a.js', line: 2, severity: 'warning' })] });
+    expect(job).toMatchObject({
+      status: 'completed',
+      comments: [expect.objectContaining({ file_path: 'a.js', line: 2, severity: 'warning' })],
+    });
     expect(job.comments[0].message).toMatch(/^no-debugger:/);
   });
 });

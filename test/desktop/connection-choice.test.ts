@@ -6,11 +6,22 @@ import { toIpcError } from '../../desktop/main/ipc-errors.ts';
 
 const TOKEN = 'd'.repeat(40);
 const remote = (url: string, allowCleartext?: boolean) =>
-  validateChoice({ mode: 'remote', url, dashboardToken: TOKEN, ...(allowCleartext === undefined ? {} : { allowCleartext }) });
+  validateChoice({
+    mode: 'remote',
+    url,
+    dashboardToken: TOKEN,
+    ...(allowCleartext === undefined ? {} : { allowCleartext }),
+  });
 
 describe('connection choice', () => {
   it('refuses http:// to a host that is not this machine, naming the reason', () => {
-    for (const url of ['http://review.example.com:7411', 'http://10.0.0.5:7411', 'http://[fe80::1]:7411', 'http://127.0.0.1.nip.io', 'http://localhost.evil.example']) {
+    for (const url of [
+      'http://review.example.com:7411',
+      'http://10.0.0.5:7411',
+      'http://[fe80::1]:7411',
+      'http://127.0.0.1.nip.io',
+      'http://localhost.evil.example',
+    ]) {
       let error: unknown;
       try {
         remote(url);
@@ -24,14 +35,26 @@ describe('connection choice', () => {
   });
 
   it('sends to http:// elsewhere once the user confirms, and to loopback or https:// without asking', () => {
-    expect(remote('http://review.example.com:7411', true)).toEqual({ mode: 'remote', url: 'http://review.example.com:7411', dashboardToken: TOKEN });
-    for (const url of ['http://127.0.0.1:7411', 'http://127.8.9.10', 'http://localhost:7411', 'http://[::1]:7411', 'https://review.example.com']) {
+    expect(remote('http://review.example.com:7411', true)).toEqual({
+      mode: 'remote',
+      url: 'http://review.example.com:7411',
+      dashboardToken: TOKEN,
+    });
+    for (const url of [
+      'http://127.0.0.1:7411',
+      'http://127.8.9.10',
+      'http://localhost:7411',
+      'http://[::1]:7411',
+      'https://review.example.com',
+    ]) {
       expect(remote(url).mode, url).toBe('remote');
     }
   });
 
   it('knows which host names are this machine', () => {
     expect(['127.0.0.1', '127.255.255.254', 'localhost', 'LOCALHOST', '[::1]'].every(isLoopbackHost)).toBe(true);
-    expect(['128.0.0.1', '10.0.0.1', 'localhost.example', '127.0.0.1.example', '[::2]', '0.0.0.0'].some(isLoopbackHost)).toBe(false);
+    expect(
+      ['128.0.0.1', '10.0.0.1', 'localhost.example', '127.0.0.1.example', '[::2]', '0.0.0.0'].some(isLoopbackHost),
+    ).toBe(false);
   });
 });

@@ -28,37 +28,47 @@ const REASON =
 if (!binary) console.warn(REASON);
 
 describe('the desktop app in Electron', () => {
-  it.skipIf(!binary)('starts with the built-in service, creates a token and reviews a diff', async () => {
-    const outdir = mkdtempSync(path.join(os.tmpdir(), 'diff-review-electron-'));
-    await buildDesktop(outdir, ['main', 'service', 'renderer']);
-    const userData = mkdtempSync(path.join(os.tmpdir(), 'diff-review-electron-home-'));
-    const app = await electron.launch({
-      executablePath: binary!,
-      args: [outdir, `--user-data-dir=${userData}`],
-      env: { ...process.env, ELECTRON_ENABLE_LOGGING: '1' },
-    });
-    try {
-      const page = await app.firstWindow();
-      const prefs = await app.evaluate(({ BrowserWindow }) => (BrowserWindow.getAllWindows()[0]!.webContents as unknown as { getLastWebPreferences(): unknown }).getLastWebPreferences());
-      expect(prefs).toMatchObject({ contextIsolation: true, sandbox: true, nodeIntegration: false });
-      expect(await page.evaluate(() => typeof (globalThis as { require?: unknown }).require)).toBe('undefined');
+  it.skipIf(!binary)(
+    'starts with the built-in service, creates a token and reviews a diff',
+    async () => {
+      const outdir = mkdtempSync(path.join(os.tmpdir(), 'diff-review-electron-'));
+      await buildDesktop(outdir, ['main', 'service', 'renderer']);
+      const userData = mkdtempSync(path.join(os.tmpdir(), 'diff-review-electron-home-'));
+      const app = await electron.launch({
+        executablePath: binary!,
+        args: [outdir, `--user-data-dir=${userData}`],
+        env: { ...process.env, ELECTRON_ENABLE_LOGGING: '1' },
+      });
+      try {
+        const page = await app.firstWindow();
+        const prefs = await app.evaluate(({ BrowserWindow }) =>
+          (
+            BrowserWindow.getAllWindows()[0]!.webContents as unknown as { getLastWebPreferences(): unknown }
+          ).getLastWebPreferences(),
+        );
+        expect(prefs).toMatchObject({ contextIsolation: true, sandbox: true, nodeIntegration: false });
+        expect(await page.evaluate(() => typeof (globalThis as { require?: unknown }).require)).toBe('undefined');
 
-      await page.getByRole('button', { name: 'Start the built-in service' }).click();
-      await page.getByRole('status').filter({ hasText: 'Connected · Built-in service' }).waitFor({ timeout: 30_000 });
-      await page.getByRole('tab', { name: 'Tokens' }).click();
-      await page.getByLabel('Name').fill('electron test');
-      await page.getByRole('button', { name: 'Create token' }).click();
-      expect(await page.getByLabel("The new token's secret").inputValue()).toMatch(/^drv_/);
+        await page.getByRole('button', { name: 'Start the built-in service' }).click();
+        await page.getByRole('status').filter({ hasText: 'Connected · Built-in service' }).waitFor({ timeout: 30_000 });
+        await page.getByRole('tab', { name: 'Tokens' }).click();
+        await page.getByLabel('Name').fill('electron test');
+        await page.getByRole('button', { name: 'Create token' }).click();
+        expect(await page.getByLabel("The new token's secret").inputValue()).toMatch(/^drv_/);
 
-      await page.getByRole('tab', { name: 'Reviews' }).click();
-      await page.getByRole('button', { name: 'New review' }).click();
-      await page.getByRole('radio', { name: 'Paste a diff' }).check();
-      await page.getByLabel('Unified diff').fill('diff --git a/a.js b/a.js\n--- a/a.js\n+++ b/a.js\n@@ -1 +1,2 @@\n a;\n+debugger;\n');
-      await page.locator('#diff-repository').fill('github.com/acme/widgets');
-      await page.getByRole('button', { name: 'Submit review' }).click();
-      await page.locator('article.detail').getByText('no-debugger').waitFor({ timeout: 30_000 });
-    } finally {
-      await app.close();
-    }
-  }, 120_000);
+        await page.getByRole('tab', { name: 'Reviews' }).click();
+        await page.getByRole('button', { name: 'New review' }).click();
+        await page.getByRole('radio', { name: 'Paste a diff' }).check();
+        await page
+          .getByLabel('Unified diff')
+          .fill('diff --git a/a.js b/a.js\n--- a/a.js\n+++ b/a.js\n@@ -1 +1,2 @@\n a;\n+debugger;\n');
+        await page.locator('#diff-repository').fill('github.com/acme/widgets');
+        await page.getByRole('button', { name: 'Submit review' }).click();
+        await page.locator('article.detail').getByText('no-debugger').waitFor({ timeout: 30_000 });
+      } finally {
+        await app.close();
+      }
+    },
+    120_000,
+  );
 });

@@ -12,7 +12,12 @@ import { createIpcHandlers } from '../../desktop/main/ipc-handlers.ts';
 import { createIpcRouter, isTrustedSender, type IpcHandlers } from '../../desktop/main/ipc-router.ts';
 import { ReviewWatcher } from '../../desktop/main/review-watcher.ts';
 import { startBuiltInService } from '../../desktop/main/service-launcher.ts';
-import { CONTENT_SECURITY_POLICY, isExternalLink, mainWindowOptions, mayNavigate } from '../../desktop/main/window-security.ts';
+import {
+  CONTENT_SECURITY_POLICY,
+  isExternalLink,
+  mainWindowOptions,
+  mayNavigate,
+} from '../../desktop/main/window-security.ts';
 import { createBridge } from '../../desktop/preload/bridge.ts';
 import { APP_TOKEN_NAME, IPC_CHANNELS, type ConnectionState } from '../../desktop/shared/ipc-contract.ts';
 import { startTestService, type TestService } from '../support/test-service.ts';
@@ -62,7 +67,10 @@ describe('window security', () => {
   it('imports electron only in the two entry files', () => {
     const files = walk(path.join(root, 'desktop')).filter((f) => /\.(ts|tsx|mjs)$/.test(f));
     const importers = files.filter((f) => /^import\s+(?!type\b)[^;]*from\s+'electron'/m.test(readFileSync(f, 'utf8')));
-    expect(importers.map((f) => path.relative(root, f)).sort()).toEqual(['desktop/main/index.ts', 'desktop/preload/index.ts']);
+    expect(importers.map((f) => path.relative(root, f)).sort()).toEqual([
+      'desktop/main/index.ts',
+      'desktop/preload/index.ts',
+    ]);
   });
 });
 
@@ -71,7 +79,7 @@ describe('IPC', () => {
   const log = vi.fn();
   const router = createIpcRouter({ handlers, rendererUrl: RENDERER_URL, log });
 
-  it('answers only the top frame of the app\'s own page', async () => {
+  it("answers only the top frame of the app's own page", async () => {
     expect(isTrustedSender({ url: RENDERER_URL, parent: null }, RENDERER_URL)).toBe(true);
     expect(isTrustedSender({ url: `${RENDERER_URL}?x#y`, parent: null }, RENDERER_URL)).toBe(true);
     expect(isTrustedSender({ url: RENDERER_URL, parent: {} }, RENDERER_URL)).toBe(false);
@@ -84,8 +92,14 @@ describe('IPC', () => {
     expect(handlers['tokens:list']).not.toHaveBeenCalled();
     expect(log).toHaveBeenCalledWith('warn', expect.stringContaining('untrusted sender'), expect.anything());
 
-    expect(await router.dispatch('tokens:list', { url: RENDERER_URL, parent: null }, [])).toEqual({ ok: true, value: 'tokens:list' });
-    expect(await router.dispatch('fs:readFile', { url: RENDERER_URL, parent: null }, [])).toMatchObject({ ok: false, error: { kind: 'invalid_input' } });
+    expect(await router.dispatch('tokens:list', { url: RENDERER_URL, parent: null }, [])).toEqual({
+      ok: true,
+      value: 'tokens:list',
+    });
+    expect(await router.dispatch('fs:readFile', { url: RENDERER_URL, parent: null }, [])).toMatchObject({
+      ok: false,
+      error: { kind: 'invalid_input' },
+    });
   });
 
   it('turns errors into values the renderer can show next to the field', async () => {
@@ -93,7 +107,14 @@ describe('IPC', () => {
       handlers: {
         ...handlers,
         'tokens:create': async () => {
-          throw new ApiError({ status: 400, error: 'invalid_request', message: 'name must be at most 100 characters', body: {}, method: 'POST', url: 'http://x/v1/auth/tokens' });
+          throw new ApiError({
+            status: 400,
+            error: 'invalid_request',
+            message: 'name must be at most 100 characters',
+            body: {},
+            method: 'POST',
+            url: 'http://x/v1/auth/tokens',
+          });
         },
         'tokens:list': async () => {
           throw new Error('secret internals');
@@ -105,7 +126,13 @@ describe('IPC', () => {
     const frame = { url: RENDERER_URL, parent: null };
     expect(await failing.dispatch('tokens:create', frame, [{}])).toEqual({
       ok: false,
-      error: { kind: 'api', status: 400, code: 'invalid_request', field: 'name', message: 'name must be at most 100 characters' },
+      error: {
+        kind: 'api',
+        status: 400,
+        code: 'invalid_request',
+        field: 'name',
+        message: 'name must be at most 100 characters',
+      },
     });
     const internal = await failing.dispatch('tokens:list', frame, []);
     expect(internal).toMatchObject({ ok: false, error: { kind: 'internal' } });
@@ -122,13 +149,17 @@ describe('IPC', () => {
     expect(Object.keys(real).sort()).toEqual([...IPC_CHANNELS].sort());
   });
 
-  it('bridges only the contract\'s channels and hides the Electron event', async () => {
+  it("bridges only the contract's channels and hides the Electron event", async () => {
     const ipc = { invoke: vi.fn(async () => ({ ok: true, value: 1 })), on: vi.fn(), removeListener: vi.fn() };
     const bridge = createBridge(ipc);
     await bridge.invoke('reviews:get', 'rev_1');
     expect(ipc.invoke).toHaveBeenCalledWith('reviews:get', 'rev_1');
-    await expect((bridge.invoke as (channel: string) => Promise<unknown>)('shell:exec')).rejects.toThrow(/Unknown IPC channel/);
-    expect(() => (bridge.on as (event: string, listener: () => void) => void)('anything', () => {})).toThrow(/Unknown IPC event/);
+    await expect((bridge.invoke as (channel: string) => Promise<unknown>)('shell:exec')).rejects.toThrow(
+      /Unknown IPC channel/,
+    );
+    expect(() => (bridge.on as (event: string, listener: () => void) => void)('anything', () => {})).toThrow(
+      /Unknown IPC event/,
+    );
     const listener = vi.fn();
     const off = bridge.on('review:updated', listener);
     const wrapped = ipc.on.mock.calls[0]![1] as (event: unknown, payload: unknown) => void;
@@ -207,7 +238,10 @@ describe('connection against a real service', () => {
 
   const connection = (states: ConnectionState[] = []) =>
     new Connection({
-      credentials: new CredentialStore({ file: path.join(tempDir('conn'), 'connection.json'), safeStorage: fakeSafeStorage() }),
+      credentials: new CredentialStore({
+        file: path.join(tempDir('conn'), 'connection.json'),
+        safeStorage: fakeSafeStorage(),
+      }),
       startBuiltIn: async () => {
         throw new Error('not in this test');
       },
@@ -217,8 +251,12 @@ describe('connection against a real service', () => {
 
   it('refuses a wrong dashboard token with a message for that field', async () => {
     const conn = connection();
-    await expect(conn.connect({ mode: 'remote', url: svc.url, dashboardToken: 'x'.repeat(40) })).rejects.toMatchObject({ field: 'dashboardToken' });
-    await expect(conn.connect({ mode: 'remote', url: 'ftp://host', dashboardToken: 'x' })).rejects.toMatchObject({ field: 'url' });
+    await expect(conn.connect({ mode: 'remote', url: svc.url, dashboardToken: 'x'.repeat(40) })).rejects.toMatchObject({
+      field: 'dashboardToken',
+    });
+    await expect(conn.connect({ mode: 'remote', url: 'ftp://host', dashboardToken: 'x' })).rejects.toMatchObject({
+      field: 'url',
+    });
     expect(conn.state.phase).toBe('setup');
     await conn.close();
   });

@@ -28,7 +28,7 @@ function pngInfo(bytes: Buffer) {
 }
 
 describe('desktop packaging (electron-builder)', () => {
-  it('has a configuration electron-builder\'s schema accepts, for Linux, macOS and Windows', () => {
+  it("has a configuration electron-builder's schema accepts, for Linux, macOS and Windows", () => {
     const validate = validator();
     const valid = validate(config);
     expect(validate.errors ?? [], JSON.stringify(validate.errors, null, 2)).toEqual([]);
@@ -49,7 +49,7 @@ describe('desktop packaging (electron-builder)', () => {
     expect(path.resolve(root, config.directories.buildResources)).toBe(BUILD_RESOURCES);
   });
 
-  it('references icons that exist in the build resources, in each system\'s format', () => {
+  it("references icons that exist in the build resources, in each system's format", () => {
     const icons = { top: config.icon, linux: config.linux.icon, mac: config.mac.icon, win: config.win.icon };
     expect(icons).toEqual({ top: 'icon.png', linux: 'icon.png', mac: 'icon.icns', win: 'icon.ico' });
     for (const name of Object.values(icons)) expect(existsSync(path.join(BUILD_RESOURCES, name)), name).toBe(true);

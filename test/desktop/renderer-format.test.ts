@@ -1,6 +1,12 @@
 // The renderer's pure helpers: grouping comments, durations, rule ids, expiry.
 import { describe, expect, it } from 'vitest';
-import { formatDuration, groupCommentsByFile, isExpired, jobTimings, splitRuleId } from '../../desktop/renderer/format.ts';
+import {
+  formatDuration,
+  groupCommentsByFile,
+  isExpired,
+  jobTimings,
+  splitRuleId,
+} from '../../desktop/renderer/format.ts';
 
 describe('renderer formatting', () => {
   it('groups comments by file, files with errors first, lines in order, with counts', () => {
@@ -24,7 +30,12 @@ describe('renderer formatting', () => {
       completed_at: '2026-11-21T10:00:03.500Z',
     };
     expect(jobTimings(job)).toEqual({ waitedMs: 1000, ranMs: 2500, totalMs: 3500 });
-    expect(jobTimings({ ...job, status: 'queued', started_at: undefined, completed_at: undefined }, Date.parse(job.created_at) + 400)).toEqual({ waitedMs: 400 });
+    expect(
+      jobTimings(
+        { ...job, status: 'queued', started_at: undefined, completed_at: undefined },
+        Date.parse(job.created_at) + 400,
+      ),
+    ).toEqual({ waitedMs: 400 });
     expect(formatDuration(2500)).toBe('2.5 s');
     expect(formatDuration(125_000)).toBe('2 min 5 s');
   });

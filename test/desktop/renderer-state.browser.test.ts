@@ -31,7 +31,11 @@ async function allReviews(client: DiffReviewClient): Promise<ReviewJob[]> {
 }
 
 const rows = (page: Page) => page.locator('.job-row');
-const selectedRowId = (page: Page) => page.locator('.job-row[aria-current="true"]').getAttribute('data-review-id', { timeout: 2000 }).catch(() => null);
+const selectedRowId = (page: Page) =>
+  page
+    .locator('.job-row[aria-current="true"]')
+    .getAttribute('data-review-id', { timeout: 2000 })
+    .catch(() => null);
 /** The stale-data note of the visible tab. */
 const staleNote = (page: Page) => page.locator('[role="tabpanel"]:not([hidden])').getByText(/Showing what was loaded/);
 const tab = (page: Page, name: 'Reviews' | 'Tokens') => page.getByRole('tab', { name }).click();
@@ -44,7 +48,14 @@ describe.skipIf(!chromiumPath && !inCI())('desktop renderer in Chromium: state t
   let client: DiffReviewClient;
   let app: RendererHarness;
   const start = (port = 0) =>
-    createService({ dataDir, port, logLevel: 'silent', concurrency: 2, workerFile: CONTROLLED_WORKER, rateLimits: { create: 10_000, read: 100_000, tokens: 10_000 } });
+    createService({
+      dataDir,
+      port,
+      logLevel: 'silent',
+      concurrency: 2,
+      workerFile: CONTROLLED_WORKER,
+      rateLimits: { create: 10_000, read: 100_000, tokens: 10_000 },
+    });
 
   beforeAll(async () => {
     if (!chromiumPath) throw new Error(MISSING_CHROMIUM.replace('Skipping', 'Cannot run'));
@@ -56,7 +67,10 @@ describe.skipIf(!chromiumPath && !inCI())('desktop renderer in Chromium: state t
     const { token } = await admin.createToken({ name: 'Seeder' });
     client = createClient({ baseUrl: service.url, token, retry: 0 });
     for (let i = 0; i < SEEDED; i++) {
-      await client.createReview({ diff: i % 10 === 3 ? 'THROW\n' : 'SLEEP 0\n', repository: i % 2 ? 'github.com/acme/beta' : 'github.com/acme/alpha' });
+      await client.createReview({
+        diff: i % 10 === 3 ? 'THROW\n' : 'SLEEP 0\n',
+        repository: i % 2 ? 'github.com/acme/beta' : 'github.com/acme/alpha',
+      });
     }
     await settledReviews(() => allReviews(client), { timeoutMs: 20_000, intervalMs: 100 });
     renderer = await launchRenderer(chromiumPath);
@@ -64,8 +78,12 @@ describe.skipIf(!chromiumPath && !inCI())('desktop renderer in Chromium: state t
   }, 60_000);
   /** Each test stands alone: connected (through main, as a saved choice would be) if a test before did not. */
   const connected = async () => {
-    if (app.desktop.connection.state.phase !== 'connected') await app.desktop.connection.connect({ mode: 'remote', url: service.url, dashboardToken });
-    await app.page.getByRole('status').filter({ hasText: `Connected · ${service.url}` }).waitFor();
+    if (app.desktop.connection.state.phase !== 'connected')
+      await app.desktop.connection.connect({ mode: 'remote', url: service.url, dashboardToken });
+    await app.page
+      .getByRole('status')
+      .filter({ hasText: `Connected · ${service.url}` })
+      .waitFor();
     return app.page;
   };
   afterAll(async () => {
@@ -80,18 +98,27 @@ describe.skipIf(!chromiumPath && !inCI())('desktop renderer in Chromium: state t
     await page.getByLabel('Service address').fill('http://review.invalid:7411');
     await page.getByLabel('Dashboard token').fill(dashboardToken);
     await page.getByRole('button', { name: 'Connect' }).click();
-    await page.locator('#service-url-error').getByText(/unencrypted/).waitFor();
+    await page
+      .locator('#service-url-error')
+      .getByText(/unencrypted/)
+      .waitFor();
     expect(app.desktop.connection.state.phase).toBe('setup');
     await page.screenshot({ path: path.join(SCREENSHOTS, 'connection-cleartext.png') });
     // Confirmed: the app does try (and finds nothing there).
     await page.getByLabel(/Send the token unencrypted/).check();
     await page.getByRole('button', { name: 'Connect' }).click();
-    await page.locator('#service-url-error').getByText(/Nothing answers at/).waitFor({ timeout: 20_000 });
+    await page
+      .locator('#service-url-error')
+      .getByText(/Nothing answers at/)
+      .waitFor({ timeout: 20_000 });
     // A loopback address needs no confirmation.
     await page.getByLabel('Service address').fill(service.url);
     await expect.poll(() => page.getByLabel(/Send the token unencrypted/).count()).toBe(0);
     await page.getByRole('button', { name: 'Connect' }).click();
-    await page.getByRole('status').filter({ hasText: `Connected · ${service.url}` }).waitFor();
+    await page
+      .getByRole('status')
+      .filter({ hasText: `Connected · ${service.url}` })
+      .waitFor();
   }, 30_000);
 
   it('keeps filters, loaded pages, the selection, a half-typed diff and the new secret across tab switches', async () => {
@@ -149,7 +176,10 @@ describe.skipIf(!chromiumPath && !inCI())('desktop renderer in Chromium: state t
     await page.screenshot({ path: path.join(SCREENSHOTS, 'offline-stale.png') });
 
     service = await start(port);
-    await page.getByRole('status').filter({ hasText: `Connected · ${service.url}` }).waitFor({ timeout: 10_000 });
+    await page
+      .getByRole('status')
+      .filter({ hasText: `Connected · ${service.url}` })
+      .waitFor({ timeout: 10_000 });
     await staleNote(page).waitFor({ state: 'detached' });
     await page.waitForTimeout(500);
     expect(await rows(page).count()).toBe(50);
@@ -171,7 +201,10 @@ describe.skipIf(!chromiumPath && !inCI())('desktop renderer in Chromium: state t
     expect(await page.getByLabel('Dashboard token').inputValue()).toBe(''); // never handed to the renderer
     await page.getByText(/saved dashboard token/).waitFor();
     await page.getByRole('button', { name: 'Connect' }).click();
-    await page.getByRole('status').filter({ hasText: `Connected · ${service.url}` }).waitFor();
+    await page
+      .getByRole('status')
+      .filter({ hasText: `Connected · ${service.url}` })
+      .waitFor();
   });
 });
 
@@ -184,19 +217,44 @@ describe.skipIf(!chromiumPath && !inCI())('desktop renderer in Chromium: layout 
   beforeAll(async () => {
     if (!chromiumPath) throw new Error(MISSING_CHROMIUM.replace('Skipping', 'Cannot run'));
     const dataDir = mkdtempSync(path.join(os.tmpdir(), 'diff-review-layout-'));
-    service = await createService({ dataDir, logLevel: 'silent', concurrency: 2, workerFile: CONTROLLED_WORKER, rateLimits: { create: 10_000, read: 100_000, tokens: 10_000 } });
+    service = await createService({
+      dataDir,
+      logLevel: 'silent',
+      concurrency: 2,
+      workerFile: CONTROLLED_WORKER,
+      rateLimits: { create: 10_000, read: 100_000, tokens: 10_000 },
+    });
     const dashboardToken = readFileSync(service.dashboardTokenFile!, 'utf8').trim();
     const admin = createClient({ baseUrl: service.url, token: dashboardToken, retry: 0 });
-    client = createClient({ baseUrl: service.url, token: (await admin.createToken({ name: 'Seeder' })).token, retry: 0 });
+    client = createClient({
+      baseUrl: service.url,
+      token: (await admin.createToken({ name: 'Seeder' })).token,
+      retry: 0,
+    });
     // A review whose comment sits on a five-digit line, under the 74 others.
-    const far = ['diff --git a/big.js b/big.js', '--- a/big.js', '+++ b/big.js', '@@ -12344,1 +12344,2 @@', ' const a = 1;', '+debugger;', ''].join('\n');
+    const far = [
+      'diff --git a/big.js b/big.js',
+      '--- a/big.js',
+      '+++ b/big.js',
+      '@@ -12344,1 +12344,2 @@',
+      ' const a = 1;',
+      '+debugger;',
+      '',
+    ].join('\n');
     await client.createReview({ diff: far, repository: 'github.com/acme/far' });
-    for (let i = 0; i < 74; i++) await client.createReview({ diff: i === 5 ? 'THROW\n' : 'SLEEP 0\n', repository: 'github.com/acme/monorepo-service-with-a-long-name' });
+    for (let i = 0; i < 74; i++)
+      await client.createReview({
+        diff: i === 5 ? 'THROW\n' : 'SLEEP 0\n',
+        repository: 'github.com/acme/monorepo-service-with-a-long-name',
+      });
     await settledReviews(() => allReviews(client), { timeoutMs: 20_000, intervalMs: 100 });
     renderer = await launchRenderer(chromiumPath);
     app = await openApp(renderer);
     await app.desktop.connection.connect({ mode: 'remote', url: service.url, dashboardToken });
-    await app.page.getByRole('status').filter({ hasText: `Connected · ${service.url}` }).waitFor();
+    await app.page
+      .getByRole('status')
+      .filter({ hasText: `Connected · ${service.url}` })
+      .waitFor();
   }, 60_000);
   afterAll(async () => {
     await app?.close();
@@ -222,7 +280,9 @@ describe.skipIf(!chromiumPath && !inCI())('desktop renderer in Chromium: layout 
     await page.locator('article.detail').waitFor();
     expect(await inView(page, 'article.detail')).toBe(true);
     expect(await inView(page, '.filters')).toBe(true); // the filters stay on top of the list
-    expect(await page.locator('.list-pane').evaluate((el) => el.scrollHeight > el.clientHeight && el.scrollTop > 0)).toBe(true);
+    expect(
+      await page.locator('.list-pane').evaluate((el) => el.scrollHeight > el.clientHeight && el.scrollTop > 0),
+    ).toBe(true);
   });
 
   it('under 900 px opens the detail as its own page, with a way back to the list', async () => {
@@ -299,7 +359,10 @@ describe.skipIf(!chromiumPath && !inCI())('desktop renderer in Chromium: layout 
     const before = (await allReviews(client)).length;
     await page.getByLabel('Unified diff').fill(`diff --git a/a b/a\n${'+'.repeat(1_000_001)}`);
     await page.locator('#diff-repository').fill('github.com/acme/big');
-    await page.locator('#diff-error').getByText(/1,000,000 bytes/).waitFor();
+    await page
+      .locator('#diff-error')
+      .getByText(/1,000,000 bytes/)
+      .waitFor();
     expect(await page.getByRole('button', { name: 'Submit review' }).isDisabled()).toBe(true);
     expect((await allReviews(client)).length).toBe(before);
     await page.getByRole('button', { name: 'Cancel' }).click();

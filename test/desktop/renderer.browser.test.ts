@@ -35,7 +35,15 @@ const SAMPLE_DIFF = [
 /** A repository on branch feature, one commit ahead of main. */
 function makeRepository(): string {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'diff-review-repo-'));
-  const env = { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1', GIT_AUTHOR_NAME: 'T', GIT_AUTHOR_EMAIL: 't@example.com', GIT_COMMITTER_NAME: 'T', GIT_COMMITTER_EMAIL: 't@example.com' };
+  const env = {
+    ...process.env,
+    GIT_CONFIG_GLOBAL: '/dev/null',
+    GIT_CONFIG_NOSYSTEM: '1',
+    GIT_AUTHOR_NAME: 'T',
+    GIT_AUTHOR_EMAIL: 't@example.com',
+    GIT_COMMITTER_NAME: 'T',
+    GIT_COMMITTER_EMAIL: 't@example.com',
+  };
   const git = (...args: string[]) => execFileSync('git', args, { cwd: dir, env, stdio: 'pipe' });
   git('init', '-q', '-b', 'main');
   writeFileSync(path.join(dir, 'feature.js'), 'export const a = 1;\n');
@@ -138,7 +146,9 @@ describe.skipIf(!chromiumPath && !inCI())('desktop renderer in Chromium', () => 
       await row.getByRole('button', { name: 'Revoke CI on main' }).click();
       await dialog.getByRole('button', { name: 'Revoke token' }).click();
       await row.waitFor({ state: 'detached' });
-      await expect(createClient({ baseUrl: service.url, token: secret, retry: 0 }).listReviews()).rejects.toMatchObject({ status: 401 });
+      await expect(createClient({ baseUrl: service.url, token: secret, retry: 0 }).listReviews()).rejects.toMatchObject(
+        { status: 401 },
+      );
     });
 
     it('submits a pasted diff and shows the completed review with its comments grouped by file', async () => {
@@ -158,7 +168,10 @@ describe.skipIf(!chromiumPath && !inCI())('desktop renderer in Chromium', () => 
       expect(text).toContain('src/app.test.js');
       expect(text).toContain('no-debugger');
       // The list row follows the job (live update from main, no refresh).
-      await page.locator('.job-row', { hasText: 'github.com/acme/widgets' }).locator('.badge', { hasText: 'Completed' }).waitFor();
+      await page
+        .locator('.job-row', { hasText: 'github.com/acme/widgets' })
+        .locator('.badge', { hasText: 'Completed' })
+        .waitFor();
 
       await detail.getByRole('button', { name: 'Copy SARIF' }).click();
       await detail.getByText(/SARIF copied/).waitFor();
@@ -182,7 +195,9 @@ describe.skipIf(!chromiumPath && !inCI())('desktop renderer in Chromium', () => 
       await detail.getByText('feature.js').waitFor();
       expect(await detail.textContent()).toContain('no-debugger');
       // A folder the user did not choose is refused by main, whatever the renderer sends.
-      const refused = await page.evaluate(() => window.diffReview!.invoke('reviews:submitFolder', { folder: '/etc', includeUncommitted: false }));
+      const refused = await page.evaluate(() =>
+        window.diffReview!.invoke('reviews:submitFolder', { folder: '/etc', includeUncommitted: false }),
+      );
       expect(refused).toMatchObject({ ok: false, error: { kind: 'invalid_input', field: 'folder' } });
       expect(app.cspViolations, app.cspViolations.join('\n')).toEqual([]);
     });
@@ -213,20 +228,29 @@ describe.skipIf(!chromiumPath && !inCI())('desktop renderer in Chromium', () => 
       await page.getByLabel('Service address').fill(remote.url);
       await page.getByLabel('Dashboard token').fill('not-the-dashboard-token-but-long-enough-1234');
       await page.getByRole('button', { name: 'Connect' }).click();
-      await page.locator('#dashboard-token-error').getByText(/refused this dashboard token/).waitFor();
+      await page
+        .locator('#dashboard-token-error')
+        .getByText(/refused this dashboard token/)
+        .waitFor();
       expect(await page.getByLabel('Dashboard token').getAttribute('aria-invalid')).toBe('true');
 
       const down = await closedPort();
       await page.getByLabel('Service address').fill(`http://127.0.0.1:${down}`);
       await page.getByLabel('Dashboard token').fill(dashboardToken);
       await page.getByRole('button', { name: 'Connect' }).click();
-      await page.locator('#service-url-error').getByText(/Nothing answers at/).waitFor();
+      await page
+        .locator('#service-url-error')
+        .getByText(/Nothing answers at/)
+        .waitFor();
       expect(app.desktop.connection.state.phase).toBe('setup');
 
       await page.getByLabel('Service address').fill(remote.url);
       await page.getByLabel('Dashboard token').fill(dashboardToken);
       await page.getByRole('button', { name: 'Connect' }).click();
-      await page.getByRole('status').filter({ hasText: `Connected · ${remote.url}` }).waitFor();
+      await page
+        .getByRole('status')
+        .filter({ hasText: `Connected · ${remote.url}` })
+        .waitFor();
       // Kept encrypted: the settings file never holds the dashboard token in plain text.
       expect(readFileSync(path.join(app.userDataDir, 'connection.json'), 'utf8')).not.toContain(dashboardToken);
     });
@@ -242,7 +266,9 @@ describe.skipIf(!chromiumPath && !inCI())('desktop renderer in Chromium', () => 
       await detail.locator('.badge', { hasText: 'Running' }).first().waitFor();
       await detail.locator('.badge', { hasText: 'Completed' }).first().waitFor({ timeout: 10_000 });
       await detail.getByText('No comments').waitFor();
-      expect(app.sent.some((s) => s.event === 'review:updated' && (s.payload as { status: string }).status === 'running')).toBe(true);
+      expect(
+        app.sent.some((s) => s.event === 'review:updated' && (s.payload as { status: string }).status === 'running'),
+      ).toBe(true);
 
       await page.getByRole('button', { name: 'New review' }).click();
       await page.getByRole('radio', { name: 'Paste a diff' }).check();
@@ -275,7 +301,10 @@ describe.skipIf(!chromiumPath && !inCI())('desktop renderer in Chromium', () => 
       await page.screenshot({ path: path.join(SCREENSHOTS, 'offline.png') });
       remote = await start(port);
       await banner.waitFor({ state: 'detached', timeout: 10_000 });
-      await page.getByRole('status').filter({ hasText: `Connected · ${remote.url}` }).waitFor();
+      await page
+        .getByRole('status')
+        .filter({ hasText: `Connected · ${remote.url}` })
+        .waitFor();
       // The dashboard reloads after the reconnect.
       await page.locator('.job-row').first().waitFor();
     });
@@ -283,7 +312,10 @@ describe.skipIf(!chromiumPath && !inCI())('desktop renderer in Chromium', () => 
     it('reconnects on the next start from the encrypted settings', async () => {
       const again = await openApp(renderer, { userDataDir: app.userDataDir, safeStorage: app.safeStorage });
       try {
-        await again.page.getByRole('status').filter({ hasText: `Connected · ${remote.url}` }).waitFor();
+        await again.page
+          .getByRole('status')
+          .filter({ hasText: `Connected · ${remote.url}` })
+          .waitFor();
         await again.page.locator('.job-row').first().waitFor();
       } finally {
         await again.close();
@@ -291,4 +323,3 @@ describe.skipIf(!chromiumPath && !inCI())('desktop renderer in Chromium', () => 
     });
   });
 });
-

@@ -9,7 +9,21 @@ interface AXNode {
   properties?: { name: string; value: { value: unknown } }[];
 }
 
-const CONTROL_ROLES = new Set(['button', 'textbox', 'searchbox', 'combobox', 'checkbox', 'radio', 'tab', 'link', 'switch', 'slider', 'spinbutton', 'listbox', 'menuitem']);
+const CONTROL_ROLES = new Set([
+  'button',
+  'textbox',
+  'searchbox',
+  'combobox',
+  'checkbox',
+  'radio',
+  'tab',
+  'link',
+  'switch',
+  'slider',
+  'spinbutton',
+  'listbox',
+  'menuitem',
+]);
 
 /**
  * Controls without an accessible name as Chromium computes it (a screen reader hears the same),
@@ -23,10 +37,18 @@ export async function unlabelledControls(page: Page): Promise<string[]> {
       .filter((node) => !node.ignored && CONTROL_ROLES.has(node.role?.value ?? '') && !(node.name?.value ?? '').trim())
       .map((node) => `${node.role!.value} without a name`);
     const fields = await page.evaluate(() =>
-      [...document.querySelectorAll<HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement>('input, select, textarea')]
+      [
+        ...document.querySelectorAll<HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement>(
+          'input, select, textarea',
+        ),
+      ]
         .filter((el) => el.getClientRects().length > 0 || el.type === 'radio' || el.type === 'checkbox')
-        .filter((el) => el.labels?.length === 0 && !el.getAttribute('aria-label') && !el.getAttribute('aria-labelledby'))
-        .map((el) => `<${el.tagName.toLowerCase()} id="${el.id}" type="${el.getAttribute('type') ?? ''}"> has no label`),
+        .filter(
+          (el) => el.labels?.length === 0 && !el.getAttribute('aria-label') && !el.getAttribute('aria-labelledby'),
+        )
+        .map(
+          (el) => `<${el.tagName.toLowerCase()} id="${el.id}" type="${el.getAttribute('type') ?? ''}"> has no label`,
+        ),
     );
     return [...problems, ...fields];
   } finally {
@@ -45,7 +67,10 @@ export function lowContrastText(page: Page): Promise<string[]> {
     const parse = (value: string): C => {
       const srgb = /color\(srgb ([^)]+)\)/.exec(value);
       const rgb = /rgba?\(([^)]+)\)/.exec(value);
-      const parts = (srgb ?? rgb)?.[1]!.split(/[\s,/]+/).filter(Boolean).map(Number) ?? [0, 0, 0, 0];
+      const parts = (srgb ?? rgb)?.[1]!
+        .split(/[\s,/]+/)
+        .filter(Boolean)
+        .map(Number) ?? [0, 0, 0, 0];
       const scale = srgb ? 255 : 1;
       return { r: parts[0]! * scale, g: parts[1]! * scale, b: parts[2]! * scale, a: parts[3] ?? 1 };
     };
@@ -74,7 +99,11 @@ export function lowContrastText(page: Page): Promise<string[]> {
     const problems: string[] = [];
     for (const el of document.querySelectorAll<HTMLElement>('body *')) {
       if (['SCRIPT', 'STYLE', 'OPTION', 'SELECT', 'TEXTAREA', 'INPUT'].includes(el.tagName)) continue;
-      const text = [...el.childNodes].filter((n) => n.nodeType === Node.TEXT_NODE).map((n) => n.textContent).join('').trim();
+      const text = [...el.childNodes]
+        .filter((n) => n.nodeType === Node.TEXT_NODE)
+        .map((n) => n.textContent)
+        .join('')
+        .trim();
       if (!text) continue;
       if (el.getClientRects().length === 0 || el.closest('[hidden], [aria-hidden="true"]')) continue;
       if (el.closest('button:disabled, fieldset:disabled')) continue;
@@ -86,7 +115,8 @@ export function lowContrastText(page: Page): Promise<string[]> {
       const ratio = (l1! + 0.05) / (l2! + 0.05);
       const size = parseFloat(style.fontSize);
       const large = size >= 24 || (size >= 18.66 && Number(style.fontWeight) >= 700);
-      if (ratio < (large ? 3 : 4.5)) problems.push(`"${text.slice(0, 40)}" (${el.tagName.toLowerCase()}.${el.className}) ${ratio.toFixed(2)}:1`);
+      if (ratio < (large ? 3 : 4.5))
+        problems.push(`"${text.slice(0, 40)}" (${el.tagName.toLowerCase()}.${el.className}) ${ratio.toFixed(2)}:1`);
     }
     return [...new Set(problems)];
   });

@@ -8,7 +8,9 @@ export interface FakeSafeStorage extends SafeStorageLike {
   backend: string;
 }
 
-export function fakeSafeStorage(options: { available?: boolean; backend?: string; key?: Buffer } = {}): FakeSafeStorage {
+export function fakeSafeStorage(
+  options: { available?: boolean; backend?: string; key?: Buffer } = {},
+): FakeSafeStorage {
   const key = options.key ?? randomBytes(32);
   return {
     available: options.available ?? true,

@@ -62,7 +62,10 @@ export async function openApp(
 ): Promise<RendererHarness> {
   const userDataDir = options.userDataDir ?? (await mkdtemp(path.join(os.tmpdir(), 'diff-review-userdata-')));
   const rendererUrl = pathToFileURL(renderer.rendererFile).href;
-  const context = await renderer.browser.newContext({ viewport: { width: 1280, height: 820 }, colorScheme: options.colorScheme ?? 'light' });
+  const context = await renderer.browser.newContext({
+    viewport: { width: 1280, height: 820 },
+    colorScheme: options.colorScheme ?? 'light',
+  });
   const page = await context.newPage();
   page.setDefaultTimeout(10_000);
   const harness: RendererHarness = {
@@ -87,7 +90,12 @@ export async function openApp(
     send: (event, payload) => {
       harness.sent.push({ event, payload });
       if (!page.isClosed()) {
-        page.evaluate(([e, p]) => (window as unknown as { __diffReviewEmit(e: string, p: unknown): void }).__diffReviewEmit(e, p), [event, payload] as const).catch(() => {});
+        page
+          .evaluate(
+            ([e, p]) => (window as unknown as { __diffReviewEmit(e: string, p: unknown): void }).__diffReviewEmit(e, p),
+            [event, payload] as const,
+          )
+          .catch(() => {});
       }
     },
     chooseFolder: async () => harness.nextFolder,
