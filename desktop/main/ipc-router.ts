@@ -70,4 +70,4 @@ export function createIpcRouter(options: IpcRouterOptions): IpcRouter {
 }
 
 /** The typed result a caller sees, for tests and the preload. */
-export type DispatchResult<C extends IpcChannel> = IpcResult<IpcReturn<C>>;
+type DispatchResult<C extends IpcChannel> = IpcResult<IpcReturn<C>>;

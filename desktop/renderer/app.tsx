@@ -68,7 +68,7 @@ export function App() {
           </span>
           Diff Review
         </h1>
-        <nav class="tabs" role="tablist" aria-label="Sections" onKeyDown={onTabKey}>
+        <div class="tabs" role="tablist" aria-label="Sections" onKeyDown={onTabKey}>
           {TABS.map((t) => (
             <button
               key={t.id}
@@ -84,7 +84,7 @@ export function App() {
               {t.label}
             </button>
           ))}
-        </nav>
+        </div>
         <ConnectionIndicator state={state} />
       </header>
       {state.phase === 'offline' && <OfflineBanner state={state} />}

@@ -168,6 +168,7 @@ export function ReviewsView(props: { connectionKey: number; stale: boolean; acti
       </div>
       <div class={`split ${detailShown ? 'detail-shown' : ''}`}>
         <div class="list-pane">
+          {/* biome-ignore lint/a11y/useSemanticElements: Preact's JSX types have no <search> element; the role says the same */}
           <div class="filters" role="search" aria-label="Filter reviews">
             <div class="field">
               <label for="filter-status">Status</label>

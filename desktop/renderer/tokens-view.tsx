@@ -273,7 +273,7 @@ function CreatedSecret(props: { token: CreatedToken; onDone: () => void }) {
   const copyRef = useRef<HTMLButtonElement>(null);
   useEffect(() => copyRef.current?.focus(), []);
   return (
-    <div class="card secret" role="region" aria-labelledby="secret-title">
+    <section class="card secret" aria-labelledby="secret-title">
       <h3 id="secret-title" class="card-title">
         Token “{props.token.name}” created
       </h3>
@@ -313,7 +313,7 @@ function CreatedSecret(props: { token: CreatedToken; onDone: () => void }) {
         Scopes: {props.token.scopes.join(', ')} ·{' '}
         {props.token.expires_at ? `expires ${formatDate(props.token.expires_at)}` : 'never expires'}
       </p>
-    </div>
+    </section>
   );
 }
 

@@ -172,7 +172,6 @@ const channelSet = {
 const eventSet = { 'connection:changed': true, 'review:updated': true } as const satisfies Record<IpcEvent, true>;
 
 export const IPC_CHANNELS = Object.keys(channelSet) as IpcChannel[];
-export const IPC_EVENTS = Object.keys(eventSet) as IpcEvent[];
 
 export const isIpcChannel = (value: unknown): value is IpcChannel =>
   typeof value === 'string' && Object.hasOwn(channelSet, value);

@@ -67,10 +67,14 @@ export function lowContrastText(page: Page): Promise<string[]> {
     const parse = (value: string): C => {
       const srgb = /color\(srgb ([^)]+)\)/.exec(value);
       const rgb = /rgba?\(([^)]+)\)/.exec(value);
-      const parts = (srgb ?? rgb)?.[1]!
-        .split(/[\s,/]+/)
-        .filter(Boolean)
-        .map(Number) ?? [0, 0, 0, 0];
+      const channels = (srgb ?? rgb)?.[1];
+      const parts =
+        channels === undefined
+          ? [0, 0, 0, 0]
+          : channels
+              .split(/[\s,/]+/)
+              .filter(Boolean)
+              .map(Number);
       const scale = srgb ? 255 : 1;
       return { r: parts[0]! * scale, g: parts[1]! * scale, b: parts[2]! * scale, a: parts[3] ?? 1 };
     };
