@@ -20,7 +20,6 @@ import { LowdbStore } from './store/lowdb-store.ts';
 import { redactSecrets } from './log-redaction.ts';
 import { DEFAULTS, defaultDataDir } from './defaults.ts';
 import { describeDatabase } from './store/postgres/database-url.ts';
-import { PostgresStore } from './store/postgres/postgres-store.ts';
 import type { Store } from './store/types.ts';
 import { VERSION } from './version.ts';
 
@@ -117,6 +116,8 @@ export async function createService(options: ServiceOptions = {}): Promise<Servi
       dashboard = await ensureDashboardToken(store, dataDir, clock, options.dashboardToken);
       if (dashboard.file) log.info({ file: dashboard.file, created: dashboard.created }, 'dashboard token file');
     } else {
+      // Loaded only in PostgreSQL mode: the embedded default never pays for pg.
+      const { PostgresStore } = await import('./store/postgres/postgres-store.ts');
       store = await PostgresStore.open(databaseUrl, { poolSize: options.databasePoolSize, log });
       undo.push(() => store.close());
       dashboard = await ensureSharedDashboardToken(store, clock, options.dashboardToken);
