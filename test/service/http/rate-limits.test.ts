@@ -210,18 +210,25 @@ describe('back-pressure: queue_full', () => {
 
   it('an Idempotency-Key refused with queue_full is not used up: the retry creates the job', async () => {
     const big = { ...ok, diff: `${DEBUGGER_DIFF}${'+x\n'.repeat(50_000)}` };
-    const key = `queue-full-${Date.now()}`;
-    // fill the queue: create until one is refused, then the keyed request finds it full too
+    // fill the queue: create until one is refused, then the keyed request finds it full too. A worker
+    // may free a place between the two (a create on PostgreSQL takes round trips): then fill again.
     const accepted: string[] = [];
-    let full = false;
-    for (let i = 0; i < 20 && !full; i++) {
-      const response = await t.api('POST', '/v1/reviews', { body: big });
-      if (response.status === 429) full = true;
-      else accepted.push(((await response.json()) as { review_id: string }).review_id);
+    let key = '';
+    let refused: Response | undefined;
+    for (let attempt = 0; attempt < 5 && refused === undefined; attempt++) {
+      let full = false;
+      for (let i = 0; i < 20 && !full; i++) {
+        const response = await t.api('POST', '/v1/reviews', { body: big });
+        if (response.status === 429) full = true;
+        else accepted.push(((await response.json()) as { review_id: string }).review_id);
+      }
+      expect(full).toBe(true);
+      key = `queue-full-${Date.now()}-${attempt}`;
+      const keyed = await t.api('POST', '/v1/reviews', { body: ok, headers: { 'idempotency-key': key } });
+      if (keyed.status === 429) refused = keyed;
+      else accepted.push(((await keyed.json()) as { review_id: string }).review_id);
     }
-    expect(full).toBe(true);
-    const refused = await t.api('POST', '/v1/reviews', { body: ok, headers: { 'idempotency-key': key } });
-    await expect429(refused, 'queue_full');
+    await expect429(refused!, 'queue_full');
     const client = t.client();
     for (const id of accepted) await client.waitForReview(id, { timeoutMs: 30_000, pollIntervalMs: 25 });
     const retry = await t.api('POST', '/v1/reviews', { body: ok, headers: { 'idempotency-key': key } });
