@@ -68,6 +68,3 @@ export function createIpcRouter(options: IpcRouterOptions): IpcRouter {
     },
   };
 }
-
-/** The typed result a caller sees, for tests and the preload. */
-type DispatchResult<C extends IpcChannel> = IpcResult<IpcReturn<C>>;

@@ -18,7 +18,6 @@ afterEach(async () => {
   }
 });
 
-const T0 = Date.parse('2026-11-20T00:00:00.000Z');
 const id = (i: number) => `rev_${String(i).padStart(26, '0')}`;
 const COUNT = 1000;
 

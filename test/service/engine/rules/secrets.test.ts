@@ -5,22 +5,10 @@ import { createHash } from 'node:crypto';
 import { creator as recommendedPreset } from '@secretlint/secretlint-rule-preset-recommend';
 import { describe, expect, it } from 'vitest';
 import { PRESET_NEEDLES, UNKNOWN_PRESET_RULES } from '../../../../service/engine/rules/secrets.ts';
+import { randomSource } from '../../../support/random-text.ts';
 import { findings } from '../review-helpers.ts';
 
-/** Deterministic random tokens (mulberry32): realistic, and no one's. */
-function tokens(seed: number): (alphabet: string, length: number) => string {
-  let state = seed >>> 0;
-  const next = (): number => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  return (alphabet, length) => Array.from({ length }, () => alphabet[Math.floor(next() * alphabet.length)]).join('');
-}
-
-const token = tokens(20251121);
+const token = randomSource(20251121);
 const UPPER = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
 const DIGITS = '0123456789';
 const ALNUM = `${UPPER}abcdefghijklmnopqrstuvwxyz${DIGITS}`;

@@ -1,0 +1,13 @@
+// Deterministic random text for test secrets (mulberry32): realistic in shape, the same on every
+// run, and no one's.
+export function randomSource(seed: number): (alphabet: string, length: number) => string {
+  let state = seed >>> 0;
+  const next = (): number => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  return (alphabet, length) => Array.from({ length }, () => alphabet[Math.floor(next() * alphabet.length)]).join('');
+}
