@@ -19,6 +19,7 @@ import { reviewedFile } from './reviewed-file.ts';
 import { ALL_RULES } from './rules/index.ts';
 import type { Rule, ScanRule } from './rules/rule.ts';
 import type { EngineConfig, ReviewResult } from './types.ts';
+import { ReviewStoppedError } from './types.ts';
 
 export interface EngineOptions {
   /** The rules to run (default: every rule of the engine). */
@@ -33,7 +34,15 @@ export interface EngineOptions {
 /** Reviews diffs under one configuration. Build one and keep it: its plans, sieves and tables are reused. */
 export interface Engine {
   /** Rejects with InvalidDiffError when the text is not a unified diff; a diff that adds no lines has no findings. */
-  review(diff: string): Promise<ReviewResult>;
+  review(diff: string, control?: ReviewControl): Promise<ReviewResult>;
+}
+
+export interface ReviewControl {
+  /**
+   * Asked between stages and files; when it says true the review ends with ReviewStoppedError.
+   * Lets a worker thread stop on its own instead of being terminated (see service/jobs/runner.ts).
+   */
+  stopped?: () => boolean;
 }
 
 /** Tables larger than this (in lines) are not kept for reuse. */
@@ -52,18 +61,24 @@ export function createEngine(config?: EngineConfig, options?: EngineOptions): En
   const spareTables: LineTable[] = [];
 
   return {
-    async review(text) {
+    async review(text, control) {
+      const check = () => {
+        if (control?.stopped?.()) throw new ReviewStoppedError();
+      };
       const spare = spareTables.pop();
       let collected: Collected;
       try {
         const diff = indexUnifiedDiff(text, spare);
-        collected = collect(diff, rules, planner, sieves, prefilter);
+        check();
+        collected = collect(diff, rules, planner, sieves, prefilter, check);
         if (diff.lines.start.length <= MAX_SPARE_LINES) spareTables.push(diff.lines);
       } catch (error) {
         if (spare) spareTables.push(spare);
         throw error;
       }
+      check();
       await runScanRules(collected);
+      check();
       return { findings: finish(collected.raw, rules.severity, config?.maxFindings), stats: collected.stats };
     },
   };
@@ -84,6 +99,7 @@ function collect(
   planner: Planner,
   sieves: SieveCache,
   prefilter: boolean,
+  check: () => void,
 ): Collected {
   const raw: RawFinding[] = [];
   const scanInputs = new Map<ScanRule, ScanInput[]>(rules.scan.map((rule) => [rule, []]));
@@ -92,6 +108,7 @@ function collect(
 
   const views = rules.file.length > 0 ? diff.files.map((file) => reviewedFile(diff, file)) : [];
   for (const [i, file] of diff.files.entries()) {
+    check();
     addedLines += file.addedLines;
     const path = file.newPath;
     if (path === null || file.addedLines === 0) continue;
@@ -117,6 +134,7 @@ function collect(
   }
   const candidates = candidateLines(diff, reviewed, sieves);
   reviewed.forEach(({ file, path, plan }, i) => {
+    check();
     reviewLines(diff, file, path, plan, prefilter, candidates[i]!, raw, scanInputs);
   });
   return { raw, scanInputs, stats: { files: diff.files.length, addedLines } };

@@ -41,6 +41,14 @@ export class InvalidDiffError extends Error {
   }
 }
 
+/** Thrown when a review is asked to stop (its job was cancelled, timed out or handed back). */
+export class ReviewStoppedError extends Error {
+  constructor() {
+    super('The review was stopped.');
+    this.name = 'ReviewStoppedError';
+  }
+}
+
 /** Metadata of a rule, for SARIF's tool.driver.rules and for docs. */
 export interface RuleInfo {
   id: string;

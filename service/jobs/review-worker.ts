@@ -4,7 +4,7 @@ import { readFile } from 'node:fs/promises';
 import os from 'node:os';
 import { isMainThread } from 'node:worker_threads';
 import { createEngine, type Engine } from '../engine/index.ts';
-import { InvalidDiffError, type EngineConfig, type Finding } from '../engine/types.ts';
+import { InvalidDiffError, ReviewStoppedError, type EngineConfig, type Finding } from '../engine/types.ts';
 
 /**
  * A review is background work; answering a poll is not. On Linux every thread has a nice value
@@ -28,7 +28,14 @@ if (!isMainThread && process.platform === 'linux') {
  */
 export type ReviewTask = ({ diff: string; diffFile?: undefined } | { diff?: undefined; diffFile: string }) & {
   engine?: EngineConfig;
+  /** Shared with the runner, which sets its first element to ask the review to stop (see runner.ts). */
+  stop?: Int32Array;
 };
+
+/** Whether the runner has asked this task to stop. */
+export function stopRequested(task: ReviewTask): boolean {
+  return task.stop !== undefined && Atomics.load(task.stop, 0) !== 0;
+}
 
 /** The diff of a task, read from its file when it was sent by path. */
 export async function taskDiff(task: ReviewTask): Promise<string> {
@@ -37,7 +44,8 @@ export async function taskDiff(task: ReviewTask): Promise<string> {
 
 export type ReviewTaskResult =
   | { ok: true; findings: Finding[]; stats: { files: number; addedLines: number } }
-  | { ok: false; code: 'invalid_diff'; message: string };
+  | { ok: false; code: 'invalid_diff'; message: string }
+  | { ok: false; code: 'stopped' };
 
 /** One engine per configuration (the service has one): its plans, sieves and tables are built once per thread. */
 const engines = new Map<string, Engine>();
@@ -54,10 +62,12 @@ function engineFor(config: EngineConfig | undefined): Engine {
 
 export default async function runReviewTask(task: ReviewTask): Promise<ReviewTaskResult> {
   try {
-    const { findings, stats } = await engineFor(task.engine).review(await taskDiff(task));
+    const diff = await taskDiff(task);
+    const { findings, stats } = await engineFor(task.engine).review(diff, { stopped: () => stopRequested(task) });
     return { ok: true, findings, stats };
   } catch (error) {
     if (error instanceof InvalidDiffError) return { ok: false, code: 'invalid_diff', message: error.message };
+    if (error instanceof ReviewStoppedError) return { ok: false, code: 'stopped' };
     throw error;
   }
 }

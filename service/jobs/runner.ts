@@ -102,7 +102,7 @@ export class JobRunner {
       // A store that keeps the diff in a file lets the worker read it there (see ReviewTask).
       const diffFile = store.diffFile?.(reviewId);
       const task: ReviewTask = diffFile === undefined ? { diff: await store.readDiff(reviewId) } : { diffFile };
-      const result = await this.#pool.run({ ...task, engine: this.#options.engine }, { signal: controller.signal });
+      const result = await this.#review(reviewId, { ...task, engine: this.#options.engine }, controller.signal);
       if (result.ok) {
         await store.writeFindings(reviewId, result.findings);
         const now = new Date(clock.now()).toISOString();
@@ -144,6 +144,35 @@ export class JobRunner {
     }
   }
 
+  /**
+   * Runs a task on the pool; throws the signal's reason once it is aborted. A stop is first asked
+   * of the worker through shared memory, and the engine ends at its next check; only a worker
+   * still busy STOP_GRACE_MS later is terminated. Terminating worker threads can bring the whole
+   * process down (SIGSEGV, nodejs/node#56312), so it is kept for reviews that never yield.
+   */
+  async #review(reviewId: string, task: ReviewTask, signal: AbortSignal): Promise<Exclude<ReviewTaskResult, { code: 'stopped' }>> {
+    const stop = new Int32Array(new SharedArrayBuffer(4));
+    const terminate = new AbortController();
+    let lastResort: NodeJS.Timeout | undefined;
+    const askToStop = () => {
+      Atomics.store(stop, 0, 1);
+      lastResort = setTimeout(() => {
+        this.#options.log.warn({ review_id: reviewId }, 'the review worker did not stop when asked; terminating it');
+        terminate.abort(signal.reason);
+      }, STOP_GRACE_MS);
+    };
+    signal.addEventListener('abort', askToStop, { once: true });
+    try {
+      const result = await this.#pool.run({ ...task, stop }, { signal: terminate.signal });
+      signal.throwIfAborted();
+      if (!result.ok && result.code === 'stopped') throw new Error('a review stopped without being asked to');
+      return result;
+    } finally {
+      clearTimeout(lastResort);
+      signal.removeEventListener('abort', askToStop);
+    }
+  }
+
   async #fail(reviewId: string, code: JobErrorCode, message: string) {
     const now = new Date(this.#options.clock.now()).toISOString();
     await this.#finish(reviewId, { status: 'failed', error: { code, message }, updated_at: now });
@@ -181,6 +210,9 @@ export class JobRunner {
     return saved;
   }
 }
+
+/** How long a worker asked to stop may take before it is terminated. */
+const STOP_GRACE_MS = 1_000;
 
 const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
 const formatSeconds = (ms: number) => `${Math.round(ms / 100) / 10} s`;

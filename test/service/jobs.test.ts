@@ -30,6 +30,8 @@ describe('job runner', () => {
     expect(failed.status).toBe('failed');
     expect(failed.error).toEqual({ code: 'timeout', message: expect.stringContaining('0.5 s') });
     expect((await wait(t, after.review_id)).status).toBe('completed');
+    // the last resort, and only for a worker that never looks at the stop flag
+    expect(t.logs.join('')).toContain('did not stop when asked; terminating it');
   });
 
   it('a job whose worker throws fails with internal_error; the error is logged, the diff is not', async () => {
@@ -65,6 +67,8 @@ describe('job runner', () => {
     const next = await client.createReview({ diff: DEBUGGER_DIFF, repository: 'r' });
     expect((await wait(t, next.review_id)).status).toBe('completed');
     expect((await client.getReview(queued.review_id)).error?.code).toBe('cancelled');
+    // the worker stopped on its own: terminating threads can crash the process (runner.ts)
+    expect(t.logs.join('')).not.toContain('terminating it');
   });
 
   it('jobs queued or running when the service stops are run again on the next start', async () => {
@@ -80,6 +84,7 @@ describe('job runner', () => {
     const onDisk = JSON.parse(await readFile(path.join(first.dataDir, 'store.json'), 'utf8'));
     const statuses = onDisk.reviews.map((r: { status: string }) => r.status);
     expect(statuses).toEqual(['queued', 'queued', 'queued', 'queued']); // the running one was put back
+    expect(first.logs.join('')).not.toContain('terminating it'); // it stopped when asked
 
     // The same data dir with the normal engine: every job completes, none is lost or duplicated.
     const second = await start({}, first.dataDir);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createEngine, InvalidDiffError, reviewDiff, RULES } from '../../../service/engine/index.ts';
+import { createEngine, InvalidDiffError, ReviewStoppedError, reviewDiff, RULES } from '../../../service/engine/index.ts';
 import { patternRule } from '../../../service/engine/rules/rule.ts';
 import { FAKE_GITHUB_TOKEN, findings, modifiedFileDiff, newFileDiff } from './review-helpers.ts';
 
@@ -19,6 +19,18 @@ describe('reviewDiff', () => {
       '',
     ].join('\n');
     await expect(reviewDiff(diff)).rejects.toBeInstanceOf(InvalidDiffError);
+  });
+
+  it('stops between files when asked (ReviewStoppedError), and the same engine then reviews normally', async () => {
+    const engine = createEngine();
+    const diff = Array.from({ length: 50 }, (_, i) => newFileDiff(`src/f${i}.js`, ['debugger;'])).join('');
+    let asked = 0;
+    const stopAfter = (n: number) => () => ++asked > n;
+    await expect(engine.review(diff, { stopped: stopAfter(10) })).rejects.toBeInstanceOf(ReviewStoppedError);
+    expect(asked).toBe(11); // it stopped at the first check that said so
+    asked = 0;
+    expect((await engine.review(diff, { stopped: () => false })).findings).toHaveLength(50);
+    expect(asked).toBe(0);
   });
 
   it('returns no findings for a valid diff that adds no lines', async () => {
