@@ -1,7 +1,8 @@
 // Prints vitest's JSON report as the closing line CI reads: "N passed, N failed, N skipped".
+// Usage: ci-summary.mjs REPORT [EXIT_STATUS_OF_NPM_TEST]
 import { readFileSync } from 'node:fs';
 
-const file = process.argv[2];
+const [file, testStatus = '0'] = process.argv.slice(2);
 let report;
 try {
   report = JSON.parse(readFileSync(file, 'utf8'));
@@ -10,8 +11,17 @@ try {
   console.log('0 passed, 1 failed, 0 skipped');
   process.exit(1);
 }
+// A file that failed without a failed test in it (it did not load, or its worker crashed
+// mid-run) is one failure: the tests it did not finish are not "skipped".
+const failedFiles = report.testResults.filter(
+  (f) => f.status === 'failed' && !f.assertionResults.some((t) => t.status === 'failed'),
+).length;
+let failed = report.numFailedTests + failedFiles;
+// vitest exited non-zero for an error outside every test (an unhandled error): one failure, not a green line.
+if (failed === 0 && testStatus !== '0') {
+  console.error('vitest failed outside any test (an unhandled error, or lint/typecheck): see above');
+  failed = 1;
+}
 const skipped = report.numPendingTests + report.numTodoTests;
-// A file that failed to load counts as a failure even when it has no test in it.
-const failedFiles = report.testResults.filter((f) => f.status === 'failed' && f.assertionResults.length === 0).length;
-console.log(`${report.numPassedTests} passed, ${report.numFailedTests + failedFiles} failed, ${skipped} skipped`);
-process.exit(report.numFailedTests + failedFiles > 0 ? 1 : 0);
+console.log(`${report.numPassedTests} passed, ${failed} failed, ${skipped} skipped`);
+process.exit(failed > 0 ? 1 : 0);
