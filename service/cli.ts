@@ -30,6 +30,9 @@ const dataDirOption = () =>
     .env('DIFF_REVIEW_DATA_DIR')
     .default(defaultDataDir());
 
+const databaseUrlOption = (description: string) =>
+  new Option('--database-url <url>', description).env('DIFF_REVIEW_DATABASE_URL');
+
 export function buildCli(): Command {
   const program = new Command('diff-review')
     .description('Diff Review: asynchronous code review of pull-request diffs.')
@@ -48,10 +51,9 @@ export function buildCli(): Command {
     )
     .addOption(dataDirOption())
     .addOption(
-      new Option(
-        '--database-url <url>',
+      databaseUrlOption(
         'keep everything in this PostgreSQL database (postgres://…) instead of the data dir; any number of instances may share it',
-      ).env('DIFF_REVIEW_DATABASE_URL'),
+      ),
     )
     .addOption(
       new Option('--database-pool-size <n>', 'connections to the database this instance opens at most')
@@ -157,13 +159,15 @@ export function buildCli(): Command {
         .argParser(parseDays),
     )
     .addOption(dataDirOption())
+    .addOption(databaseUrlOption("create it in this PostgreSQL database (the instances' shared store)"))
     .action(async (flags) => (await import('./cli/token-commands.ts')).createToken(flags));
   token
     .command('rotate-dashboard')
     .description(
-      'Give the dashboard token a new secret (the old one stops working) and write it to <data dir>/dashboard-token. The service must be stopped.',
+      'Give the dashboard token a new secret (the old one stops working) and write it to <data dir>/dashboard-token. The service must be stopped. With --database-url: the secret is printed once on stdout instead, and the instances may keep running.',
     )
     .addOption(dataDirOption())
+    .addOption(databaseUrlOption('rotate the token shared by the instances of this PostgreSQL database'))
     .action(async (flags) => (await import('./cli/token-commands.ts')).rotateDashboard(flags));
 
   addReviewCommand(program);

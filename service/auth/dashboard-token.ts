@@ -100,6 +100,16 @@ export async function rotateDashboardToken(store: TokenStore, dataDir: string, c
   return file;
 }
 
+/**
+ * A new secret for the dashboard token shared by the instances of one database: stored as a hash
+ * and answered (shown once), never written to disk.
+ */
+export async function rotateSharedDashboardToken(store: TokenStore, clock: Clock): Promise<string> {
+  const secret = mintSecret();
+  await saveDashboardSecret(store, clock, secret, await findDashboardToken(store));
+  return secret;
+}
+
 async function findDashboardToken(store: TokenStore): Promise<StoredToken | undefined> {
   return (await store.listTokens(LOCAL_OWNER, 'dashboard'))[0];
 }

@@ -150,7 +150,11 @@ export class JobRunner {
    * still busy STOP_GRACE_MS later is terminated. Terminating worker threads can bring the whole
    * process down (SIGSEGV, nodejs/node#56312), so it is kept for reviews that never yield.
    */
-  async #review(reviewId: string, task: ReviewTask, signal: AbortSignal): Promise<Exclude<ReviewTaskResult, { code: 'stopped' }>> {
+  async #review(
+    reviewId: string,
+    task: ReviewTask,
+    signal: AbortSignal,
+  ): Promise<Exclude<ReviewTaskResult, { code: 'stopped' }>> {
     const stop = new Int32Array(new SharedArrayBuffer(4));
     const terminate = new AbortController();
     let lastResort: NodeJS.Timeout | undefined;
