@@ -87,24 +87,52 @@ export class PostgresStore implements Store {
   }
 
   async insertReview(review: StoredReview) {
-    await this.#write(
-      `INSERT INTO reviews (review_id, owner, status, repository, base_commit, created_at, updated_at, started_at, completed_at, error_code, error_message, attempts)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
-      [
-        review.review_id,
-        review.owner,
-        review.status,
-        review.repository,
-        review.base_commit ?? null,
-        review.created_at,
-        review.updated_at,
-        review.started_at ?? null,
-        review.completed_at ?? null,
-        review.error?.code ?? null,
-        review.error?.message ?? null,
-        review.attempts,
-      ],
-    );
+    await this.#write(INSERT_REVIEW, reviewValues(review));
+  }
+
+  async insertReviewWithKey(review: StoredReview, record: IdempotencyRecord, liveSince: string) {
+    return this.#transaction(async (client) => {
+      // Concurrent claims of one key queue on its row: the later one waits for the first to commit,
+      // then finds it live (the WHERE fails, no row comes back) and answers it.
+      const claimed = await client.query(
+        `INSERT INTO idempotency_keys (owner, key, request_hash, review_id, created_at) VALUES ($1, $2, $3, $4, $5)
+         ON CONFLICT (owner, key) DO UPDATE SET request_hash = EXCLUDED.request_hash, review_id = EXCLUDED.review_id, created_at = EXCLUDED.created_at
+         WHERE idempotency_keys.created_at < $6
+         RETURNING review_id`,
+        [record.owner, record.key, record.request_hash, record.review_id, record.created_at, liveSince],
+      );
+      if (claimed.rowCount === 1) {
+        await client.query(INSERT_REVIEW, reviewValues(review));
+        return { commit: true, value: undefined };
+      }
+      const { rows } = await client.query<IdempotencyRow>(
+        'SELECT * FROM idempotency_keys WHERE owner = $1 AND key = $2',
+        [record.owner, record.key],
+      );
+      return { commit: false, value: rows[0] && toIdempotencyRecord(rows[0]) };
+    });
+  }
+
+  /** Runs `work` in one transaction on one connection; it says whether to commit. Failures are StoreWriteErrors. */
+  async #transaction<T>(work: (client: pg.PoolClient) => Promise<{ commit: boolean; value: T }>): Promise<T> {
+    let client: pg.PoolClient;
+    try {
+      client = await this.pool.connect();
+    } catch (error) {
+      throw new StoreWriteError(error);
+    }
+    let broken: Error | undefined;
+    try {
+      await client.query('BEGIN');
+      const { commit, value } = await work(client);
+      await client.query(commit ? 'COMMIT' : 'ROLLBACK');
+      return value;
+    } catch (error) {
+      await client.query('ROLLBACK').catch((e: Error) => (broken = e));
+      throw new StoreWriteError(error);
+    } finally {
+      client.release(broken); // a connection that cannot even roll back is dropped, not reused
+    }
   }
 
   async getReview(id: string) {
@@ -293,3 +321,21 @@ function isConnectionError(error: unknown): boolean {
   // libpq-style classes: 08 connection exception, 28 invalid authorization, 3D invalid catalog (no such database)
   return /^(E[A-Z]+|08...|28...|3D000|57P0[1-3])$/.test(code);
 }
+
+const INSERT_REVIEW = `INSERT INTO reviews (review_id, owner, status, repository, base_commit, created_at, updated_at, started_at, completed_at, error_code, error_message, attempts)
+  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`;
+
+const reviewValues = (review: StoredReview) => [
+  review.review_id,
+  review.owner,
+  review.status,
+  review.repository,
+  review.base_commit ?? null,
+  review.created_at,
+  review.updated_at,
+  review.started_at ?? null,
+  review.completed_at ?? null,
+  review.error?.code ?? null,
+  review.error?.message ?? null,
+  review.attempts,
+];
