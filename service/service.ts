@@ -10,6 +10,7 @@ import type { EventStreamLimits } from './http/event-stream-slots.ts';
 import { hostPolicy } from './http/host-check.ts';
 import { buildServer, type RateLimits, type ServerTimeouts } from './http/server.ts';
 import { ReviewEvents } from './jobs/review-events.ts';
+import type { ReviewJobRunner } from './jobs/job-runner.ts';
 import { JobRunner } from './jobs/runner.ts';
 import { defaultWorkerFile } from './jobs/worker-file.ts';
 import type { EngineConfig } from './engine/types.ts';
@@ -109,24 +110,10 @@ export async function createService(options: ServiceOptions = {}): Promise<Servi
     let store: Store;
     let atHand: InMemoryLookups | undefined; // lowdb holds reviews and tokens in memory: the hot paths need no promise
     let dashboard: DashboardTokenState;
-    if (databaseUrl === undefined) {
-      const lowdb = await LowdbStore.open(dataDir, { log });
-      store = atHand = lowdb;
-      undo.push(() => store.close());
-      dashboard = await ensureDashboardToken(store, dataDir, clock, options.dashboardToken);
-      if (dashboard.file) log.info({ file: dashboard.file, created: dashboard.created }, 'dashboard token file');
-    } else {
-      // Loaded only in PostgreSQL mode: the embedded default never pays for pg.
-      const { PostgresStore } = await import('./store/postgres/postgres-store.ts');
-      store = await PostgresStore.open(databaseUrl, { poolSize: options.databasePoolSize, log });
-      undo.push(() => store.close());
-      dashboard = await ensureSharedDashboardToken(store, clock, options.dashboardToken);
-    }
-
+    let runner: ReviewJobRunner;
     const events = new ReviewEvents();
     const concurrency = Math.max(1, options.concurrency ?? os.availableParallelism());
-    const runner = new JobRunner({
-      store,
+    const jobs = {
       events,
       clock,
       log,
@@ -134,7 +121,25 @@ export async function createService(options: ServiceOptions = {}): Promise<Servi
       jobTimeoutMs: options.jobTimeoutMs ?? DEFAULTS.jobTimeoutMs,
       engine: options.engine,
       workerFile: options.workerFile ?? defaultWorkerFile(),
-    });
+    };
+    if (databaseUrl === undefined) {
+      const lowdb = await LowdbStore.open(dataDir, { log });
+      store = atHand = lowdb;
+      undo.push(() => store.close());
+      dashboard = await ensureDashboardToken(store, dataDir, clock, options.dashboardToken);
+      if (dashboard.file) log.info({ file: dashboard.file, created: dashboard.created }, 'dashboard token file');
+      runner = new JobRunner({ ...jobs, store });
+    } else {
+      // Loaded only in PostgreSQL mode: the embedded default never pays for pg or pg-boss.
+      const { PostgresStore } = await import('./store/postgres/postgres-store.ts');
+      const { startPostgresJobs } = await import('./jobs/postgres-jobs.ts');
+      const postgres = await PostgresStore.open(databaseUrl, { poolSize: options.databasePoolSize, log });
+      store = postgres;
+      undo.push(() => store.close());
+      dashboard = await ensureSharedDashboardToken(store, clock, options.dashboardToken);
+      // Jobs on pg-boss in the same database: any instance runs any job.
+      runner = await startPostgresJobs({ ...jobs, databaseUrl, store: postgres });
+    }
     undo.push(() => runner.close(0));
     const reviews = new ReviewService({
       store,

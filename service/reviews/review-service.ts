@@ -20,7 +20,7 @@ import {
   type ReviewList,
 } from '../api/schemas.ts';
 import type { Clock } from '../clock.ts';
-import type { JobRunner } from '../jobs/runner.ts';
+import type { ReviewJobRunner } from '../jobs/job-runner.ts';
 import type { ReviewEvents } from '../jobs/review-events.ts';
 import type { SyncReviewLookup } from '../store/in-memory-lookups.ts';
 import { isTerminal } from '../api/review-status.ts';
@@ -41,7 +41,7 @@ export interface ReviewServiceOptions {
   store: ReviewStore & ReviewFileStore & IdempotencyStore;
   /** The store's synchronous lookup, where it has one (see peek). */
   atHand?: SyncReviewLookup;
-  runner: JobRunner;
+  runner: ReviewJobRunner;
   events: ReviewEvents;
   clock: Clock;
   /** Jobs waiting for a worker before creates are refused with 429 queue_full. */
@@ -106,10 +106,12 @@ export class ReviewService {
         ? { review: await this.#earlier(made.heldBy, requestHash, idempotencyKey), replayed: true }
         : { review: made, replayed: false },
     );
-    this.#creating.set(slot, { requestHash, review: creating.then((made) => made.review) });
+    const review = creating.then((made) => made.review);
+    review.catch(() => {}); // a failure reaches the joiners (if any) and this caller, not the process
+    this.#creating.set(slot, { requestHash, review });
     try {
-      const { review, replayed } = await creating;
-      return { job: toCreatedJob(review), replayed };
+      const made = await creating;
+      return { job: toCreatedJob(made.review), replayed: made.replayed };
     } finally {
       this.#creating.delete(slot);
     }
@@ -203,7 +205,7 @@ export class ReviewService {
       }
       throw error;
     }
-    runner.enqueue(review.review_id);
+    await runner.enqueue(review.review_id);
     events.changed(review);
     return review;
   }

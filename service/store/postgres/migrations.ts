@@ -74,6 +74,22 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX idempotency_keys_created ON idempotency_keys (created_at);
     `,
   },
+  {
+    version: 3,
+    name: 'every change of a review is announced to all instances (NOTIFY)',
+    // Payload "<review_id> <status>": instances re-read the review when someone follows it, and
+    // stop a review they run once it has ended elsewhere (a cancel). Sent at commit, by the
+    // database, whichever instance made the change.
+    sql: `
+      CREATE FUNCTION diff_review_announce_review() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        PERFORM pg_notify('diff_review_reviews', NEW.review_id || ' ' || NEW.status);
+        RETURN NULL;
+      END $$;
+      CREATE TRIGGER reviews_announce AFTER INSERT OR UPDATE ON reviews
+        FOR EACH ROW EXECUTE FUNCTION diff_review_announce_review();
+    `,
+  },
 ];
 
 /** Any constant unique to this application: the lock instances queue on while migrating. */

@@ -3,9 +3,25 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { postgresAvailable, startPostgres, type PostgresCluster } from '../../support/postgres.ts';
-import { DEBUGGER_DIFF, startTestService, type TestService } from '../../support/test-service.ts';
+import { DEBUGGER_DIFF, sleep, startTestService, type TestService } from '../../support/test-service.ts';
+import type { ReviewJob } from '../../../service/api/schemas.ts';
+import type { DiffReviewClient } from '../../../service/client/index.ts';
 
 const DASHBOARD = `instances-dashboard-token-${'x'.repeat(16)}`;
+// SLEEP <ms>: a review that takes that long and stops when asked (see the fixture)
+const workerFile = new URL('../../fixtures/workers/controlled-worker.ts', import.meta.url);
+const body = (diff: string) => ({ diff, repository: 'github.com/acme/app' });
+
+/** Polls until the review has the status; bounded, so a test that waits in vain fails instead of hanging. */
+async function reaches(client: DiffReviewClient, id: string, status: ReviewJob['status'], withinMs = 20_000) {
+  let job = await client.getReview(id);
+  for (const until = Date.now() + withinMs; job.status !== status && Date.now() < until; ) {
+    await sleep(25);
+    job = await client.getReview(id);
+  }
+  expect(job.status).toBe(status);
+  return job;
+}
 
 describe.skipIf(!postgresAvailable())('several instances on one database', () => {
   let cluster: PostgresCluster;
@@ -21,11 +37,16 @@ describe.skipIf(!postgresAvailable())('several instances on one database', () =>
   /** `n` instances on one fresh database, sharing the dashboard token; the first one's review token serves all. */
   async function instances(n: number, options: Parameters<typeof startTestService>[0] = {}) {
     const databaseUrl = await cluster.createDatabase();
-    for (let i = 0; i < n; i++) {
-      services.push(await startTestService({ databaseUrl, dashboardToken: DASHBOARD, ...options }));
-    }
+    for (let i = 0; i < n; i++) await another(databaseUrl, options);
     const token = services[0]!.reviewToken;
     return { databaseUrl, token, clients: services.map((s) => s.client(token)) };
+  }
+
+  /** One more instance on the database. */
+  async function another(databaseUrl: string, options: Parameters<typeof startTestService>[0] = {}) {
+    const t = await startTestService({ databaseUrl, dashboardToken: DASHBOARD, workerFile, ...options });
+    services.push(t);
+    return t;
   }
 
   async function countRows(databaseUrl: string, sql: string): Promise<number> {
@@ -59,5 +80,49 @@ describe.skipIf(!postgresAvailable())('several instances on one database', () =>
       b.createReview({ ...body, repository: 'github.com/acme/other' }, { idempotencyKey: 'mixed' }),
     ).rejects.toMatchObject({ status: 400 });
     expect((await b.createReview(body, { idempotencyKey: 'mixed' })).review_id).toBe(first.review_id);
+  });
+
+  it('a cancel through instance B stops the review running on instance A', async () => {
+    const { databaseUrl, token, clients } = await instances(1, { concurrency: 1 });
+    const onA = clients[0]!;
+    const slow = await onA.createReview(body('SLEEP 60000\n'));
+    await reaches(onA, slow.review_id, 'running');
+    const b = await another(databaseUrl);
+    const cancelled = await b.client(token).cancelReview(slow.review_id);
+    expect(cancelled.error?.code).toBe('cancelled');
+    await b.close();
+    services.splice(services.indexOf(b), 1);
+    // A's only worker is free again long before the 60 s review would have ended
+    const next = await onA.createReview(body(DEBUGGER_DIFF));
+    expect((await reaches(onA, next.review_id, 'completed', 15_000)).comments).toHaveLength(1);
+    expect((await onA.getReview(slow.review_id)).error?.code).toBe('cancelled'); // never moved back
+  });
+
+  it('events followed on instance B tell the end of a review that instance A ran', async () => {
+    const { databaseUrl, token, clients } = await instances(1, { concurrency: 1 });
+    const slow = await clients[0]!.createReview(body('SLEEP 1500\n'));
+    await reaches(clients[0]!, slow.review_id, 'running');
+    // B reviews nothing itself: the state it tells comes from A, through the database
+    const b = await another(databaseUrl);
+    const seen: string[] = [];
+    for await (const job of b.client(token).events(slow.review_id, { signal: AbortSignal.timeout(20_000) })) {
+      seen.push(job.status);
+    }
+    expect(seen).toEqual(['running', 'completed']);
+  });
+
+  it('an instance that stops hands its running review to another, which finishes it once', async () => {
+    const { databaseUrl, token, clients } = await instances(1, { concurrency: 1, shutdownGraceMs: 0 });
+    const slow = await clients[0]!.createReview(body('SLEEP 1500\n'));
+    await reaches(clients[0]!, slow.review_id, 'running');
+    const b = await another(databaseUrl);
+    await services[0]!.stop(); // as SIGTERM does
+    const done = await reaches(b.client(token), slow.review_id, 'completed');
+    expect(done.comments).toEqual([]);
+    const rows = await countRows(
+      databaseUrl,
+      `SELECT attempts AS n FROM reviews WHERE review_id = '${slow.review_id}'`,
+    );
+    expect(rows).toBe(2); // started on A, handed back, finished on B
   });
 });
