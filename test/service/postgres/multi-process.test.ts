@@ -109,4 +109,32 @@ describe.skipIf(!postgresAvailable())('several service processes on one database
     // the killed one had a review in flight, which another instance started again and finished
     expect(await scalar(databaseUrl, 'SELECT count(*) AS n FROM reviews WHERE attempts > 1')).toBeGreaterThanOrEqual(1);
   }, 150_000);
+
+  it('across processes: one Idempotency-Key makes one review, and a cancel stops the review wherever it runs', async () => {
+    const databaseUrl = await cluster.createDatabase();
+    const start = () => instanceOn({ databaseUrl, dashboardToken: DASHBOARD, concurrency: 1 });
+    const [a, b] = await Promise.all([start(), start()]);
+    const token = (await createClient({ baseUrl: a!.url, token: DASHBOARD, retry: 0 }).createToken({ name: 'x' }))
+      .token;
+    const onA = createClient({ baseUrl: a!.url, token, retry: 0 });
+    const onB = createClient({ baseUrl: b!.url, token, retry: 0 });
+    const keyed = await Promise.all(
+      [onA, onB, onA, onB, onA, onB].map((c) =>
+        c.createReview({ diff: DEBUGGER_DIFF, repository: 'github.com/acme/app' }, { idempotencyKey: 'one-key' }),
+      ),
+    );
+    expect(new Set(keyed.map((j) => j.review_id)).size).toBe(1);
+
+    // both instances busy with a long review each (concurrency 1): cancelled through B, both stop
+    const long = await Promise.all(
+      [onA, onA].map((c) => c.createReview({ diff: 'SLEEP 60000\n', repository: 'github.com/acme/app' })),
+    );
+    for (let n = 0; n < 400 && (await scalar(databaseUrl, RUNNING)) < 2; n++) await sleep(25);
+    expect(await scalar(databaseUrl, RUNNING)).toBe(2);
+    for (const job of long) expect((await onB.cancelReview(job.review_id)).error?.code).toBe('cancelled');
+    const next = await onB.createReview({ diff: DEBUGGER_DIFF, repository: 'github.com/acme/app' });
+    const done = await onA.waitForReview(next.review_id, { timeoutMs: 15_000, pollIntervalMs: 50 });
+    expect(done.status).toBe('completed');
+    for (const job of long) expect((await onA.getReview(job.review_id)).error?.code).toBe('cancelled');
+  }, 60_000);
 });
