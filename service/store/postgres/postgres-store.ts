@@ -5,17 +5,10 @@
 import pg from 'pg';
 import type { Finding } from '../../engine/types.ts';
 import type { StoreLog } from '../store-log.ts';
-import {
-  StoreWriteError,
-  type IdempotencyRecord,
-  type ReviewQuery,
-  type Store,
-  type StoredReview,
-  type StoredToken,
-  type TokenType,
-} from '../types.ts';
+import type { IdempotencyRecord, ReviewQuery, Store, StoredReview, StoredToken, TokenType } from '../types.ts';
 import { describeDatabase, DatabaseUnreachableError } from './database-url.ts';
 import { migrate } from './migrations.ts';
+import { isConnectionError, read, transaction, write } from './queries.ts';
 import {
   reviewPatchColumns,
   TOKEN_COLUMNS,
@@ -78,20 +71,12 @@ export class PostgresStore implements Store {
     return new PostgresStore(pool);
   }
 
-  async #write<R extends pg.QueryResultRow>(sql: string, params: unknown[]): Promise<pg.QueryResult<R>> {
-    try {
-      return await this.pool.query<R>(sql, params);
-    } catch (error) {
-      throw new StoreWriteError(error);
-    }
-  }
-
   async insertReview(review: StoredReview) {
-    await this.#write(INSERT_REVIEW, reviewValues(review));
+    await write(this.pool, INSERT_REVIEW, reviewValues(review));
   }
 
   async insertReviewWithKey(review: StoredReview, record: IdempotencyRecord, liveSince: string) {
-    return this.#transaction(async (client) => {
+    return transaction(this.pool, async (client) => {
       // Concurrent claims of one key queue on its row: the later one waits for the first to commit,
       // then finds it live (the WHERE fails, no row comes back) and answers it.
       const claimed = await client.query(
@@ -113,30 +98,8 @@ export class PostgresStore implements Store {
     });
   }
 
-  /** Runs `work` in one transaction on one connection; it says whether to commit. Failures are StoreWriteErrors. */
-  async #transaction<T>(work: (client: pg.PoolClient) => Promise<{ commit: boolean; value: T }>): Promise<T> {
-    let client: pg.PoolClient;
-    try {
-      client = await this.pool.connect();
-    } catch (error) {
-      throw new StoreWriteError(error);
-    }
-    let broken: Error | undefined;
-    try {
-      await client.query('BEGIN');
-      const { commit, value } = await work(client);
-      await client.query(commit ? 'COMMIT' : 'ROLLBACK');
-      return value;
-    } catch (error) {
-      await client.query('ROLLBACK').catch((e: Error) => (broken = e));
-      throw new StoreWriteError(error);
-    } finally {
-      client.release(broken); // a connection that cannot even roll back is dropped, not reused
-    }
-  }
-
   async getReview(id: string) {
-    const { rows } = await this.pool.query<ReviewRow>('SELECT * FROM reviews WHERE review_id = $1', [id]);
+    const { rows } = await read<ReviewRow>(this.pool, 'SELECT * FROM reviews WHERE review_id = $1', [id]);
     return rows[0] && toStoredReview(rows[0]);
   }
 
@@ -147,13 +110,14 @@ export class PostgresStore implements Store {
       sets.length === 0
         ? 'SELECT * FROM reviews WHERE review_id = $1'
         : `UPDATE reviews SET ${sets.join(', ')} WHERE review_id = $1 RETURNING *`;
-    const { rows } = await this.#write<ReviewRow>(sql, [id, ...columns.map(([, value]) => value)]);
+    const { rows } = await write<ReviewRow>(this.pool, sql, [id, ...columns.map(([, value]) => value)]);
     if (!rows[0]) throw new Error(`no review ${id}`);
     return toStoredReview(rows[0]);
   }
 
   async listReviews(query: ReviewQuery) {
-    const { rows } = await this.pool.query<ReviewRow>(
+    const { rows } = await read<ReviewRow>(
+      this.pool,
       `SELECT * FROM reviews
        WHERE owner = $1 AND ($2::text IS NULL OR status = $2) AND ($3::text IS NULL OR repository = $3) AND ($4::text IS NULL OR review_id < $4)
        ORDER BY review_id DESC LIMIT $5`,
@@ -163,15 +127,18 @@ export class PostgresStore implements Store {
   }
 
   async unfinishedReviews() {
-    const { rows } = await this.pool.query<ReviewRow>(
+    const { rows } = await read<ReviewRow>(
+      this.pool,
       "SELECT * FROM reviews WHERE status IN ('queued', 'running') ORDER BY review_id",
+      [],
     );
     return rows.map(toStoredReview);
   }
 
   async deleteFinishedBefore(date: string) {
     // One statement: the records and their files go together, or not at all.
-    const { rows } = await this.#write<{ n: number }>(
+    const { rows } = await write<{ n: number }>(
+      this.pool,
       `WITH gone AS (
          DELETE FROM reviews WHERE status IN ('completed', 'failed') AND updated_at < $1 RETURNING review_id
        ), diffs AS (
@@ -186,14 +153,15 @@ export class PostgresStore implements Store {
   }
 
   async writeDiff(id: string, diff: string) {
-    await this.#write(
+    await write(
+      this.pool,
       'INSERT INTO review_diffs (review_id, diff) VALUES ($1, $2) ON CONFLICT (review_id) DO UPDATE SET diff = EXCLUDED.diff',
       [id, Buffer.from(diff, 'utf8')],
     );
   }
 
   async readDiff(id: string) {
-    const { rows } = await this.pool.query<{ diff: Buffer }>('SELECT diff FROM review_diffs WHERE review_id = $1', [
+    const { rows } = await read<{ diff: Buffer }>(this.pool, 'SELECT diff FROM review_diffs WHERE review_id = $1', [
       id,
     ]);
     if (!rows[0]) throw new Error(`no diff is stored for review ${id}`);
@@ -201,18 +169,20 @@ export class PostgresStore implements Store {
   }
 
   async deleteDiff(id: string) {
-    await this.#write('DELETE FROM review_diffs WHERE review_id = $1', [id]);
+    await write(this.pool, 'DELETE FROM review_diffs WHERE review_id = $1', [id]);
   }
 
   async writeFindings(id: string, findings: Finding[]) {
-    await this.#write(
+    await write(
+      this.pool,
       'INSERT INTO review_findings (review_id, findings) VALUES ($1, $2) ON CONFLICT (review_id) DO UPDATE SET findings = EXCLUDED.findings',
       [id, JSON.stringify(findings)],
     );
   }
 
   async readFindings(id: string) {
-    const { rows } = await this.pool.query<{ findings: Finding[] }>(
+    const { rows } = await read<{ findings: Finding[] }>(
+      this.pool,
       'SELECT findings FROM review_findings WHERE review_id = $1',
       [id],
     );
@@ -222,24 +192,26 @@ export class PostgresStore implements Store {
 
   async insertToken(token: StoredToken) {
     const values = TOKEN_COLUMNS.map((column) => token[column] ?? null);
-    await this.#write(
+    await write(
+      this.pool,
       `INSERT INTO tokens (${TOKEN_COLUMNS.join(', ')}) VALUES (${values.map((_, i) => `$${i + 1}`).join(', ')})`,
       values,
     );
   }
 
   async getTokenByHash(hash: string) {
-    const { rows } = await this.pool.query<TokenRow>('SELECT * FROM tokens WHERE hash = $1', [hash]);
+    const { rows } = await read<TokenRow>(this.pool, 'SELECT * FROM tokens WHERE hash = $1', [hash]);
     return rows[0] && this.#withTouch(toStoredToken(rows[0]));
   }
 
   async getToken(id: string) {
-    const { rows } = await this.pool.query<TokenRow>('SELECT * FROM tokens WHERE id = $1', [id]);
+    const { rows } = await read<TokenRow>(this.pool, 'SELECT * FROM tokens WHERE id = $1', [id]);
     return rows[0] && this.#withTouch(toStoredToken(rows[0]));
   }
 
   async listTokens(owner: string, type: TokenType) {
-    const { rows } = await this.pool.query<TokenRow>(
+    const { rows } = await read<TokenRow>(
+      this.pool,
       'SELECT * FROM tokens WHERE owner = $1 AND type = $2 AND revoked_at IS NULL ORDER BY id DESC',
       [owner, type],
     );
@@ -250,7 +222,7 @@ export class PostgresStore implements Store {
     const columns = TOKEN_COLUMNS.filter((column) => column !== 'id' && column in patch);
     if (columns.length === 0) return;
     const sets = columns.map((column, i) => `${column} = $${i + 2}`);
-    const { rowCount } = await this.#write(`UPDATE tokens SET ${sets.join(', ')} WHERE id = $1`, [
+    const { rowCount } = await write(this.pool, `UPDATE tokens SET ${sets.join(', ')} WHERE id = $1`, [
       id,
       ...columns.map((column) => patch[column] ?? null),
     ]);
@@ -283,7 +255,8 @@ export class PostgresStore implements Store {
   }
 
   async getIdempotency(owner: string, key: string) {
-    const { rows } = await this.pool.query<IdempotencyRow>(
+    const { rows } = await read<IdempotencyRow>(
+      this.pool,
       'SELECT * FROM idempotency_keys WHERE owner = $1 AND key = $2',
       [owner, key],
     );
@@ -291,7 +264,8 @@ export class PostgresStore implements Store {
   }
 
   async putIdempotency(record: IdempotencyRecord) {
-    await this.#write(
+    await write(
+      this.pool,
       `INSERT INTO idempotency_keys (owner, key, request_hash, review_id, created_at) VALUES ($1, $2, $3, $4, $5)
        ON CONFLICT (owner, key) DO UPDATE SET request_hash = EXCLUDED.request_hash, review_id = EXCLUDED.review_id, created_at = EXCLUDED.created_at`,
       [record.owner, record.key, record.request_hash, record.review_id, record.created_at],
@@ -299,11 +273,11 @@ export class PostgresStore implements Store {
   }
 
   async deleteIdempotency(owner: string, key: string) {
-    await this.#write('DELETE FROM idempotency_keys WHERE owner = $1 AND key = $2', [owner, key]);
+    await write(this.pool, 'DELETE FROM idempotency_keys WHERE owner = $1 AND key = $2', [owner, key]);
   }
 
   async deleteIdempotencyBefore(date: string) {
-    const { rowCount } = await this.#write('DELETE FROM idempotency_keys WHERE created_at < $1', [date]);
+    const { rowCount } = await write(this.pool, 'DELETE FROM idempotency_keys WHERE created_at < $1', [date]);
     return rowCount ?? 0;
   }
 
@@ -312,14 +286,6 @@ export class PostgresStore implements Store {
     await this.#flushTouches().catch(() => {});
     await this.pool.end();
   }
-}
-
-/** A failure to reach the server at all (as opposed to an error the server answered). */
-function isConnectionError(error: unknown): boolean {
-  const code = (error as NodeJS.ErrnoException)?.code;
-  if (code === undefined) return /timeout|terminated|Connection/i.test(String((error as Error)?.message));
-  // libpq-style classes: 08 connection exception, 28 invalid authorization, 3D invalid catalog (no such database)
-  return /^(E[A-Z]+|08...|28...|3D000|57P0[1-3])$/.test(code);
 }
 
 const INSERT_REVIEW = `INSERT INTO reviews (review_id, owner, status, repository, base_commit, created_at, updated_at, started_at, completed_at, error_code, error_message, attempts)

@@ -4,7 +4,8 @@
 // transaction), goes back to queued only from running, and never moves backwards.
 import type pg from 'pg';
 import type { Finding } from '../../engine/types.ts';
-import { StoreWriteError, type StoredReview } from '../types.ts';
+import type { StoredReview } from '../types.ts';
+import { read, transaction, write } from './queries.ts';
 import { toStoredReview, type ReviewRow } from './rows.ts';
 
 export class PostgresReviewJobs {
@@ -16,7 +17,8 @@ export class PostgresReviewJobs {
 
   /** Marks the job running (again, after its worker died); undefined when it is finished or gone. */
   async start(id: string, at: string): Promise<StoredReview | undefined> {
-    const { rows } = await this.#query<ReviewRow>(
+    const { rows } = await write<ReviewRow>(
+      this.#pool,
       `UPDATE reviews SET status = 'running', started_at = $2, updated_at = $2, attempts = attempts + 1
        WHERE review_id = $1 AND status IN ('queued', 'running') RETURNING *`,
       [id, at],
@@ -32,10 +34,7 @@ export class PostgresReviewJobs {
     id: string,
     end: { at: string; findings: Finding[] } | { at: string; error: NonNullable<StoredReview['error']> },
   ): Promise<StoredReview | undefined> {
-    const client = await this.#connect();
-    let broken: Error | undefined;
-    try {
-      await client.query('BEGIN');
+    return transaction(this.#pool, async (client) => {
       const { rows } =
         'findings' in end
           ? await client.query<ReviewRow>(
@@ -48,26 +47,22 @@ export class PostgresReviewJobs {
                WHERE review_id = $1 AND status IN ('queued', 'running') RETURNING *`,
               [id, end.at, end.error.code, end.error.message],
             );
-      if (rows[0] && 'findings' in end) {
+      if (!rows[0]) return { commit: false, value: undefined };
+      if ('findings' in end) {
         await client.query(
           'INSERT INTO review_findings (review_id, findings) VALUES ($1, $2) ON CONFLICT (review_id) DO NOTHING',
           [id, JSON.stringify(end.findings)],
         );
       }
-      if (rows[0]) await client.query('DELETE FROM review_diffs WHERE review_id = $1', [id]);
-      await client.query('COMMIT');
-      return rows[0] && toStoredReview(rows[0]);
-    } catch (error) {
-      await client.query('ROLLBACK').catch((e: Error) => (broken = e));
-      throw new StoreWriteError(error);
-    } finally {
-      client.release(broken);
-    }
+      await client.query('DELETE FROM review_diffs WHERE review_id = $1', [id]);
+      return { commit: true, value: toStoredReview(rows[0]) };
+    });
   }
 
   /** Puts a running job back in line (its instance is stopping); undefined when it is no longer running. */
   async requeue(id: string, at: string): Promise<StoredReview | undefined> {
-    const { rows } = await this.#query<ReviewRow>(
+    const { rows } = await write<ReviewRow>(
+      this.#pool,
       `UPDATE reviews SET status = 'queued', started_at = NULL, updated_at = $2
        WHERE review_id = $1 AND status = 'running' RETURNING *`,
       [id, at],
@@ -77,7 +72,8 @@ export class PostgresReviewJobs {
 
   /** Those of the reviews that have ended (or are gone): a cancel on another instance, missed as a NOTIFY. */
   async ended(ids: string[]): Promise<string[]> {
-    const { rows } = await this.#query<{ review_id: string }>(
+    const { rows } = await read<{ review_id: string }>(
+      this.#pool,
       `SELECT id AS review_id FROM unnest($1::text[]) AS t(id)
        WHERE NOT EXISTS (SELECT 1 FROM reviews WHERE review_id = t.id AND status IN ('queued', 'running'))`,
       [ids],
@@ -87,26 +83,11 @@ export class PostgresReviewJobs {
 
   /** Jobs waiting for a worker on any instance. */
   async queued(): Promise<number> {
-    const { rows } = await this.#query<{ n: number }>(
+    const { rows } = await read<{ n: number }>(
+      this.#pool,
       "SELECT count(*)::int AS n FROM reviews WHERE status = 'queued'",
       [],
     );
     return rows[0]!.n;
-  }
-
-  async #connect(): Promise<pg.PoolClient> {
-    try {
-      return await this.#pool.connect();
-    } catch (error) {
-      throw new StoreWriteError(error);
-    }
-  }
-
-  async #query<R extends pg.QueryResultRow>(sql: string, params: unknown[]): Promise<pg.QueryResult<R>> {
-    try {
-      return await this.#pool.query<R>(sql, params);
-    } catch (error) {
-      throw new StoreWriteError(error);
-    }
   }
 }
