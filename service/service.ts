@@ -172,13 +172,19 @@ export async function createService(options: ServiceOptions = {}): Promise<Servi
 
     const resumed = await runner.recover();
     if (resumed > 0) log.info({ jobs: resumed }, 'resuming unfinished reviews');
+    // With a shared database, one instance sweeps per period, not each of them.
+    const sweepDue = async () =>
+      store.claimPeriodicTask === undefined ||
+      store.claimPeriodicTask('retention', SWEEP_EVERY_MS, new Date(clock.now()).toISOString());
     const sweep = () =>
-      reviews.sweep().then(
-        (removed) =>
-          removed.reviews + removed.keys > 0 &&
-          log.info(removed, 'retention: removed old reviews and idempotency keys'),
-        (error: unknown) => log.error({ err: error }, 'retention sweep failed'),
-      );
+      sweepDue()
+        .then((due) => (due ? reviews.sweep() : { reviews: 0, keys: 0 }))
+        .then(
+          (removed) =>
+            removed.reviews + removed.keys > 0 &&
+            log.info(removed, 'retention: removed old reviews and idempotency keys'),
+          (error: unknown) => log.error({ err: error }, 'retention sweep failed'),
+        );
     void sweep();
     const sweeper = setInterval(sweep, SWEEP_EVERY_MS).unref();
     const where = databaseUrl === undefined ? { dataDir } : { database: describeDatabase(databaseUrl) };

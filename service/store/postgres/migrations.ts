@@ -90,6 +90,16 @@ export const MIGRATIONS: readonly Migration[] = [
         FOR EACH ROW EXECUTE FUNCTION diff_review_announce_review();
     `,
   },
+  {
+    version: 4,
+    name: 'periodic tasks run by one instance per period',
+    sql: `
+      CREATE TABLE periodic_runs (
+        task     text PRIMARY KEY,
+        last_run timestamptz(3) NOT NULL
+      );
+    `,
+  },
 ];
 
 /** Any constant unique to this application: the lock instances queue on while migrating. */

@@ -152,6 +152,18 @@ export class PostgresStore implements Store {
     return rows[0]!.n;
   }
 
+  async claimPeriodicTask(task: string, periodMs: number, now: string) {
+    // One row per task: the instance whose update goes through runs it; the row lock orders the rest.
+    const { rowCount } = await write(
+      this.pool,
+      `INSERT INTO periodic_runs (task, last_run) VALUES ($1, $2)
+       ON CONFLICT (task) DO UPDATE SET last_run = EXCLUDED.last_run
+       WHERE periodic_runs.last_run <= $2::timestamptz - $3 * interval '1 millisecond'`,
+      [task, now, periodMs],
+    );
+    return rowCount === 1;
+  }
+
   async writeDiff(id: string, diff: string) {
     await write(
       this.pool,

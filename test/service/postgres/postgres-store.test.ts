@@ -66,4 +66,23 @@ describe.skipIf(!postgresAvailable())('PostgreSQL store', () => {
       await store.close();
     }
   });
+
+  it('a periodic task (retention) is claimed by one instance per period, whoever asks first', async () => {
+    const url = await cluster.createDatabase();
+    const stores = await Promise.all([1, 2, 3].map(() => PostgresStore.open(url, { poolSize: 2, log })));
+    try {
+      const hour = 60 * 60 * 1000;
+      const at = (ms: number) => new Date(Date.parse('2026-11-21T00:00:00.000Z') + ms).toISOString();
+      const first = await Promise.all(stores.map((s) => s.claimPeriodicTask('retention', hour, at(0))));
+      expect(first.filter(Boolean)).toHaveLength(1);
+      // within the period nobody runs it again; exactly at its end, one does
+      expect(await stores[1]!.claimPeriodicTask('retention', hour, at(hour - 1))).toBe(false);
+      const next = await Promise.all(stores.map((s) => s.claimPeriodicTask('retention', hour, at(hour))));
+      expect(next.filter(Boolean)).toHaveLength(1);
+      // another task has its own period
+      expect(await stores[2]!.claimPeriodicTask('other', hour, at(hour))).toBe(true);
+    } finally {
+      await Promise.all(stores.map((s) => s.close()));
+    }
+  });
 });
