@@ -260,17 +260,15 @@ export class ReviewService {
 
   async cancel(owner: string, id: string): Promise<ReviewJob> {
     const review = await this.find(owner, id);
-    if (isTerminal(review)) {
-      throw new ConflictError(
-        `The review is already ${review.status}; only queued or running reviews can be cancelled.`,
-      );
-    }
+    if (isTerminal(review)) throw notCancellable(review);
     const { store, runner, events, clock } = this.#o;
     const updated = await store.updateReview(id, {
       status: 'failed',
       error: { code: 'cancelled', message: 'The review was cancelled before it finished.' },
       updated_at: new Date(clock.now()).toISOString(),
     });
+    // A store shared by instances keeps the first end: the job may have finished meanwhile elsewhere.
+    if (updated.error?.code !== 'cancelled') throw notCancellable(updated);
     runner.stop(id, 'cancelled');
     events.changed(updated);
     await store.deleteDiff(id).catch(() => {});
@@ -318,6 +316,9 @@ function hashRequest(body: CreateReviewBody): string {
     .update(JSON.stringify([body.diff, body.repository, body.base_commit ?? null]))
     .digest('hex');
 }
+
+const notCancellable = (review: StoredReview) =>
+  new ConflictError(`The review is already ${review.status}; only queued or running reviews can be cancelled.`);
 
 const keyReused = (key: string) =>
   new InvalidRequestError(

@@ -103,16 +103,24 @@ export class PostgresStore implements Store {
     return rows[0] && toStoredReview(rows[0]);
   }
 
+  /**
+   * A patch that ends the review (completed or failed) applies only to one still queued or running:
+   * the first end wins, whichever instance wrote it, and the review as it is comes back.
+   */
   async updateReview(id: string, patch: Partial<StoredReview>) {
     const columns = reviewPatchColumns(patch);
     const sets = columns.map(([column], i) => `${column} = $${i + 2}`);
+    const ending = patch.status === 'completed' || patch.status === 'failed';
+    const guard = ending ? " AND status IN ('queued', 'running')" : '';
     const sql =
       sets.length === 0
         ? 'SELECT * FROM reviews WHERE review_id = $1'
-        : `UPDATE reviews SET ${sets.join(', ')} WHERE review_id = $1 RETURNING *`;
+        : `UPDATE reviews SET ${sets.join(', ')} WHERE review_id = $1${guard} RETURNING *`;
     const { rows } = await write<ReviewRow>(this.pool, sql, [id, ...columns.map(([, value]) => value)]);
-    if (!rows[0]) throw new Error(`no review ${id}`);
-    return toStoredReview(rows[0]);
+    if (rows[0]) return toStoredReview(rows[0]);
+    const ended = ending ? await this.getReview(id) : undefined;
+    if (!ended) throw new Error(`no review ${id}`);
+    return ended;
   }
 
   async listReviews(query: ReviewQuery) {
