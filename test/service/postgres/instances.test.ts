@@ -125,4 +125,14 @@ describe.skipIf(!postgresAvailable())('several instances on one database', () =>
     );
     expect(rows).toBe(2); // started on A, handed back, finished on B
   });
+
+  it('a token revoked through one instance is refused by the others on their next request', async () => {
+    await instances(2);
+    const a = services[0]!;
+    const made = await a.client(DASHBOARD).createToken({ name: 'short-lived' });
+    const onB = services[1]!.client(made.token);
+    await onB.listReviews();
+    await a.client(DASHBOARD).deleteToken(made.id);
+    await expect(onB.listReviews()).rejects.toMatchObject({ status: 401 });
+  });
 });
