@@ -2,7 +2,7 @@
 // TypeScript source under Node's type stripper): for tests that run several instances on one
 // database, kill one (-9) and start it again.
 import { spawn, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { CLI } from './cli-process.ts';
 import { sleep } from './test-service.ts';
 
@@ -44,7 +44,7 @@ export function instanceOn(options: {
   );
 }
 
-const CHILD = path.resolve('test/support/postgres-instance-child.ts');
+const CHILD = fileURLToPath(new URL('./postgres-instance-child.ts', import.meta.url));
 
 async function started(child: ChildProcess): Promise<ServedInstance> {
   children.push(child);
