@@ -7,6 +7,7 @@ import { ensureDashboardToken, ensureSharedDashboardToken, type DashboardTokenSt
 import { TokenService } from './auth/tokens.ts';
 import { systemClock, type Clock } from './clock.ts';
 import type { EventStreamLimits } from './http/event-stream-slots.ts';
+import type { WindowCounter } from './http/counted-rate-limit-store.ts';
 import { hostPolicy } from './http/host-check.ts';
 import { buildServer, type RateLimits, type ServerTimeouts } from './http/server.ts';
 import { ReviewEvents } from './jobs/review-events.ts';
@@ -111,6 +112,7 @@ export async function createService(options: ServiceOptions = {}): Promise<Servi
     let atHand: InMemoryLookups | undefined; // lowdb holds reviews and tokens in memory: the hot paths need no promise
     let dashboard: DashboardTokenState;
     let runner: ReviewJobRunner;
+    let windowCounter: WindowCounter | undefined; // rate-limit counts shared by the instances
     const events = new ReviewEvents();
     const concurrency = Math.max(1, options.concurrency ?? os.availableParallelism());
     const jobs = {
@@ -134,7 +136,7 @@ export async function createService(options: ServiceOptions = {}): Promise<Servi
       const { PostgresStore } = await import('./store/postgres/postgres-store.ts');
       const { startPostgresJobs } = await import('./jobs/postgres-jobs.ts');
       const postgres = await PostgresStore.open(databaseUrl, { poolSize: options.databasePoolSize, log });
-      store = postgres;
+      store = windowCounter = postgres;
       undo.push(() => store.close());
       dashboard = await ensureSharedDashboardToken(store, clock, options.dashboardToken);
       // Jobs on pg-boss in the same database: any instance runs any job.
@@ -162,6 +164,7 @@ export async function createService(options: ServiceOptions = {}): Promise<Servi
       eventStreams: { ...DEFAULTS.eventStreams, ...options.eventStreams },
       loggerInstance: log,
       hostCheck: hostPolicy(options.host ?? DEFAULTS.host, options.allowedHosts ?? []),
+      windowCounter,
     });
     undo.push(() => app.close());
     await app.listen({ host: options.host ?? DEFAULTS.host, port: options.port ?? 0 });

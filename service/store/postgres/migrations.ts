@@ -100,6 +100,19 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 5,
+    name: 'request counters shared by all instances (rate limits)',
+    // UNLOGGED: a counter lost in a crash only gives a window back. One row per token and budget,
+    // reused window after window, so the table stays as small as the number of tokens.
+    sql: `
+      CREATE UNLOGGED TABLE window_counters (
+        key         text PRIMARY KEY,
+        count       integer NOT NULL,
+        window_ends timestamptz(3) NOT NULL
+      );
+    `,
+  },
 ];
 
 /** Any constant unique to this application: the lock instances queue on while migrating. */

@@ -7,10 +7,13 @@ import type { Finding } from '../../engine/types.ts';
 import type { StoreLog } from '../store-log.ts';
 import type { IdempotencyRecord, ReviewQuery, Store, StoredReview, StoredToken, TokenType } from '../types.ts';
 import { describeDatabase, DatabaseUnreachableError } from './database-url.ts';
+import { claimPeriodicTask, countInWindow } from './coordination.ts';
 import { migrate } from './migrations.ts';
 import { isConnectionError, read, transaction, write } from './queries.ts';
 import {
+  INSERT_REVIEW,
   reviewPatchColumns,
+  reviewValues,
   TOKEN_COLUMNS,
   toIdempotencyRecord,
   toStoredReview,
@@ -160,16 +163,13 @@ export class PostgresStore implements Store {
     return rows[0]!.n;
   }
 
-  async claimPeriodicTask(task: string, periodMs: number, now: string) {
-    // One row per task: the instance whose update goes through runs it; the row lock orders the rest.
-    const { rowCount } = await write(
-      this.pool,
-      `INSERT INTO periodic_runs (task, last_run) VALUES ($1, $2)
-       ON CONFLICT (task) DO UPDATE SET last_run = EXCLUDED.last_run
-       WHERE periodic_runs.last_run <= $2::timestamptz - $3 * interval '1 millisecond'`,
-      [task, now, periodMs],
-    );
-    return rowCount === 1;
+  claimPeriodicTask(task: string, periodMs: number, now: string) {
+    return claimPeriodicTask(this.pool, task, periodMs, now);
+  }
+
+  /** Rate-limit counts shared by the instances (see coordination.ts). */
+  countInWindow(key: string, windowMs: number) {
+    return countInWindow(this.pool, key, windowMs);
   }
 
   async writeDiff(id: string, diff: string) {
@@ -307,21 +307,3 @@ export class PostgresStore implements Store {
     await this.pool.end();
   }
 }
-
-const INSERT_REVIEW = `INSERT INTO reviews (review_id, owner, status, repository, base_commit, created_at, updated_at, started_at, completed_at, error_code, error_message, attempts)
-  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`;
-
-const reviewValues = (review: StoredReview) => [
-  review.review_id,
-  review.owner,
-  review.status,
-  review.repository,
-  review.base_commit ?? null,
-  review.created_at,
-  review.updated_at,
-  review.started_at ?? null,
-  review.completed_at ?? null,
-  review.error?.code ?? null,
-  review.error?.message ?? null,
-  review.attempts,
-];

@@ -135,4 +135,19 @@ describe.skipIf(!postgresAvailable())('several instances on one database', () =>
     await a.client(DASHBOARD).deleteToken(made.id);
     await expect(onB.listReviews()).rejects.toMatchObject({ status: 401 });
   });
+
+  it('rate limits are per token across all instances: one budget, wherever the requests go', async () => {
+    const { clients, token } = await instances(2, { rateLimits: { create: 3 } });
+    const [a, b] = clients as [DiffReviewClient, DiffReviewClient];
+    await a.createReview(body(DEBUGGER_DIFF));
+    await a.createReview(body(DEBUGGER_DIFF));
+    await b.createReview(body(DEBUGGER_DIFF));
+    // the 4th within the minute is refused by either instance, with the shared count in the headers
+    const refused = await services[1]!.api('POST', '/v1/reviews', { token, body: body(DEBUGGER_DIFF) });
+    expect(refused.status).toBe(429);
+    expect(((await refused.json()) as { error: string }).error).toBe('rate_limited');
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    const alsoRefused = await services[0]!.api('POST', '/v1/reviews', { token, body: body(DEBUGGER_DIFF) });
+    expect(alsoRefused.status).toBe(429);
+  });
 });
