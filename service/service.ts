@@ -137,6 +137,7 @@ export async function createService(options: ServiceOptions = {}): Promise<Servi
       const { startPostgresJobs } = await import('./jobs/postgres-jobs.ts');
       const postgres = await PostgresStore.open(databaseUrl, { poolSize: options.databasePoolSize, log });
       store = windowCounter = postgres;
+      atHand = postgres.atHand; // copies, kept current through NOTIFY once the listener runs
       undo.push(() => store.close());
       dashboard = await ensureSharedDashboardToken(store, clock, options.dashboardToken);
       // Jobs on pg-boss in the same database: any instance runs any job.

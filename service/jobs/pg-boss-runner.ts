@@ -119,8 +119,8 @@ export class PgBossRunner implements ReviewJobRunner {
   }
 
   /** A review changed on some instance (a NOTIFY): one this instance runs that has ended was cancelled. */
-  reviewChanged(reviewId: string, status: StoredReview['status']): void {
-    if (status === 'completed' || status === 'failed') this.stop(reviewId, 'cancelled');
+  reviewChanged(reviewId: string, status: StoredReview['status'] | 'deleted'): void {
+    if (status !== 'queued' && status !== 'running') this.stop(reviewId, 'cancelled');
   }
 
   /** A job was queued on some instance. */
@@ -148,12 +148,14 @@ export class PgBossRunner implements ReviewJobRunner {
       if (held.length > 0) void this.#boss.touch(QUEUE, held).catch(() => {});
     };
     const check = async () => {
+      const before = this.#sinceCount;
       const [queued, ended] = await Promise.all([
         this.#o.jobs.queued(),
         this.#running.size === 0 ? [] : this.#o.jobs.ended([...this.#running.keys()]),
       ]);
       this.#counted = queued;
-      this.#sinceCount = 0;
+      // Changes made while the count was on its way: those after its snapshot are not in it.
+      this.#sinceCount -= before;
       for (const id of ended) this.stop(id, 'cancelled');
     };
     this.#timers.push(

@@ -1,7 +1,8 @@
 // Jobs and their events in PostgreSQL mode, wired together: the pg-boss runner, and the listener
-// that hears every instance's review changes. A change is re-read and told to this instance's
-// followers (SSE); a review this instance runs that ended elsewhere is stopped (a cancel). After
-// the listener (re)connects, everything followed is re-read, so no terminal event is missed.
+// that hears every instance's review and token changes. A review change is re-read and told to this
+// instance's followers (SSE); a review this instance runs that ended elsewhere is stopped (a
+// cancel); a deleted one leaves the in-memory copies, and a changed token is read again. After the
+// listener (re)connects, everything followed is re-read, so no terminal event is missed.
 import type { Logger } from 'pino';
 import type { Clock } from '../clock.ts';
 import type { EngineConfig } from '../engine/types.ts';
@@ -44,12 +45,16 @@ export async function startPostgresJobs(options: PostgresJobsOptions): Promise<R
       {
         reviewChanged(reviewId, status) {
           runner.reviewChanged(reviewId, status);
-          if (events.followed(reviewId)) retell(reviewId);
+          if (status === 'deleted') store.atHand.forget(reviewId);
+          else if (events.followed(reviewId)) retell(reviewId);
         },
+        tokenChanged: (tokenId) => void store.atHand.tokenChanged(tokenId).catch(() => {}),
         jobQueued: () => runner.jobQueued(),
         onListening() {
+          void store.atHand.reloadTokens().catch(() => {});
           for (const reviewId of events.followedReviews()) retell(reviewId);
         },
+        onLost: () => store.atHand.distrust(),
       },
       log,
     );

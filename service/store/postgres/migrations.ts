@@ -113,6 +113,28 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 6,
+    name: 'token changes and review deletions are announced too (NOTIFY)',
+    // Instances keep tokens and finished reviews in memory for the hot paths: a token's change
+    // (a revocation) and a review's deletion (retention) reach every instance's copy at commit.
+    sql: `
+      CREATE FUNCTION diff_review_announce_token() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        PERFORM pg_notify('diff_review_tokens', COALESCE(NEW.id, OLD.id));
+        RETURN NULL;
+      END $$;
+      CREATE TRIGGER tokens_announce AFTER INSERT OR UPDATE OR DELETE ON tokens
+        FOR EACH ROW EXECUTE FUNCTION diff_review_announce_token();
+      CREATE FUNCTION diff_review_announce_review_deleted() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        PERFORM pg_notify('diff_review_reviews', OLD.review_id || ' deleted');
+        RETURN NULL;
+      END $$;
+      CREATE TRIGGER reviews_announce_deleted AFTER DELETE ON reviews
+        FOR EACH ROW EXECUTE FUNCTION diff_review_announce_review_deleted();
+    `,
+  },
 ];
 
 /** Any constant unique to this application: the lock instances queue on while migrating. */

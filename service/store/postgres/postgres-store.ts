@@ -7,6 +7,7 @@ import type { Finding } from '../../engine/types.ts';
 import type { StoreLog } from '../store-log.ts';
 import type { IdempotencyRecord, ReviewQuery, Store, StoredReview, StoredToken, TokenType } from '../types.ts';
 import { describeDatabase, DatabaseUnreachableError } from './database-url.ts';
+import { PostgresAtHand } from './at-hand.ts';
 import { claimPeriodicTask, countInWindow } from './coordination.ts';
 import { migrate } from './migrations.ts';
 import { isConnectionError, read, transaction, write } from './queries.ts';
@@ -36,12 +37,15 @@ const TOUCH_FLUSH_MS = 2000;
 
 export class PostgresStore implements Store {
   readonly pool: pg.Pool;
+  /** Tokens and finished reviews in memory, for the hot paths (at-hand.ts); kept current by NOTIFY. */
+  readonly atHand: PostgresAtHand;
   /** Uses of tokens not yet written: token id → last_used_at. */
   #touched = new Map<string, string>();
   #touchTimer: NodeJS.Timeout | null = null;
 
   private constructor(pool: pg.Pool) {
     this.pool = pool;
+    this.atHand = new PostgresAtHand(pool);
   }
 
   /**
@@ -102,8 +106,12 @@ export class PostgresStore implements Store {
   }
 
   async getReview(id: string) {
+    const finished = this.atHand.peekReview(id); // it will not change (a deletion is announced)
+    if (finished) return finished;
     const { rows } = await read<ReviewRow>(this.pool, 'SELECT * FROM reviews WHERE review_id = $1', [id]);
-    return rows[0] && toStoredReview(rows[0]);
+    const review = rows[0] && toStoredReview(rows[0]);
+    if (review) this.atHand.remember(review);
+    return review;
   }
 
   /**
@@ -247,6 +255,7 @@ export class PostgresStore implements Store {
       ...columns.map((column) => patch[column] ?? null),
     ]);
     if (rowCount === 0) throw new Error(`no token ${id}`);
+    await this.atHand.tokenChanged(id).catch(() => {}); // this instance sees its own change (a revocation) at once
   }
 
   touchToken(id: string, at: string) {

@@ -1,5 +1,5 @@
-// Hears every review change any instance makes (the NOTIFY of migration 3) on one dedicated
-// connection, and new jobs (announceJob). A connection that breaks (the server restarted) is
+// Hears every review and token change any instance makes (the NOTIFYs of migrations 3 and 6) on
+// one dedicated connection, and new jobs (announceJob). A connection that breaks (the server restarted) is
 // opened again with a growing pause; after each (re)connect `onListening` runs, so the caller
 // re-reads what it follows: a change made while nobody listened is not missed.
 import pg from 'pg';
@@ -8,13 +8,18 @@ import type { StoreLog } from '../store-log.ts';
 import { describeDatabase } from './database-url.ts';
 
 const REVIEWS = 'diff_review_reviews';
+const TOKENS = 'diff_review_tokens';
 const JOBS = 'diff_review_jobs';
 
 export interface ReviewChangeHandlers {
-  reviewChanged(reviewId: string, status: ReviewStatus): void;
+  /** A review was written (its status now), or deleted. */
+  reviewChanged(reviewId: string, status: ReviewStatus | 'deleted'): void;
+  tokenChanged(tokenId: string): void;
   jobQueued(): void;
   /** The listener is (again) connected: notifications from before may have been missed. */
   onListening(): void;
+  /** The listener lost its connection: notifications are missed until onListening. */
+  onLost(): void;
 }
 
 export class ReviewChanges {
@@ -48,14 +53,15 @@ export class ReviewChanges {
     const client = new pg.Client({ connectionString: this.#url, application_name: 'diff-review listener' });
     client.on('notification', ({ channel, payload }) => {
       if (channel === JOBS) return this.#handlers.jobQueued();
+      if (channel === TOKENS) return payload && this.#handlers.tokenChanged(payload);
       const [id, status] = (payload ?? '').split(' ');
-      if (id && status) this.#handlers.reviewChanged(id, status as ReviewStatus);
+      if (id && status) this.#handlers.reviewChanged(id, status as ReviewStatus | 'deleted');
     });
     client.on('error', () => this.#lost(client));
     client.on('end', () => this.#lost(client));
     try {
       await client.connect();
-      await client.query(`LISTEN ${REVIEWS}; LISTEN ${JOBS}`);
+      await client.query(`LISTEN ${REVIEWS}; LISTEN ${TOKENS}; LISTEN ${JOBS}`);
     } catch (error) {
       client.removeAllListeners('end');
       await client.end().catch(() => {});
@@ -70,6 +76,7 @@ export class ReviewChanges {
     if (this.#client !== client || this.#closed) return;
     this.#client = undefined;
     client.end().catch(() => {});
+    this.#handlers.onLost();
     this.#log.warn(
       { database: describeDatabase(this.#url) },
       'the database listener lost its connection; reconnecting',
