@@ -32,14 +32,13 @@ export class PostgresAtHand implements InMemoryLookups {
     return this.#trusted;
   }
 
+  // Records as kept, not copies (as lowdb's lookups answer): callers read them and never write.
   getTokenByHashSync(hash: string): StoredToken | undefined {
-    const token = this.#tokensByHash.get(hash);
-    return token && { ...token };
+    return this.#tokensByHash.get(hash);
   }
 
   peekReview(id: string): StoredReview | undefined {
-    const review = this.#finished.get(id);
-    return review && { ...review };
+    return this.#finished.get(id);
   }
 
   /** Keeps a review that has ended (it will not change again; only its deletion is announced). */

@@ -107,7 +107,7 @@ export class PostgresStore implements Store {
 
   async getReview(id: string) {
     const finished = this.atHand.peekReview(id); // it will not change (a deletion is announced)
-    if (finished) return finished;
+    if (finished) return { ...finished }; // a copy, as a read from the database would be
     const { rows } = await read<ReviewRow>(this.pool, 'SELECT * FROM reviews WHERE review_id = $1', [id]);
     const review = rows[0] && toStoredReview(rows[0]);
     if (review) this.atHand.remember(review);

@@ -16,6 +16,8 @@ export type ChildConfig =
       /** PostgreSQL mode (test/bench/postgres-instances.ts): the database, and the dashboard token all instances share. */
       databaseUrl?: string;
       dashboardToken?: string;
+      /** Another review worker (the controlled one of test/fixtures: "SLEEP <ms>" diffs). */
+      workerFile?: string;
       logLevel?: string;
       concurrency?: number;
       maxQueuedJobs?: number;
@@ -60,6 +62,7 @@ if (config.mode === 'bare') {
     dataDir: config.dataDir,
     databaseUrl: config.databaseUrl,
     dashboardToken: config.dashboardToken,
+    workerFile: config.workerFile,
     port: 0,
     logLevel: config.logLevel,
     concurrency: config.concurrency,
