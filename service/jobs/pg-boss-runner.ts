@@ -7,6 +7,7 @@
 import { PgBoss, type Job } from 'pg-boss';
 import type pg from 'pg';
 import type { Logger } from 'pino';
+import { ServiceUnavailableError } from '../api/errors.ts';
 import type { Clock } from '../clock.ts';
 import type { EngineConfig } from '../engine/types.ts';
 import type { PostgresReviewJobs } from '../store/postgres/review-jobs.ts';
@@ -102,7 +103,16 @@ export class PgBossRunner implements ReviewJobRunner {
   }
 
   async enqueue(reviewId: string): Promise<void> {
-    await this.#boss.send(QUEUE, { review_id: reviewId });
+    try {
+      await this.#boss.send(QUEUE, { review_id: reviewId });
+    } catch (error) {
+      // The review is saved but has no job: it ends now rather than wait forever (the caller
+      // answers 503 and was never given its id). Should even this fail, it stays queued.
+      const message = 'The review could not be queued (the database was out of reach). Submit it again.';
+      const at = new Date(this.#o.clock.now()).toISOString();
+      await this.#o.jobs.finish(reviewId, { at, error: { code: 'internal_error', message } }).catch(() => {});
+      throw new ServiceUnavailableError({ cause: error });
+    }
     this.#sinceCount++;
     this.#pullNow();
     // the other instances wake too; a lost NOTIFY only costs them a second
