@@ -5,6 +5,7 @@ import pg from 'pg';
 import { postgresAvailable, startPostgres, type PostgresCluster } from '../../support/postgres.ts';
 import { DEBUGGER_DIFF, sleep, startTestService, type TestService } from '../../support/test-service.ts';
 import type { ReviewJob } from '../../../service/api/schemas.ts';
+import { TestClock } from '../../support/test-clock.ts';
 import type { DiffReviewClient } from '../../../service/client/index.ts';
 
 const DASHBOARD = `instances-dashboard-token-${'x'.repeat(16)}`;
@@ -166,5 +167,23 @@ describe.skipIf(!postgresAvailable())('several instances on one database', () =>
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
     const alsoRefused = await services[0]!.api('POST', '/v1/reviews', { token, body: body(DEBUGGER_DIFF) });
     expect(alsoRefused.status).toBe(429);
+  });
+
+  it('retention on one instance: the deleted review is gone on the others too, though they kept it in memory', async () => {
+    const clock = new TestClock(Date.parse('2026-11-01T12:00:00.000Z'));
+    const { databaseUrl, token, clients } = await instances(2, { clock, retentionDays: 30 });
+    const onB = clients[1]!;
+    const job = await clients[0]!.createReview(body(DEBUGGER_DIFF));
+    await reaches(onB, job.review_id, 'completed');
+    await reaches(onB, job.review_id, 'completed'); // B answers it from memory now
+
+    clock.advance(31 * 24 * 60 * 60 * 1000);
+    await another(databaseUrl, { clock, retentionDays: 30 }); // its sweep on start is the period's one
+    let status = 200;
+    for (const until = Date.now() + 5_000; status !== 404 && Date.now() < until; ) {
+      status = (await services[1]!.api('GET', `/v1/reviews/${job.review_id}`, { token })).status;
+      if (status !== 404) await sleep(20);
+    }
+    expect(status).toBe(404);
   });
 });
