@@ -140,13 +140,13 @@ export class PgBossRunner implements ReviewJobRunner {
 
   async close(graceMs: number): Promise<void> {
     this.#closing = true;
-    for (const timer of this.#timers) clearInterval(timer);
     this.#pullNow();
     await this.#pulling;
     const drained = Promise.all(this.#runs).then(() => true);
-    const late = await Promise.race([drained, delay(graceMs).then(() => false)]);
-    if (!late) for (const { controller } of this.#running.values()) controller.abort('shutdown' satisfies StopReason);
+    const inTime = await Promise.race([drained, delay(graceMs).then(() => false)]);
+    if (!inTime) for (const { controller } of this.#running.values()) controller.abort('shutdown' satisfies StopReason);
     await Promise.all(this.#runs);
+    for (const timer of this.#timers) clearInterval(timer); // heartbeats went on while reviews finished
     await this.#boss.stop({ graceful: false, close: true }).catch(() => {});
     await this.#workers.destroy();
   }
@@ -220,6 +220,8 @@ export class PgBossRunner implements ReviewJobRunner {
     const { jobs, clock, log, jobTimeoutMs } = this.#o;
     const reviewId = job.data.review_id;
     const now = () => new Date(clock.now()).toISOString();
+    // fetched as the instance began to stop: another instance takes it at once
+    if (this.#closing) return this.#handBack(job).catch(() => {});
     const controller = new AbortController();
     this.#running.set(reviewId, { job, controller });
     const timer = setTimeout(() => controller.abort('timeout' satisfies StopReason), jobTimeoutMs);
@@ -289,6 +291,7 @@ export class PgBossRunner implements ReviewJobRunner {
 
   /** This instance is stopping: the review goes back to queued and its job to another instance, at once. */
   async #handBack(job: Job<{ review_id: string }>) {
+    // (a review not started yet is still queued: requeue() leaves it as it is)
     const requeued = await this.#o.jobs.requeue(job.data.review_id, new Date(this.#o.clock.now()).toISOString());
     if (requeued) this.#o.events.changed(requeued);
     await this.#boss.fail(QUEUE, { id: job.id, retryCount: job.retryCount }, { reason: 'the instance stopped' });
