@@ -80,7 +80,7 @@ export class JobRunner implements ReviewJobRunner {
   async #run(reviewId: string): Promise<void> {
     const { store, clock, log, jobTimeoutMs } = this.#options;
     const review = await store.getReview(reviewId);
-    if (!review || review.status !== 'queued' || this.#closing) return;
+    if (review?.status !== 'queued' || this.#closing) return;
     const controller = new AbortController();
     this.#running.set(reviewId, controller);
     const timer = setTimeout(() => controller.abort('timeout' satisfies StopReason), jobTimeoutMs);
