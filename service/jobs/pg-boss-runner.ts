@@ -4,7 +4,7 @@
 // in SQL (review-jobs.ts). Jobs are pulled, not polled: as many as there are free workers, at once
 // again when one frees up or a NOTIFY says a job was queued, and once a second otherwise
 // (pg-boss's own polling would bind throughput to its interval).
-import { PgBoss, type Job } from 'pg-boss';
+import type { Job, PgBoss } from 'pg-boss';
 import type pg from 'pg';
 import type { Logger } from 'pino';
 import { ServiceUnavailableError } from '../api/errors.ts';
@@ -15,6 +15,7 @@ import { ReviewChanges } from '../store/postgres/review-changes.ts';
 import type { ReviewFileStore, StoredReview } from '../store/types.ts';
 import type { ReviewJobRunner, StopReason } from './job-runner.ts';
 import type { ReviewEvents } from './review-events.ts';
+import { jobIdOf, QUEUE, startReviewQueue } from './review-queue.ts';
 import { INTERNAL_ERROR_MESSAGE, ReviewWorkers, timeoutMessage } from './review-workers.ts';
 
 export interface PgBossRunnerOptions {
@@ -35,7 +36,6 @@ export interface PgBossRunnerOptions {
   heartbeatSeconds?: number;
 }
 
-const QUEUE = 'diff-review-reviews';
 /** A job that ended its worker's instance this many times is failed, not tried again forever. */
 const MAX_ATTEMPTS = 10;
 /** Pull at least this often (a NOTIFY can be missed while the listener reconnects). */
@@ -71,28 +71,7 @@ export class PgBossRunner implements ReviewJobRunner {
   /** Installs (or upgrades) pg-boss's schema, creates the queue, and starts pulling. */
   static async start(options: PgBossRunnerOptions): Promise<PgBossRunner> {
     const heartbeatSeconds = options.heartbeatSeconds ?? 10;
-    const boss = new PgBoss({
-      connectionString: options.databaseUrl,
-      max: 3,
-      application_name: 'diff-review pg-boss',
-      schedule: false,
-      // The supervisor fails jobs whose heartbeat stopped; it looks this often (default 60 s).
-      superviseIntervalSeconds: 2,
-      monitorIntervalSeconds: 2,
-    });
-    // never the job's data or the connection string: only what went wrong
-    boss.on('error', (error: Error & { code?: string }) =>
-      options.log.warn({ code: error.code, err: { message: error.message } }, 'pg-boss reported an error'),
-    );
-    await boss.start();
-    await boss.createQueue(QUEUE, {
-      heartbeatSeconds,
-      // pg-boss's own limit is only a backstop: the review's time limit is kept by its instance.
-      expireInSeconds: Math.ceil(options.jobTimeoutMs / 1000) + 60,
-      retryLimit: 100,
-      retryDelay: 0,
-      deleteAfterSeconds: 24 * 60 * 60,
-    });
+    const boss = await startReviewQueue({ ...options, heartbeatSeconds });
     const runner = new PgBossRunner(options, boss);
     runner.#begin(heartbeatSeconds);
     return runner;
@@ -104,7 +83,7 @@ export class PgBossRunner implements ReviewJobRunner {
 
   async enqueue(reviewId: string): Promise<void> {
     try {
-      await this.#boss.send(QUEUE, { review_id: reviewId });
+      await this.#boss.send(QUEUE, { review_id: reviewId }, { id: jobIdOf(reviewId) });
     } catch (error) {
       // The review is saved but has no job: it ends now rather than wait forever (the caller
       // answers 503 and was never given its id). Should even this fail, it stays queued.
@@ -119,9 +98,22 @@ export class PgBossRunner implements ReviewJobRunner {
     await ReviewChanges.announceJob(this.#o.pool).catch(() => {});
   }
 
-  /** pg-boss keeps the jobs: a stopped instance's are delivered again by pg-boss itself. */
+  /**
+   * pg-boss keeps the jobs, and delivers a stopped instance's again by itself. What it cannot know
+   * is a review saved whose job never was (its instance died between the two writes): queued
+   * reviews a while old get their job now. A review's job id is derived from the review's, so for
+   * those that have one this changes nothing.
+   */
   async recover(): Promise<number> {
-    return 0;
+    const stranded = await this.#o.jobs.queuedBefore(new Date(this.#o.clock.now() - STRANDED_AFTER_MS).toISOString());
+    if (stranded.length === 0) return 0;
+    const added = await this.#boss.insert(
+      QUEUE,
+      stranded.map((reviewId) => ({ id: jobIdOf(reviewId), data: { review_id: reviewId } })),
+      { returnId: true },
+    );
+    if (added && added.length > 0) this.#pullNow();
+    return added?.length ?? 0;
   }
 
   stop(reviewId: string, reason: StopReason): void {
@@ -297,5 +289,8 @@ export class PgBossRunner implements ReviewJobRunner {
     await this.#boss.fail(QUEUE, { id: job.id, retryCount: job.retryCount }, { reason: 'the instance stopped' });
   }
 }
+
+/** A queued review older than this without a job was stranded (its create's job is sent at once). */
+const STRANDED_AFTER_MS = 60_000;
 
 const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());

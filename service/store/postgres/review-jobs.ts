@@ -81,6 +81,16 @@ export class PostgresReviewJobs {
     return rows.map((r) => r.review_id);
   }
 
+  /** Queued reviews last changed before the date, oldest first. */
+  async queuedBefore(date: string): Promise<string[]> {
+    const { rows } = await read<{ review_id: string }>(
+      this.#pool,
+      "SELECT review_id FROM reviews WHERE status = 'queued' AND updated_at < $1 ORDER BY review_id",
+      [date],
+    );
+    return rows.map((r) => r.review_id);
+  }
+
   /** Jobs waiting for a worker on any instance. */
   async queued(): Promise<number> {
     const { rows } = await read<{ n: number }>(

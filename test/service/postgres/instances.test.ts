@@ -186,4 +186,29 @@ describe.skipIf(!postgresAvailable())('several instances on one database', () =>
     }
     expect(status).toBe(404);
   });
+
+  it('a review saved without its job (a crash between the two writes) is queued again when an instance starts', async () => {
+    const { databaseUrl, token } = await instances(1);
+    const client = new pg.Client({ connectionString: databaseUrl });
+    await client.connect();
+    try {
+      const owner = (
+        await client.query<{ owner: string }>('SELECT owner FROM tokens WHERE type = $1 LIMIT 1', ['review'])
+      ).rows[0]!.owner;
+      const at = new Date(Date.now() - 10 * 60_000).toISOString();
+      await client.query(
+        `INSERT INTO reviews (review_id, owner, status, repository, created_at, updated_at, attempts)
+         VALUES ('rev_01ORPHAN000000000000000000', $1, 'queued', 'github.com/acme/app', $2, $2, 0)`,
+        [owner, at],
+      );
+      await client.query("INSERT INTO review_diffs (review_id, diff) VALUES ('rev_01ORPHAN000000000000000000', $1)", [
+        Buffer.from(DEBUGGER_DIFF),
+      ]);
+    } finally {
+      await client.end();
+    }
+    const b = await another(databaseUrl);
+    const done = await reaches(b.client(token), 'rev_01ORPHAN000000000000000000', 'completed');
+    expect(done.comments).toHaveLength(1);
+  });
 });
