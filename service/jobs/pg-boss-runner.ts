@@ -106,14 +106,13 @@ export class PgBossRunner implements ReviewJobRunner {
    */
   async recover(): Promise<number> {
     const stranded = await this.#o.jobs.queuedBefore(new Date(this.#o.clock.now() - STRANDED_AFTER_MS).toISOString());
-    if (stranded.length === 0) return 0;
-    const added = await this.#boss.insert(
-      QUEUE,
-      stranded.map((reviewId) => ({ id: jobIdOf(reviewId), data: { review_id: reviewId } })),
-      { returnId: true },
-    );
-    if (added && added.length > 0) this.#pullNow();
-    return added?.length ?? 0;
+    let added = 0;
+    for (let i = 0; i < stranded.length; i += 1000) {
+      const jobs = stranded.slice(i, i + 1000).map((id) => ({ id: jobIdOf(id), data: { review_id: id } }));
+      added += (await this.#boss.insert(QUEUE, jobs, { returnId: true }))?.length ?? 0;
+    }
+    if (added > 0) this.#pullNow();
+    return added;
   }
 
   stop(reviewId: string, reason: StopReason): void {
