@@ -7,9 +7,11 @@ import { ensureDashboardToken, ensureSharedDashboardToken, type DashboardTokenSt
 import { TokenService } from './auth/tokens.ts';
 import { systemClock, type Clock } from './clock.ts';
 import type { EventStreamLimits } from './http/event-stream-slots.ts';
+import type { WindowCounter } from './http/counted-rate-limit-store.ts';
 import { hostPolicy } from './http/host-check.ts';
 import { buildServer, type RateLimits, type ServerTimeouts } from './http/server.ts';
 import { ReviewEvents } from './jobs/review-events.ts';
+import type { ReviewJobRunner } from './jobs/job-runner.ts';
 import { JobRunner } from './jobs/runner.ts';
 import { defaultWorkerFile } from './jobs/worker-file.ts';
 import type { EngineConfig } from './engine/types.ts';
@@ -109,24 +111,11 @@ export async function createService(options: ServiceOptions = {}): Promise<Servi
     let store: Store;
     let atHand: InMemoryLookups | undefined; // lowdb holds reviews and tokens in memory: the hot paths need no promise
     let dashboard: DashboardTokenState;
-    if (databaseUrl === undefined) {
-      const lowdb = await LowdbStore.open(dataDir, { log });
-      store = atHand = lowdb;
-      undo.push(() => store.close());
-      dashboard = await ensureDashboardToken(store, dataDir, clock, options.dashboardToken);
-      if (dashboard.file) log.info({ file: dashboard.file, created: dashboard.created }, 'dashboard token file');
-    } else {
-      // Loaded only in PostgreSQL mode: the embedded default never pays for pg.
-      const { PostgresStore } = await import('./store/postgres/postgres-store.ts');
-      store = await PostgresStore.open(databaseUrl, { poolSize: options.databasePoolSize, log });
-      undo.push(() => store.close());
-      dashboard = await ensureSharedDashboardToken(store, clock, options.dashboardToken);
-    }
-
+    let runner: ReviewJobRunner;
+    let windowCounter: WindowCounter | undefined; // rate-limit counts shared by the instances
     const events = new ReviewEvents();
     const concurrency = Math.max(1, options.concurrency ?? os.availableParallelism());
-    const runner = new JobRunner({
-      store,
+    const jobs = {
       events,
       clock,
       log,
@@ -134,7 +123,26 @@ export async function createService(options: ServiceOptions = {}): Promise<Servi
       jobTimeoutMs: options.jobTimeoutMs ?? DEFAULTS.jobTimeoutMs,
       engine: options.engine,
       workerFile: options.workerFile ?? defaultWorkerFile(),
-    });
+    };
+    if (databaseUrl === undefined) {
+      const lowdb = await LowdbStore.open(dataDir, { log });
+      store = atHand = lowdb;
+      undo.push(() => store.close());
+      dashboard = await ensureDashboardToken(store, dataDir, clock, options.dashboardToken);
+      if (dashboard.file) log.info({ file: dashboard.file, created: dashboard.created }, 'dashboard token file');
+      runner = new JobRunner({ ...jobs, store });
+    } else {
+      // Loaded only in PostgreSQL mode: the embedded default never pays for pg or pg-boss.
+      const { PostgresStore } = await import('./store/postgres/postgres-store.ts');
+      const { startPostgresJobs } = await import('./jobs/postgres-jobs.ts');
+      const postgres = await PostgresStore.open(databaseUrl, { poolSize: options.databasePoolSize, log });
+      store = windowCounter = postgres;
+      atHand = postgres.atHand; // copies, kept current through NOTIFY once the listener runs
+      undo.push(() => store.close());
+      dashboard = await ensureSharedDashboardToken(store, clock, options.dashboardToken);
+      // Jobs on pg-boss in the same database: any instance runs any job.
+      runner = await startPostgresJobs({ ...jobs, databaseUrl, store: postgres });
+    }
     undo.push(() => runner.close(0));
     const reviews = new ReviewService({
       store,
@@ -157,6 +165,7 @@ export async function createService(options: ServiceOptions = {}): Promise<Servi
       eventStreams: { ...DEFAULTS.eventStreams, ...options.eventStreams },
       loggerInstance: log,
       hostCheck: hostPolicy(options.host ?? DEFAULTS.host, options.allowedHosts ?? []),
+      windowCounter,
     });
     undo.push(() => app.close());
     await app.listen({ host: options.host ?? DEFAULTS.host, port: options.port ?? 0 });
@@ -167,13 +176,19 @@ export async function createService(options: ServiceOptions = {}): Promise<Servi
 
     const resumed = await runner.recover();
     if (resumed > 0) log.info({ jobs: resumed }, 'resuming unfinished reviews');
+    // With a shared database, one instance sweeps per period, not each of them.
+    const sweepDue = async () =>
+      store.claimPeriodicTask === undefined ||
+      store.claimPeriodicTask('retention', SWEEP_EVERY_MS, new Date(clock.now()).toISOString());
     const sweep = () =>
-      reviews.sweep().then(
-        (removed) =>
-          removed.reviews + removed.keys > 0 &&
-          log.info(removed, 'retention: removed old reviews and idempotency keys'),
-        (error: unknown) => log.error({ err: error }, 'retention sweep failed'),
-      );
+      sweepDue()
+        .then((due) => (due ? reviews.sweep() : { reviews: 0, keys: 0 }))
+        .then(
+          (removed) =>
+            removed.reviews + removed.keys > 0 &&
+            log.info(removed, 'retention: removed old reviews and idempotency keys'),
+          (error: unknown) => log.error({ err: error }, 'retention sweep failed'),
+        );
     void sweep();
     const sweeper = setInterval(sweep, SWEEP_EVERY_MS).unref();
     const where = databaseUrl === undefined ? { dataDir } : { database: describeDatabase(databaseUrl) };

@@ -122,6 +122,19 @@ export class InsufficientScopeError extends Error {
   }
 }
 
+/**
+ * Something the service needs (its database, in PostgreSQL mode) cannot be reached right now: the
+ * request may be tried again in a moment. The message says no more than that.
+ */
+export class ServiceUnavailableError extends Error {
+  override name = 'ServiceUnavailableError';
+  readonly retryAfterSeconds = 5;
+
+  constructor(options?: { cause?: unknown }) {
+    super('The service cannot reach its database right now. Try again in a few seconds.', options);
+  }
+}
+
 /** A new review could not be saved, so nothing was queued (the store failed, not the caller). */
 export class ReviewNotSavedError extends Error {
   override name = 'ReviewNotSavedError';

@@ -44,10 +44,13 @@ export class TokenService {
    * authenticate() must be awaited instead.
    */
   authenticateSync(authorization: string | undefined, need: AuthRequirement): Principal | undefined {
-    if (this.#atHand === undefined) return undefined;
+    const atHand = this.#atHand;
+    if (atHand === undefined || atHand.tokensAtHand?.() === false) return undefined;
     const hash = presentedHash(authorization);
+    const token = atHand.getTokenByHashSync(hash);
+    if (token === undefined && atHand.tokensAtHand) return undefined; // a copy lacks it: maybe new elsewhere
     const now = this.#clock.now();
-    return this.#used(verifyToken(this.#atHand.getTokenByHashSync(hash), hash, need, now), now);
+    return this.#used(verifyToken(token, hash, need, now), now);
   }
 
   /** Records the use (last_used_at) of a token that checked out. */

@@ -14,6 +14,7 @@ import {
   NotFoundError,
   QueueFullError,
   ReviewNotSavedError,
+  ServiceUnavailableError,
   TokenExpiredError,
   UnauthorizedError,
 } from '../api/errors.ts';
@@ -70,6 +71,8 @@ export function domainReply(error: unknown): HttpError | undefined {
   if (error instanceof DiffTooLargeError) return new HttpError(413, 'diff_too_large', error.message);
   if (error instanceof QueueFullError)
     return new HttpError(429, 'queue_full', error.message, { 'retry-after': String(error.retryAfterSeconds) });
+  if (error instanceof ServiceUnavailableError)
+    return new HttpError(503, 'service_unavailable', error.message, { 'retry-after': String(error.retryAfterSeconds) });
   // Our failure, but its message says only what the caller needs to know (nothing was queued).
   if (error instanceof ReviewNotSavedError) return new HttpError(500, 'internal_error', error.message);
   return undefined;

@@ -47,7 +47,7 @@ export function streamReviewEvents(
         finish();
       });
   };
-  const unsubscribe = events.subscribe(review.review_id, send);
+  const unsubscribe = events.subscribe(review.review_id, send, review);
   const stopOnShutdown = events.onShutdown(() => finish());
   const heartbeat = setInterval(() => raw.write(': keep-alive\n\n'), HEARTBEAT_MS);
   const expiry = setTimeout(() => finish(), lifetimeMs);

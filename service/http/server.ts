@@ -19,6 +19,7 @@ import {
   installErrorReplies,
   routerErrorReply,
 } from './error-replies.ts';
+import { countedRateLimitStore, type WindowCounter } from './counted-rate-limit-store.ts';
 import { SharedRateLimitStore } from './shared-rate-limit-store.ts';
 import { installJsonBodyParser } from './json-body.ts';
 import { EventStreamSlots, type EventStreamLimits } from './event-stream-slots.ts';
@@ -60,6 +61,8 @@ export interface ServerDeps {
   eventStreams: EventStreamLimits;
   /** The Host names answered (DNS rebinding); undefined: any. */
   hostCheck?: HostCheck;
+  /** Where rate-limit counts are kept when instances share them (PostgreSQL mode); undefined: in memory. */
+  windowCounter?: WindowCounter;
 }
 
 export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
@@ -104,7 +107,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     hook: 'preParsing', // after authentication, so the key is the token, and before the body is read
     keyGenerator: (request) => request.principal?.tokenId ?? request.ip,
     enableDraftSpec: true,
-    store: SharedRateLimitStore as never,
+    store: (deps.windowCounter ? countedRateLimitStore(deps.windowCounter) : SharedRateLimitStore) as never,
     errorResponseBuilder: (_request, context) =>
       new HttpError(
         429,

@@ -1,4 +1,6 @@
 // Job state changes, for the Server-Sent Events stream (and anything else that wants to follow a job).
+// In PostgreSQL mode a change can be heard twice (from this instance's runner and from the
+// database's NOTIFY), so a state already told to a job's followers is not told again.
 import { EventEmitter } from 'node:events';
 import type { StoredReview } from '../store/types.ts';
 
@@ -6,16 +8,37 @@ export type ReviewListener = (review: StoredReview) => void;
 
 export class ReviewEvents {
   readonly #emitter = new EventEmitter().setMaxListeners(0);
+  /** The last state told per followed job (status and time of its last change). */
+  readonly #told = new Map<string, string>();
 
   changed(review: StoredReview): void {
+    const id = review.review_id;
+    if (this.#emitter.listenerCount(id) === 0) return;
+    const state = `${review.status} ${review.updated_at}`;
+    if (this.#told.get(id) === state) return;
+    this.#told.set(id, state);
     // a copy: listeners run later (async) and must see this state, not a later one
-    this.#emitter.emit(review.review_id, { ...review });
+    this.#emitter.emit(id, { ...review });
   }
 
-  /** Returns the function that unsubscribes. */
-  subscribe(reviewId: string, listener: ReviewListener): () => void {
+  /** `current`: the state the follower already has (it is not told again). Returns the function that unsubscribes. */
+  subscribe(reviewId: string, listener: ReviewListener, current?: StoredReview): () => void {
     this.#emitter.on(reviewId, listener);
-    return () => this.#emitter.off(reviewId, listener);
+    if (current) this.#told.set(reviewId, `${current.status} ${current.updated_at}`);
+    return () => {
+      this.#emitter.off(reviewId, listener);
+      if (this.#emitter.listenerCount(reviewId) === 0) this.#told.delete(reviewId);
+    };
+  }
+
+  /** Whether anyone follows the job (a change heard from elsewhere is worth a read only then). */
+  followed(reviewId: string): boolean {
+    return this.#emitter.listenerCount(reviewId) > 0;
+  }
+
+  /** The jobs someone follows. */
+  followedReviews(): string[] {
+    return this.#emitter.eventNames().filter((name): name is string => typeof name === 'string');
   }
 
   /** The service is stopping: open streams end. Returns the function that unsubscribes. */

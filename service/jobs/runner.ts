@@ -1,15 +1,16 @@
 // Runs review jobs: p-queue bounds how many run at once, piscina runs each in a worker thread,
 // every job has a time limit, and jobs left unfinished by a stop are run again on the next start.
 import PQueue from 'p-queue';
-import { Piscina } from 'piscina';
 import type { Logger } from 'pino';
 import type { JobErrorCode } from '../api/schemas.ts';
 import type { Clock } from '../clock.ts';
 import type { EngineConfig } from '../engine/types.ts';
 import type { ReviewFileStore, ReviewStore, StoredReview } from '../store/types.ts';
 import { isTerminal } from '../api/review-status.ts';
+import type { ReviewJobRunner, StopReason } from './job-runner.ts';
 import type { ReviewEvents } from './review-events.ts';
-import type { ReviewTask, ReviewTaskResult } from './review-worker.ts';
+import type { ReviewTask } from './review-worker.ts';
+import { INTERNAL_ERROR_MESSAGE, ReviewWorkers, timeoutMessage } from './review-workers.ts';
 
 export interface JobRunnerOptions {
   store: ReviewStore & ReviewFileStore;
@@ -24,25 +25,17 @@ export interface JobRunnerOptions {
   workerFile: URL | string;
 }
 
-/** Why a running job's worker was stopped. */
-type StopReason = 'timeout' | 'cancelled' | 'shutdown';
-
-export class JobRunner {
+export class JobRunner implements ReviewJobRunner {
   readonly #options: JobRunnerOptions;
   readonly #queue: PQueue;
-  readonly #pool: Piscina<ReviewTask, ReviewTaskResult>;
+  readonly #workers: ReviewWorkers;
   readonly #running = new Map<string, AbortController>();
   #closing = false;
 
   constructor(options: JobRunnerOptions) {
     this.#options = options;
     this.#queue = new PQueue({ concurrency: options.concurrency });
-    this.#pool = new Piscina({
-      filename: options.workerFile.toString(),
-      minThreads: 0,
-      maxThreads: options.concurrency,
-      idleTimeout: 30_000,
-    });
+    this.#workers = new ReviewWorkers(options.workerFile, options.concurrency, options.log);
   }
 
   /** Jobs waiting for a worker. */
@@ -81,13 +74,13 @@ export class JobRunner {
     const late = await Promise.race([drained, delay(graceMs).then(() => false)]);
     if (!late) for (const controller of this.#running.values()) controller.abort('shutdown' satisfies StopReason);
     await this.#queue.onIdle();
-    await this.#pool.destroy();
+    await this.#workers.destroy();
   }
 
   async #run(reviewId: string): Promise<void> {
     const { store, clock, log, jobTimeoutMs } = this.#options;
     const review = await store.getReview(reviewId);
-    if (!review || review.status !== 'queued' || this.#closing) return;
+    if (review?.status !== 'queued' || this.#closing) return;
     const controller = new AbortController();
     this.#running.set(reviewId, controller);
     const timer = setTimeout(() => controller.abort('timeout' satisfies StopReason), jobTimeoutMs);
@@ -102,7 +95,7 @@ export class JobRunner {
       // A store that keeps the diff in a file lets the worker read it there (see ReviewTask).
       const diffFile = store.diffFile?.(reviewId);
       const task: ReviewTask = diffFile === undefined ? { diff: await store.readDiff(reviewId) } : { diffFile };
-      const result = await this.#review(reviewId, { ...task, engine: this.#options.engine }, controller.signal);
+      const result = await this.#workers.review(reviewId, { ...task, engine: this.#options.engine }, controller.signal);
       if (result.ok) {
         await store.writeFindings(reviewId, result.findings);
         const now = new Date(clock.now()).toISOString();
@@ -122,58 +115,17 @@ export class JobRunner {
     } catch (error) {
       const reason = controller.signal.aborted ? (controller.signal.reason as StopReason) : undefined;
       if (reason === 'timeout') {
-        await this.#fail(
-          reviewId,
-          'timeout',
-          `The review ran past its time limit of ${formatSeconds(jobTimeoutMs)} and was stopped. Split the diff into smaller ones.`,
-        );
+        await this.#fail(reviewId, 'timeout', timeoutMessage(jobTimeoutMs));
       } else if (reason === 'shutdown') {
         await this.#requeue(reviewId);
       } else if (reason !== 'cancelled') {
         // never the diff or the error's data: only what went wrong where
         log.error({ review_id: reviewId, err: error }, 'review failed unexpectedly');
-        await this.#fail(
-          reviewId,
-          'internal_error',
-          'The review failed because of an error in the service. It was logged; try again.',
-        );
+        await this.#fail(reviewId, 'internal_error', INTERNAL_ERROR_MESSAGE);
       }
     } finally {
       clearTimeout(timer);
       this.#running.delete(reviewId);
-    }
-  }
-
-  /**
-   * Runs a task on the pool; throws the signal's reason once it is aborted. A stop is first asked
-   * of the worker through shared memory, and the engine ends at its next check; only a worker
-   * still busy STOP_GRACE_MS later is terminated. Terminating worker threads can bring the whole
-   * process down (SIGSEGV, nodejs/node#56312), so it is kept for reviews that never yield.
-   */
-  async #review(
-    reviewId: string,
-    task: ReviewTask,
-    signal: AbortSignal,
-  ): Promise<Exclude<ReviewTaskResult, { code: 'stopped' }>> {
-    const stop = new Int32Array(new SharedArrayBuffer(4));
-    const terminate = new AbortController();
-    let lastResort: NodeJS.Timeout | undefined;
-    const askToStop = () => {
-      Atomics.store(stop, 0, 1);
-      lastResort = setTimeout(() => {
-        this.#options.log.warn({ review_id: reviewId }, 'the review worker did not stop when asked; terminating it');
-        terminate.abort(signal.reason);
-      }, STOP_GRACE_MS);
-    };
-    signal.addEventListener('abort', askToStop, { once: true });
-    try {
-      const result = await this.#pool.run({ ...task, stop }, { signal: terminate.signal });
-      signal.throwIfAborted();
-      if (!result.ok && result.code === 'stopped') throw new Error('a review stopped without being asked to');
-      return result;
-    } finally {
-      clearTimeout(lastResort);
-      signal.removeEventListener('abort', askToStop);
     }
   }
 
@@ -215,8 +167,4 @@ export class JobRunner {
   }
 }
 
-/** How long a worker asked to stop may take before it is terminated. */
-const STOP_GRACE_MS = 1_000;
-
 const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
-const formatSeconds = (ms: number) => `${Math.round(ms / 100) / 10} s`;

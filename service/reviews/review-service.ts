@@ -20,7 +20,7 @@ import {
   type ReviewList,
 } from '../api/schemas.ts';
 import type { Clock } from '../clock.ts';
-import type { JobRunner } from '../jobs/runner.ts';
+import type { ReviewJobRunner } from '../jobs/job-runner.ts';
 import type { ReviewEvents } from '../jobs/review-events.ts';
 import type { SyncReviewLookup } from '../store/in-memory-lookups.ts';
 import { isTerminal } from '../api/review-status.ts';
@@ -28,6 +28,7 @@ import { toSarif } from '../engine/index.ts';
 import type { Finding } from '../engine/types.ts';
 import {
   StoreWriteError,
+  type IdempotencyRecord,
   type IdempotencyStore,
   type ReviewFileStore,
   type ReviewStore,
@@ -40,7 +41,7 @@ export interface ReviewServiceOptions {
   store: ReviewStore & ReviewFileStore & IdempotencyStore;
   /** The store's synchronous lookup, where it has one (see peek). */
   atHand?: SyncReviewLookup;
-  runner: JobRunner;
+  runner: ReviewJobRunner;
   events: ReviewEvents;
   clock: Clock;
   /** Jobs waiting for a worker before creates are refused with 429 queue_full. */
@@ -75,7 +76,9 @@ export class ReviewService {
     body: CreateReviewBody,
     idempotencyKey?: string,
   ): Promise<{ job: ReviewJob; replayed: boolean }> {
-    if (idempotencyKey === undefined) return { job: toCreatedJob(await this.#create(owner, body)), replayed: false };
+    if (idempotencyKey === undefined) {
+      return { job: toCreatedJob((await this.#create(owner, body)) as StoredReview), replayed: false };
+    }
     if (!IDEMPOTENCY_KEY.test(idempotencyKey)) {
       throw new InvalidRequestError(
         'Idempotency-Key must be 1–255 printable ASCII characters without spaces (a UUID is a good choice).',
@@ -97,13 +100,30 @@ export class ReviewService {
     // lets concurrent requests with the key all get here, and the first of them is creating now.
     const started = this.#joinCreating(slot, requestHash, idempotencyKey);
     if (started) return started;
-    const creating = this.#create(owner, body, { key: idempotencyKey, requestHash });
-    this.#creating.set(slot, { requestHash, review: creating });
+    // Another instance may hold the key meanwhile (a shared store claims it atomically): its review answers.
+    const creating = this.#create(owner, body, { key: idempotencyKey, requestHash }).then(async (made) =>
+      'heldBy' in made
+        ? { review: await this.#earlier(made.heldBy, requestHash, idempotencyKey), replayed: true }
+        : { review: made, replayed: false },
+    );
+    const review = creating.then((made) => made.review);
+    review.catch(() => {}); // a failure reaches the joiners (if any) and this caller, not the process
+    this.#creating.set(slot, { requestHash, review });
     try {
-      return { job: toCreatedJob(await creating), replayed: false };
+      const made = await creating;
+      return { job: toCreatedJob(made.review), replayed: made.replayed };
     } finally {
       this.#creating.delete(slot);
     }
+  }
+
+  /** The review an earlier create with the key made (or a refusal when the bodies differ). */
+  async #earlier(record: IdempotencyRecord, requestHash: string, key: string): Promise<StoredReview> {
+    if (record.request_hash !== requestHash) throw keyReused(key);
+    const review = await this.#o.store.getReview(record.review_id);
+    // Written in one transaction with its key, so it is there unless retention removed it.
+    if (!review) throw new NotFoundError(`Review ${record.review_id}`);
+    return review;
   }
 
   /** The create in progress with this key, as a replay (or a refusal when the bodies differ). */
@@ -122,7 +142,7 @@ export class ReviewService {
     owner: string,
     body: CreateReviewBody,
     idempotency?: { key: string; requestHash: string },
-  ): Promise<StoredReview> {
+  ): Promise<StoredReview | { heldBy: IdempotencyRecord }> {
     const { runner } = this.#o;
     // Checked and reserved in one step: a burst of concurrent creates all see the queue before
     // any of them is enqueued (the store writes come in between), so each one holds a place.
@@ -141,7 +161,7 @@ export class ReviewService {
     owner: string,
     body: CreateReviewBody,
     idempotency?: { key: string; requestHash: string },
-  ): Promise<StoredReview> {
+  ): Promise<StoredReview | { heldBy: IdempotencyRecord }> {
     const { store, runner, clock, events } = this.#o;
     const now = clock.now();
     const at = new Date(now).toISOString();
@@ -158,28 +178,34 @@ export class ReviewService {
     try {
       // The diff first: a record is never without its diff (a crash in between leaves an orphan file).
       await store.writeDiff(review.review_id, body.diff);
-      const writes = [store.insertReview(review)];
-      if (idempotency) {
-        writes.push(
-          store.putIdempotency({
-            owner,
-            key: idempotency.key,
-            request_hash: idempotency.requestHash,
-            review_id: review.review_id,
-            created_at: at,
-          }),
-        );
+      const record = idempotency && {
+        owner,
+        key: idempotency.key,
+        request_hash: idempotency.requestHash,
+        review_id: review.review_id,
+        created_at: at,
+      };
+      if (record && store.insertReviewWithKey) {
+        const liveSince = new Date(now - LIMITS.idempotencyHours * HOUR_MS).toISOString();
+        const heldBy = await store.insertReviewWithKey(review, record, liveSince);
+        if (heldBy) {
+          await store.deleteDiff(review.review_id).catch(() => {});
+          return { heldBy };
+        }
+      } else {
+        await Promise.all([store.insertReview(review), record && store.putIdempotency(record)]);
       }
-      await Promise.all(writes);
     } catch (error) {
       await store.deleteDiff(review.review_id).catch(() => {});
-      if (idempotency) await store.deleteIdempotency(owner, idempotency.key).catch(() => {});
+      // (an atomic claim wrote nothing when it failed: the key may be another create's by now)
+      if (idempotency && !store.insertReviewWithKey)
+        await store.deleteIdempotency(owner, idempotency.key).catch(() => {});
       if (error instanceof StoreWriteError) {
         throw new ReviewNotSavedError(error.message, { cause: error });
       }
       throw error;
     }
-    runner.enqueue(review.review_id);
+    await runner.enqueue(review.review_id);
     events.changed(review);
     return review;
   }
@@ -234,17 +260,15 @@ export class ReviewService {
 
   async cancel(owner: string, id: string): Promise<ReviewJob> {
     const review = await this.find(owner, id);
-    if (isTerminal(review)) {
-      throw new ConflictError(
-        `The review is already ${review.status}; only queued or running reviews can be cancelled.`,
-      );
-    }
+    if (isTerminal(review)) throw notCancellable(review);
     const { store, runner, events, clock } = this.#o;
     const updated = await store.updateReview(id, {
       status: 'failed',
       error: { code: 'cancelled', message: 'The review was cancelled before it finished.' },
       updated_at: new Date(clock.now()).toISOString(),
     });
+    // A store shared by instances keeps the first end: the job may have finished meanwhile elsewhere.
+    if (updated.error?.code !== 'cancelled') throw notCancellable(updated);
     runner.stop(id, 'cancelled');
     events.changed(updated);
     await store.deleteDiff(id).catch(() => {});
@@ -292,6 +316,9 @@ function hashRequest(body: CreateReviewBody): string {
     .update(JSON.stringify([body.diff, body.repository, body.base_commit ?? null]))
     .digest('hex');
 }
+
+const notCancellable = (review: StoredReview) =>
+  new ConflictError(`The review is already ${review.status}; only queued or running reviews can be cancelled.`);
 
 const keyReused = (key: string) =>
   new InvalidRequestError(

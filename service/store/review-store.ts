@@ -11,4 +11,10 @@ export interface ReviewStore {
   unfinishedReviews(): Promise<StoredReview[]>;
   /** Finished reviews whose last update is older than the date, with their files. */
   deleteFinishedBefore(date: string): Promise<number>;
+  /**
+   * For a store shared by several instances: true for the one instance that should run `task` now,
+   * the first to ask once `periodMs` has passed since the last run (at `now`); false for the others.
+   * A store of one process has no such method: its process runs every task.
+   */
+  claimPeriodicTask?(task: string, periodMs: number, now: string): Promise<boolean>;
 }

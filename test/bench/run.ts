@@ -1,10 +1,12 @@
 // Runs every service benchmark, one after another, and prints one table of all figures.
-// Run: npm run bench   (or node test/bench/run.ts [name ...]: api, create, polling, store, cold, cli)
+// Run: npm run bench   (or node test/bench/run.ts [name ...]: api, create, polling, store, cold, cli, instances, pg-scale)
 import { apiThroughput } from './api-throughput.ts';
 import { cliReview } from './cli.ts';
 import { coldStart } from './cold-start.ts';
 import { createThroughput } from './create-throughput.ts';
 import { pollingWhileBusy } from './polling-while-busy.ts';
+import { postgresInstances } from './postgres-instances.ts';
+import { postgresScale } from './postgres-scale.ts';
 import { storeScale } from './store-scale.ts';
 import { printRows, type Row } from './support/harness.ts';
 
@@ -15,6 +17,8 @@ const ALL: Record<string, [string, () => Promise<Row[]>]> = {
   store: ['Scale of the store', storeScale],
   cold: ['Cold start', coldStart],
   cli: ['CLI wall time', cliReview],
+  instances: ['Several instances on PostgreSQL', postgresInstances],
+  'pg-scale': ['PostgreSQL: latency and scale', postgresScale],
 };
 const chosen = process.argv.slice(2).length ? process.argv.slice(2) : Object.keys(ALL);
 const rows: Row[] = [];

@@ -74,6 +74,67 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX idempotency_keys_created ON idempotency_keys (created_at);
     `,
   },
+  {
+    version: 3,
+    name: 'every change of a review is announced to all instances (NOTIFY)',
+    // Payload "<review_id> <status>": instances re-read the review when someone follows it, and
+    // stop a review they run once it has ended elsewhere (a cancel). Sent at commit, by the
+    // database, whichever instance made the change.
+    sql: `
+      CREATE FUNCTION diff_review_announce_review() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        PERFORM pg_notify('diff_review_reviews', NEW.review_id || ' ' || NEW.status);
+        RETURN NULL;
+      END $$;
+      CREATE TRIGGER reviews_announce AFTER INSERT OR UPDATE ON reviews
+        FOR EACH ROW EXECUTE FUNCTION diff_review_announce_review();
+    `,
+  },
+  {
+    version: 4,
+    name: 'periodic tasks run by one instance per period',
+    sql: `
+      CREATE TABLE periodic_runs (
+        task     text PRIMARY KEY,
+        last_run timestamptz(3) NOT NULL
+      );
+    `,
+  },
+  {
+    version: 5,
+    name: 'request counters shared by all instances (rate limits)',
+    // UNLOGGED: a counter lost in a crash only gives a window back. One row per token and budget,
+    // reused window after window, so the table stays as small as the number of tokens.
+    sql: `
+      CREATE UNLOGGED TABLE window_counters (
+        key         text PRIMARY KEY,
+        count       integer NOT NULL,
+        window_ends timestamptz(3) NOT NULL
+      );
+    `,
+  },
+  {
+    version: 6,
+    name: 'token changes and review deletions are announced too (NOTIFY)',
+    // Instances keep tokens and finished reviews in memory for the hot paths: a token's change
+    // (a revocation) and a review's deletion (retention) reach every instance's copy at commit.
+    sql: `
+      CREATE FUNCTION diff_review_announce_token() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        PERFORM pg_notify('diff_review_tokens', COALESCE(NEW.id, OLD.id));
+        RETURN NULL;
+      END $$;
+      CREATE TRIGGER tokens_announce AFTER INSERT OR UPDATE OR DELETE ON tokens
+        FOR EACH ROW EXECUTE FUNCTION diff_review_announce_token();
+      CREATE FUNCTION diff_review_announce_review_deleted() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        PERFORM pg_notify('diff_review_reviews', OLD.review_id || ' deleted');
+        RETURN NULL;
+      END $$;
+      CREATE TRIGGER reviews_announce_deleted AFTER DELETE ON reviews
+        FOR EACH ROW EXECUTE FUNCTION diff_review_announce_review_deleted();
+    `,
+  },
 ];
 
 /** Any constant unique to this application: the lock instances queue on while migrating. */

@@ -5,19 +5,16 @@
 import pg from 'pg';
 import type { Finding } from '../../engine/types.ts';
 import type { StoreLog } from '../store-log.ts';
-import {
-  StoreWriteError,
-  type IdempotencyRecord,
-  type ReviewQuery,
-  type Store,
-  type StoredReview,
-  type StoredToken,
-  type TokenType,
-} from '../types.ts';
+import type { IdempotencyRecord, ReviewQuery, Store, StoredReview, StoredToken, TokenType } from '../types.ts';
 import { describeDatabase, DatabaseUnreachableError } from './database-url.ts';
+import { PostgresAtHand } from './at-hand.ts';
+import { claimPeriodicTask, countInWindow } from './coordination.ts';
 import { migrate } from './migrations.ts';
+import { isConnectionError, read, transaction, write } from './queries.ts';
 import {
+  INSERT_REVIEW,
   reviewPatchColumns,
+  reviewValues,
   TOKEN_COLUMNS,
   toIdempotencyRecord,
   toStoredReview,
@@ -40,12 +37,15 @@ const TOUCH_FLUSH_MS = 2000;
 
 export class PostgresStore implements Store {
   readonly pool: pg.Pool;
+  /** Tokens and finished reviews in memory, for the hot paths (at-hand.ts); kept current by NOTIFY. */
+  readonly atHand: PostgresAtHand;
   /** Uses of tokens not yet written: token id → last_used_at. */
   #touched = new Map<string, string>();
   #touchTimer: NodeJS.Timeout | null = null;
 
   private constructor(pool: pg.Pool) {
     this.pool = pool;
+    this.atHand = new PostgresAtHand(pool);
   }
 
   /**
@@ -78,54 +78,65 @@ export class PostgresStore implements Store {
     return new PostgresStore(pool);
   }
 
-  async #write<R extends pg.QueryResultRow>(sql: string, params: unknown[]): Promise<pg.QueryResult<R>> {
-    try {
-      return await this.pool.query<R>(sql, params);
-    } catch (error) {
-      throw new StoreWriteError(error);
-    }
+  async insertReview(review: StoredReview) {
+    await write(this.pool, INSERT_REVIEW, reviewValues(review));
   }
 
-  async insertReview(review: StoredReview) {
-    await this.#write(
-      `INSERT INTO reviews (review_id, owner, status, repository, base_commit, created_at, updated_at, started_at, completed_at, error_code, error_message, attempts)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
-      [
-        review.review_id,
-        review.owner,
-        review.status,
-        review.repository,
-        review.base_commit ?? null,
-        review.created_at,
-        review.updated_at,
-        review.started_at ?? null,
-        review.completed_at ?? null,
-        review.error?.code ?? null,
-        review.error?.message ?? null,
-        review.attempts,
-      ],
-    );
+  async insertReviewWithKey(review: StoredReview, record: IdempotencyRecord, liveSince: string) {
+    return transaction(this.pool, async (client) => {
+      // Concurrent claims of one key queue on its row: the later one waits for the first to commit,
+      // then finds it live (the WHERE fails, no row comes back) and answers it.
+      const claimed = await client.query(
+        `INSERT INTO idempotency_keys (owner, key, request_hash, review_id, created_at) VALUES ($1, $2, $3, $4, $5)
+         ON CONFLICT (owner, key) DO UPDATE SET request_hash = EXCLUDED.request_hash, review_id = EXCLUDED.review_id, created_at = EXCLUDED.created_at
+         WHERE idempotency_keys.created_at < $6
+         RETURNING review_id`,
+        [record.owner, record.key, record.request_hash, record.review_id, record.created_at, liveSince],
+      );
+      if (claimed.rowCount === 1) {
+        await client.query(INSERT_REVIEW, reviewValues(review));
+        return { commit: true, value: undefined };
+      }
+      const { rows } = await client.query<IdempotencyRow>(
+        'SELECT * FROM idempotency_keys WHERE owner = $1 AND key = $2',
+        [record.owner, record.key],
+      );
+      return { commit: false, value: rows[0] && toIdempotencyRecord(rows[0]) };
+    });
   }
 
   async getReview(id: string) {
-    const { rows } = await this.pool.query<ReviewRow>('SELECT * FROM reviews WHERE review_id = $1', [id]);
-    return rows[0] && toStoredReview(rows[0]);
+    const finished = this.atHand.peekReview(id); // it will not change (a deletion is announced)
+    if (finished) return { ...finished }; // a copy, as a read from the database would be
+    const { rows } = await read<ReviewRow>(this.pool, 'SELECT * FROM reviews WHERE review_id = $1', [id]);
+    const review = rows[0] && toStoredReview(rows[0]);
+    if (review) this.atHand.remember(review);
+    return review;
   }
 
+  /**
+   * A patch that ends the review (completed or failed) applies only to one still queued or running:
+   * the first end wins, whichever instance wrote it, and the review as it is comes back.
+   */
   async updateReview(id: string, patch: Partial<StoredReview>) {
     const columns = reviewPatchColumns(patch);
     const sets = columns.map(([column], i) => `${column} = $${i + 2}`);
+    const ending = patch.status === 'completed' || patch.status === 'failed';
+    const guard = ending ? " AND status IN ('queued', 'running')" : '';
     const sql =
       sets.length === 0
         ? 'SELECT * FROM reviews WHERE review_id = $1'
-        : `UPDATE reviews SET ${sets.join(', ')} WHERE review_id = $1 RETURNING *`;
-    const { rows } = await this.#write<ReviewRow>(sql, [id, ...columns.map(([, value]) => value)]);
-    if (!rows[0]) throw new Error(`no review ${id}`);
-    return toStoredReview(rows[0]);
+        : `UPDATE reviews SET ${sets.join(', ')} WHERE review_id = $1${guard} RETURNING *`;
+    const { rows } = await write<ReviewRow>(this.pool, sql, [id, ...columns.map(([, value]) => value)]);
+    if (rows[0]) return toStoredReview(rows[0]);
+    const ended = ending ? await this.getReview(id) : undefined;
+    if (!ended) throw new Error(`no review ${id}`);
+    return ended;
   }
 
   async listReviews(query: ReviewQuery) {
-    const { rows } = await this.pool.query<ReviewRow>(
+    const { rows } = await read<ReviewRow>(
+      this.pool,
       `SELECT * FROM reviews
        WHERE owner = $1 AND ($2::text IS NULL OR status = $2) AND ($3::text IS NULL OR repository = $3) AND ($4::text IS NULL OR review_id < $4)
        ORDER BY review_id DESC LIMIT $5`,
@@ -135,15 +146,18 @@ export class PostgresStore implements Store {
   }
 
   async unfinishedReviews() {
-    const { rows } = await this.pool.query<ReviewRow>(
+    const { rows } = await read<ReviewRow>(
+      this.pool,
       "SELECT * FROM reviews WHERE status IN ('queued', 'running') ORDER BY review_id",
+      [],
     );
     return rows.map(toStoredReview);
   }
 
   async deleteFinishedBefore(date: string) {
     // One statement: the records and their files go together, or not at all.
-    const { rows } = await this.#write<{ n: number }>(
+    const { rows } = await write<{ n: number }>(
+      this.pool,
       `WITH gone AS (
          DELETE FROM reviews WHERE status IN ('completed', 'failed') AND updated_at < $1 RETURNING review_id
        ), diffs AS (
@@ -157,15 +171,25 @@ export class PostgresStore implements Store {
     return rows[0]!.n;
   }
 
+  claimPeriodicTask(task: string, periodMs: number, now: string) {
+    return claimPeriodicTask(this.pool, task, periodMs, now);
+  }
+
+  /** Rate-limit counts shared by the instances (see coordination.ts). */
+  countInWindow(key: string, windowMs: number) {
+    return countInWindow(this.pool, key, windowMs);
+  }
+
   async writeDiff(id: string, diff: string) {
-    await this.#write(
+    await write(
+      this.pool,
       'INSERT INTO review_diffs (review_id, diff) VALUES ($1, $2) ON CONFLICT (review_id) DO UPDATE SET diff = EXCLUDED.diff',
       [id, Buffer.from(diff, 'utf8')],
     );
   }
 
   async readDiff(id: string) {
-    const { rows } = await this.pool.query<{ diff: Buffer }>('SELECT diff FROM review_diffs WHERE review_id = $1', [
+    const { rows } = await read<{ diff: Buffer }>(this.pool, 'SELECT diff FROM review_diffs WHERE review_id = $1', [
       id,
     ]);
     if (!rows[0]) throw new Error(`no diff is stored for review ${id}`);
@@ -173,18 +197,20 @@ export class PostgresStore implements Store {
   }
 
   async deleteDiff(id: string) {
-    await this.#write('DELETE FROM review_diffs WHERE review_id = $1', [id]);
+    await write(this.pool, 'DELETE FROM review_diffs WHERE review_id = $1', [id]);
   }
 
   async writeFindings(id: string, findings: Finding[]) {
-    await this.#write(
+    await write(
+      this.pool,
       'INSERT INTO review_findings (review_id, findings) VALUES ($1, $2) ON CONFLICT (review_id) DO UPDATE SET findings = EXCLUDED.findings',
       [id, JSON.stringify(findings)],
     );
   }
 
   async readFindings(id: string) {
-    const { rows } = await this.pool.query<{ findings: Finding[] }>(
+    const { rows } = await read<{ findings: Finding[] }>(
+      this.pool,
       'SELECT findings FROM review_findings WHERE review_id = $1',
       [id],
     );
@@ -194,24 +220,26 @@ export class PostgresStore implements Store {
 
   async insertToken(token: StoredToken) {
     const values = TOKEN_COLUMNS.map((column) => token[column] ?? null);
-    await this.#write(
+    await write(
+      this.pool,
       `INSERT INTO tokens (${TOKEN_COLUMNS.join(', ')}) VALUES (${values.map((_, i) => `$${i + 1}`).join(', ')})`,
       values,
     );
   }
 
   async getTokenByHash(hash: string) {
-    const { rows } = await this.pool.query<TokenRow>('SELECT * FROM tokens WHERE hash = $1', [hash]);
+    const { rows } = await read<TokenRow>(this.pool, 'SELECT * FROM tokens WHERE hash = $1', [hash]);
     return rows[0] && this.#withTouch(toStoredToken(rows[0]));
   }
 
   async getToken(id: string) {
-    const { rows } = await this.pool.query<TokenRow>('SELECT * FROM tokens WHERE id = $1', [id]);
+    const { rows } = await read<TokenRow>(this.pool, 'SELECT * FROM tokens WHERE id = $1', [id]);
     return rows[0] && this.#withTouch(toStoredToken(rows[0]));
   }
 
   async listTokens(owner: string, type: TokenType) {
-    const { rows } = await this.pool.query<TokenRow>(
+    const { rows } = await read<TokenRow>(
+      this.pool,
       'SELECT * FROM tokens WHERE owner = $1 AND type = $2 AND revoked_at IS NULL ORDER BY id DESC',
       [owner, type],
     );
@@ -222,11 +250,12 @@ export class PostgresStore implements Store {
     const columns = TOKEN_COLUMNS.filter((column) => column !== 'id' && column in patch);
     if (columns.length === 0) return;
     const sets = columns.map((column, i) => `${column} = $${i + 2}`);
-    const { rowCount } = await this.#write(`UPDATE tokens SET ${sets.join(', ')} WHERE id = $1`, [
+    const { rowCount } = await write(this.pool, `UPDATE tokens SET ${sets.join(', ')} WHERE id = $1`, [
       id,
       ...columns.map((column) => patch[column] ?? null),
     ]);
     if (rowCount === 0) throw new Error(`no token ${id}`);
+    await this.atHand.tokenChanged(id).catch(() => {}); // this instance sees its own change (a revocation) at once
   }
 
   touchToken(id: string, at: string) {
@@ -255,7 +284,8 @@ export class PostgresStore implements Store {
   }
 
   async getIdempotency(owner: string, key: string) {
-    const { rows } = await this.pool.query<IdempotencyRow>(
+    const { rows } = await read<IdempotencyRow>(
+      this.pool,
       'SELECT * FROM idempotency_keys WHERE owner = $1 AND key = $2',
       [owner, key],
     );
@@ -263,7 +293,8 @@ export class PostgresStore implements Store {
   }
 
   async putIdempotency(record: IdempotencyRecord) {
-    await this.#write(
+    await write(
+      this.pool,
       `INSERT INTO idempotency_keys (owner, key, request_hash, review_id, created_at) VALUES ($1, $2, $3, $4, $5)
        ON CONFLICT (owner, key) DO UPDATE SET request_hash = EXCLUDED.request_hash, review_id = EXCLUDED.review_id, created_at = EXCLUDED.created_at`,
       [record.owner, record.key, record.request_hash, record.review_id, record.created_at],
@@ -271,11 +302,11 @@ export class PostgresStore implements Store {
   }
 
   async deleteIdempotency(owner: string, key: string) {
-    await this.#write('DELETE FROM idempotency_keys WHERE owner = $1 AND key = $2', [owner, key]);
+    await write(this.pool, 'DELETE FROM idempotency_keys WHERE owner = $1 AND key = $2', [owner, key]);
   }
 
   async deleteIdempotencyBefore(date: string) {
-    const { rowCount } = await this.#write('DELETE FROM idempotency_keys WHERE created_at < $1', [date]);
+    const { rowCount } = await write(this.pool, 'DELETE FROM idempotency_keys WHERE created_at < $1', [date]);
     return rowCount ?? 0;
   }
 
@@ -284,12 +315,4 @@ export class PostgresStore implements Store {
     await this.#flushTouches().catch(() => {});
     await this.pool.end();
   }
-}
-
-/** A failure to reach the server at all (as opposed to an error the server answered). */
-function isConnectionError(error: unknown): boolean {
-  const code = (error as NodeJS.ErrnoException)?.code;
-  if (code === undefined) return /timeout|terminated|Connection/i.test(String((error as Error)?.message));
-  // libpq-style classes: 08 connection exception, 28 invalid authorization, 3D invalid catalog (no such database)
-  return /^(E[A-Z]+|08...|28...|3D000|57P0[1-3])$/.test(code);
 }

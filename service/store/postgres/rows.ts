@@ -131,3 +131,22 @@ export function toIdempotencyRecord(row: IdempotencyRow): IdempotencyRecord {
     created_at: iso(row.created_at),
   };
 }
+
+/** A review record as a new row: the statement and its values. */
+export const INSERT_REVIEW = `INSERT INTO reviews (review_id, owner, status, repository, base_commit, created_at, updated_at, started_at, completed_at, error_code, error_message, attempts)
+  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`;
+
+export const reviewValues = (review: StoredReview) => [
+  review.review_id,
+  review.owner,
+  review.status,
+  review.repository,
+  review.base_commit ?? null,
+  review.created_at,
+  review.updated_at,
+  review.started_at ?? null,
+  review.completed_at ?? null,
+  review.error?.code ?? null,
+  review.error?.message ?? null,
+  review.attempts,
+];

@@ -18,6 +18,8 @@ export interface ChildServer {
   /** RSS, heap and the event-loop delay since the previous call. */
   stats(): Promise<ChildStats>;
   stop(): Promise<void>;
+  /** SIGKILL: a crash, nothing written on the way out. */
+  kill(): Promise<void>;
 }
 
 /** Starts a server in its own process; its stdout (the service's log) goes to `logFile` or nowhere. */
@@ -59,6 +61,11 @@ export async function startChild(config: ChildConfig, logFile?: string): Promise
         await exited;
         clearTimeout(timer);
       }
+      await log?.close();
+    },
+    kill: async () => {
+      child.kill('SIGKILL');
+      await exited;
       await log?.close();
     },
   };

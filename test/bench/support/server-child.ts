@@ -13,6 +13,11 @@ export type ChildConfig =
   | {
       mode: 'service';
       dataDir: string;
+      /** PostgreSQL mode (test/bench/postgres-instances.ts): the database, and the dashboard token all instances share. */
+      databaseUrl?: string;
+      dashboardToken?: string;
+      /** Another review worker (the controlled one of test/fixtures: "SLEEP <ms>" diffs). */
+      workerFile?: string;
       logLevel?: string;
       concurrency?: number;
       maxQueuedJobs?: number;
@@ -55,6 +60,9 @@ if (config.mode === 'bare') {
 } else {
   const service = await createService({
     dataDir: config.dataDir,
+    databaseUrl: config.databaseUrl,
+    dashboardToken: config.dashboardToken,
+    workerFile: config.workerFile,
     port: 0,
     logLevel: config.logLevel,
     concurrency: config.concurrency,
@@ -67,7 +75,7 @@ if (config.mode === 'bare') {
   send({
     type: 'ready',
     url: service.url,
-    dashboardToken: (await readFile(service.dashboardTokenFile!, 'utf8')).trim(),
+    dashboardToken: config.dashboardToken ?? (await readFile(service.dashboardTokenFile!, 'utf8')).trim(),
   });
 }
 

@@ -15,6 +15,7 @@ const examples: Record<string, Error> = {
   TokenExpiredError: new errors.TokenExpiredError('2030-01-01T00:00:00.000Z'),
   InsufficientScopeError: new errors.InsufficientScopeError('The token lacks the scope reviews:read.', 'reviews:read'),
   ReviewNotSavedError: new errors.ReviewNotSavedError('the data store could not be written: ENOSPC'),
+  ServiceUnavailableError: new errors.ServiceUnavailableError(),
 };
 
 describe('domain errors', () => {
@@ -72,6 +73,11 @@ describe('domain errors', () => {
       headers: { 'retry-after': '5' },
     });
     expect(answer(examples.ReviewNotSavedError!)).toEqual({ status: 500, id: 'internal_error', headers: {} });
+    expect(answer(examples.ServiceUnavailableError!)).toEqual({
+      status: 503,
+      id: 'service_unavailable',
+      headers: { 'retry-after': '5' },
+    });
   });
 
   it('diff_too_large states the limit of LIMITS, measured or not', () => {

@@ -66,4 +66,52 @@ describe.skipIf(!postgresAvailable())('PostgreSQL store', () => {
       await store.close();
     }
   });
+
+  it('a periodic task (retention) is claimed by one instance per period, whoever asks first', async () => {
+    const url = await cluster.createDatabase();
+    const stores = await Promise.all([1, 2, 3].map(() => PostgresStore.open(url, { poolSize: 2, log })));
+    try {
+      const hour = 60 * 60 * 1000;
+      const at = (ms: number) => new Date(Date.parse('2026-11-21T00:00:00.000Z') + ms).toISOString();
+      const first = await Promise.all(stores.map((s) => s.claimPeriodicTask('retention', hour, at(0))));
+      expect(first.filter(Boolean)).toHaveLength(1);
+      // within the period nobody runs it again; exactly at its end, one does
+      expect(await stores[1]!.claimPeriodicTask('retention', hour, at(hour - 1))).toBe(false);
+      const next = await Promise.all(stores.map((s) => s.claimPeriodicTask('retention', hour, at(hour))));
+      expect(next.filter(Boolean)).toHaveLength(1);
+      // another task has its own period
+      expect(await stores[2]!.claimPeriodicTask('other', hour, at(hour))).toBe(true);
+    } finally {
+      await Promise.all(stores.map((s) => s.close()));
+    }
+  });
+
+  it('a review that has ended keeps its end: a later terminal update (a cancel that lost the race) changes nothing', async () => {
+    const store = await PostgresStore.open(await cluster.createDatabase(), { poolSize: 2, log });
+    try {
+      const at = '2026-11-21T00:00:00.000Z';
+      const review = {
+        review_id: 'rev_01',
+        owner: 'o',
+        status: 'running' as const,
+        repository: 'r',
+        created_at: at,
+        updated_at: at,
+        attempts: 1,
+      };
+      await store.insertReview(review);
+      const done = await store.updateReview('rev_01', { status: 'completed', completed_at: at, updated_at: at });
+      const late = await store.updateReview('rev_01', {
+        status: 'failed',
+        error: { code: 'cancelled', message: 'cancelled' },
+        updated_at: '2026-11-21T00:00:01.000Z',
+      });
+      expect(late).toEqual(done);
+      expect(await store.getReview('rev_01')).toEqual(done);
+      // changes that end nothing still apply
+      expect((await store.updateReview('rev_01', { repository: 'r2' })).repository).toBe('r2');
+    } finally {
+      await store.close();
+    }
+  });
 });

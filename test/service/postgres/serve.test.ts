@@ -1,6 +1,6 @@
 // `diff-review serve --database-url`: as a user starts it, in child processes. Two instances on
 // one database serve the same data; a wrong URL is one clear line and exit code 1.
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -9,35 +9,13 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from '../../../service/client/index.ts';
 import { CLI, exited } from '../../support/cli-process.ts';
 import { postgresAvailable, startPostgres, type PostgresCluster } from '../../support/postgres.ts';
+import { killInstances, serveOn } from '../../support/postgres-serve.ts';
 import { DEBUGGER_DIFF, sleep } from '../../support/test-service.ts';
 
 const run = promisify(execFile);
 const DASHBOARD = `shared-dashboard-token-${'x'.repeat(20)}`;
-const children: ChildProcess[] = [];
+const env = { DIFF_REVIEW_DASHBOARD_TOKEN: DASHBOARD };
 const dirs: string[] = [];
-
-/** `serve` on a free port in PostgreSQL mode; resolves with its URL once it answers. */
-async function serveOn(databaseUrl: string, dataDir: string, env: Record<string, string> = {}) {
-  const child = spawn(
-    process.execPath,
-    [CLI, 'serve', '--port', '0', '--data-dir', dataDir, '--database-url', databaseUrl],
-    {
-      env: { ...process.env, DIFF_REVIEW_LOG_LEVEL: 'info', DIFF_REVIEW_DASHBOARD_TOKEN: DASHBOARD, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
-  children.push(child);
-  let output = '';
-  child.stdout!.on('data', (d) => (output += d));
-  child.stderr!.on('data', (d) => (output += d));
-  for (let i = 0; i < 300; i++) {
-    const url = /"url":"(http:[^"]+)".*service listening/.exec(output)?.[1];
-    if (url) return { child, url, output: () => output };
-    if (child.exitCode !== null) throw new Error(`serve exited ${child.exitCode}: ${output}`);
-    await sleep(50);
-  }
-  throw new Error(`serve did not come up: ${output}`);
-}
 
 describe.skipIf(!postgresAvailable())('serve --database-url', () => {
   let cluster: PostgresCluster;
@@ -46,7 +24,7 @@ describe.skipIf(!postgresAvailable())('serve --database-url', () => {
   });
   afterAll(() => cluster?.destroy());
   afterEach(async () => {
-    for (const child of children.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
+    killInstances();
     for (const dir of dirs.splice(0)) await rm(dir, { recursive: true, force: true });
   });
   const emptyDir = async () => {
@@ -60,14 +38,14 @@ describe.skipIf(!postgresAvailable())('serve --database-url', () => {
     const dirA = await emptyDir();
     const dirB = await emptyDir();
     // one data dir for both would be refused by lowdb's lock: PostgreSQL mode takes none
-    const [a, b] = await Promise.all([serveOn(url, dirA), serveOn(url, dirB)]);
+    const [a, b] = await Promise.all([serveOn(url, dirA, env), serveOn(url, dirB, env)]);
     const reviewToken = (
       await createClient({ baseUrl: a.url, token: DASHBOARD, retry: 0 }).createToken({ name: 'shared' })
     ).token;
     const onA = createClient({ baseUrl: a.url, token: reviewToken, retry: 0 });
     const onB = createClient({ baseUrl: b.url, token: reviewToken, retry: 0 });
     const created = await onA.createReview({ diff: DEBUGGER_DIFF, repository: 'github.com/acme/app' });
-    // Polled on B: its event stream does not hear A's changes yet (LISTEN/NOTIFY is the next step).
+    // polled on B: any instance answers for any review
     let done = await onB.getReview(created.review_id);
     for (let i = 0; i < 400 && done.status !== 'completed'; i++) {
       await sleep(50);

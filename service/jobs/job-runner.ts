@@ -1,0 +1,18 @@
+// What the service asks of a job runner, whichever runs the jobs: the in-process p-queue of lowdb
+// mode (runner.ts) or pg-boss, shared by every instance, in PostgreSQL mode (pg-boss-runner.ts).
+
+/** Why a running job's worker was stopped. */
+export type StopReason = 'timeout' | 'cancelled' | 'shutdown';
+
+export interface ReviewJobRunner {
+  /** Jobs waiting for a worker: this process's (lowdb), or every instance's as last counted (PostgreSQL). */
+  readonly backlog: number;
+  /** Hands a saved review to the workers. Resolves once the job is durable (it then survives any restart). */
+  enqueue(reviewId: string): void | Promise<void>;
+  /** Puts the jobs a stop left unfinished back in line; resolves with how many. */
+  recover(): Promise<number>;
+  /** Stops the worker of a running job (the caller has already marked it failed). */
+  stop(reviewId: string, reason: StopReason): void;
+  /** Stops taking work, gives running jobs `graceMs` to finish, and hands the rest back. */
+  close(graceMs: number): Promise<void>;
+}

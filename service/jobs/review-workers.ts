@@ -1,0 +1,66 @@
+// The worker threads that review (piscina), and how a running review is stopped: first asked
+// through shared memory, terminated only as a last resort. Both runners use it.
+import { Piscina } from 'piscina';
+import type { Logger } from 'pino';
+import type { ReviewTask, ReviewTaskResult } from './review-worker.ts';
+
+/** How long a worker asked to stop may take before it is terminated. */
+const STOP_GRACE_MS = 1_000;
+
+export class ReviewWorkers {
+  readonly #pool: Piscina<ReviewTask, ReviewTaskResult>;
+  readonly #log: Pick<Logger, 'warn'>;
+
+  constructor(workerFile: URL | string, threads: number, log: Pick<Logger, 'warn'>) {
+    this.#log = log;
+    this.#pool = new Piscina({
+      filename: workerFile.toString(),
+      minThreads: 0,
+      maxThreads: threads,
+      idleTimeout: 30_000,
+    });
+  }
+
+  /**
+   * Runs a task on the pool; throws the signal's reason once it is aborted. A stop is first asked
+   * of the worker through shared memory, and the engine ends at its next check; only a worker
+   * still busy STOP_GRACE_MS later is terminated. Terminating worker threads can bring the whole
+   * process down (SIGSEGV, nodejs/node#56312), so it is kept for reviews that never yield.
+   */
+  async review(
+    reviewId: string,
+    task: ReviewTask,
+    signal: AbortSignal,
+  ): Promise<Exclude<ReviewTaskResult, { code: 'stopped' }>> {
+    const stop = new Int32Array(new SharedArrayBuffer(4));
+    const terminate = new AbortController();
+    let lastResort: NodeJS.Timeout | undefined;
+    const askToStop = () => {
+      Atomics.store(stop, 0, 1);
+      lastResort = setTimeout(() => {
+        this.#log.warn({ review_id: reviewId }, 'the review worker did not stop when asked; terminating it');
+        terminate.abort(signal.reason);
+      }, STOP_GRACE_MS);
+    };
+    signal.addEventListener('abort', askToStop, { once: true });
+    try {
+      const result = await this.#pool.run({ ...task, stop }, { signal: terminate.signal });
+      signal.throwIfAborted();
+      if (!result.ok && result.code === 'stopped') throw new Error('a review stopped without being asked to');
+      return result;
+    } finally {
+      clearTimeout(lastResort);
+      signal.removeEventListener('abort', askToStop);
+    }
+  }
+
+  destroy(): Promise<void> {
+    return this.#pool.destroy();
+  }
+}
+
+/** The message of a job that ran past its time limit. */
+export const timeoutMessage = (jobTimeoutMs: number) =>
+  `The review ran past its time limit of ${Math.round(jobTimeoutMs / 100) / 10} s and was stopped. Split the diff into smaller ones.`;
+
+export const INTERNAL_ERROR_MESSAGE = 'The review failed because of an error in the service. It was logged; try again.';

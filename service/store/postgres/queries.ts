@@ -1,0 +1,70 @@
+// How the PostgreSQL store talks to the database, once for all its parts: reads, writes and
+// transactions through the pool, with failures named for the layers above. A database out of
+// reach is ServiceUnavailableError (answered 503: try again); a write the database refused is
+// StoreWriteError; nothing of the connection string or the driver's message goes up.
+import type pg from 'pg';
+import { ServiceUnavailableError } from '../../api/errors.ts';
+import { StoreWriteError } from '../types.ts';
+
+/** A read; a database out of reach is ServiceUnavailableError, anything else goes up as it is. */
+export async function read<R extends pg.QueryResultRow>(
+  pool: pg.Pool,
+  sql: string,
+  params: unknown[],
+): Promise<pg.QueryResult<R>> {
+  try {
+    return await pool.query<R>(sql, params);
+  } catch (error) {
+    throw isConnectionError(error) ? new ServiceUnavailableError({ cause: error }) : error;
+  }
+}
+
+/** A write; a database out of reach is ServiceUnavailableError, any other failure StoreWriteError. */
+export async function write<R extends pg.QueryResultRow>(
+  pool: pg.Pool,
+  sql: string,
+  params: unknown[],
+): Promise<pg.QueryResult<R>> {
+  try {
+    return await pool.query<R>(sql, params);
+  } catch (error) {
+    throw storeError(error);
+  }
+}
+
+/** Runs `work` in one transaction on one connection; it says whether to commit. Failures as write()'s. */
+export async function transaction<T>(
+  pool: pg.Pool,
+  work: (client: pg.PoolClient) => Promise<{ commit: boolean; value: T }>,
+): Promise<T> {
+  let client: pg.PoolClient;
+  try {
+    client = await pool.connect();
+  } catch (error) {
+    throw storeError(error);
+  }
+  let broken: Error | undefined;
+  try {
+    await client.query('BEGIN');
+    const { commit, value } = await work(client);
+    await client.query(commit ? 'COMMIT' : 'ROLLBACK');
+    return value;
+  } catch (error) {
+    await client.query('ROLLBACK').catch((e: Error) => (broken = e));
+    throw storeError(error);
+  } finally {
+    client.release(broken); // a connection that cannot even roll back is dropped, not reused
+  }
+}
+
+const storeError = (error: unknown) =>
+  isConnectionError(error) ? new ServiceUnavailableError({ cause: error }) : new StoreWriteError(error);
+
+/** A failure to reach the server at all (as opposed to an error the server answered). */
+export function isConnectionError(error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException)?.code;
+  if (code === undefined) return /timeout|terminated|Connection/i.test(String((error as Error)?.message));
+  // libpq-style classes: 08 connection exception, 28 invalid authorization, 3D invalid catalog (no such database),
+  // 57P01-3 the server is shutting down or restarting
+  return /^(E[A-Z]+|08...|28...|3D000|57P0[1-3])$/.test(code);
+}

@@ -1,0 +1,71 @@
+// PostgreSQL restarted under a running service: meanwhile every request is answered 503 in the
+// error shape (never a 500 with internals, never a hang), and the service recovers by itself when
+// the database is back: requests succeed, acknowledged jobs finish, new ones run.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { postgresAvailable, startPostgres, type PostgresCluster } from '../../support/postgres.ts';
+import { DEBUGGER_DIFF, sleep, startTestService, type TestService } from '../../support/test-service.ts';
+
+const workerFile = new URL('../../fixtures/workers/controlled-worker.ts', import.meta.url);
+const body = (diff: string) => ({ diff, repository: 'github.com/acme/app' });
+
+describe.skipIf(!postgresAvailable())('PostgreSQL restarted while the service runs', () => {
+  let cluster: PostgresCluster;
+  let t: TestService | undefined;
+  beforeAll(async () => {
+    cluster = await startPostgres();
+  });
+  afterAll(async () => {
+    await t?.close();
+    await cluster?.destroy();
+  });
+
+  it('answers 503 in the error shape while it is down, then recovers by itself; no acknowledged job is lost', async () => {
+    const databaseUrl = await cluster.createDatabase();
+    t = await startTestService({
+      databaseUrl,
+      dashboardToken: `restart-dashboard-${'x'.repeat(20)}`,
+      workerFile,
+      concurrency: 1,
+    });
+    const client = t.client();
+    const first = await client.createReview(body(DEBUGGER_DIFF));
+    expect((await client.waitForReview(first.review_id, { timeoutMs: 20_000, pollIntervalMs: 25 })).status).toBe(
+      'completed',
+    );
+    const acknowledged = await client.createReview(body('SLEEP 300\n'));
+
+    await cluster.stop();
+    const requests: [string, string, unknown?][] = [
+      ['GET', `/v1/reviews/${first.review_id}`],
+      ['GET', '/v1/reviews'],
+      ['POST', '/v1/reviews', body(DEBUGGER_DIFF)],
+      ['POST', `/v1/reviews/${first.review_id}/cancel`],
+    ];
+    for (const [method, path, payload] of requests) {
+      const response = await t.api(method, path, payload === undefined ? {} : { body: payload });
+      const text = await response.text();
+      expect(response.status, `${method} ${path}: ${text}`).toBe(503);
+      expect(JSON.parse(text)).toEqual({ error: 'service_unavailable', message: expect.any(String) });
+      expect(response.headers.get('retry-after')).toMatch(/^\d+$/);
+      expect(text).not.toMatch(/ECONNREFUSED|127\.0\.0\.1|postgres/i); // no internals
+    }
+    const dashboard = await t.api('GET', '/v1/auth/tokens', { token: t.dashboardToken });
+    expect(dashboard.status).toBe(503);
+
+    await cluster.start();
+    let answer = await t.api('GET', `/v1/reviews/${first.review_id}`);
+    for (const until = Date.now() + 20_000; answer.status !== 200 && Date.now() < until; ) {
+      await sleep(100);
+      answer = await t.api('GET', `/v1/reviews/${first.review_id}`);
+    }
+    expect(answer.status).toBe(200);
+    const done = await client.waitForReview(acknowledged.review_id, { timeoutMs: 40_000, pollIntervalMs: 50 });
+    expect(done.status).toBe('completed');
+    const after = await client.createReview(body(DEBUGGER_DIFF));
+    expect(
+      (await client.waitForReview(after.review_id, { timeoutMs: 20_000, pollIntervalMs: 25 })).comments,
+    ).toHaveLength(1);
+    // what went wrong was logged without the connection string's secrets, and nothing as a 500
+    expect(t.logs.filter((line) => /"statusCode":500/.test(line))).toEqual([]);
+  }, 90_000);
+});

@@ -1,0 +1,140 @@
+// Three `diff-review serve` processes on one database, as they run in production: creates and
+// polls spread over all of them, one killed with SIGKILL in the middle of a burst and started
+// again. Every acknowledged review completes exactly once, with the right comments. Waits are
+// bounded; nothing here asserts how fast anything was (test/bench/ measures that).
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ReviewJob } from '../../../service/api/schemas.ts';
+import { createClient, type DiffReviewClient } from '../../../service/client/index.ts';
+import { instanceOn, killInstances, type ServedInstance } from '../../support/postgres-serve.ts';
+import { postgresAvailable, startPostgres, type PostgresCluster } from '../../support/postgres.ts';
+import { DEBUGGER_DIFF, sleep } from '../../support/test-service.ts';
+
+const DASHBOARD = `multi-process-dashboard-${'x'.repeat(16)}`;
+// A review that takes a while, so that some are in flight when the kill comes; it finds nothing
+// (the controlled test worker). The other kind is reviewed by the real engine: one finding.
+const SLOW_DIFF = 'SLEEP 700\n';
+const DIFFS = [DEBUGGER_DIFF, SLOW_DIFF];
+
+async function scalar(databaseUrl: string, sql: string): Promise<number> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    return Number((await client.query<{ n: string }>(sql)).rows[0]!.n);
+  } finally {
+    await client.end();
+  }
+}
+
+const RUNNING = "SELECT count(*) AS n FROM reviews WHERE status = 'running'";
+
+describe.skipIf(!postgresAvailable())('several service processes on one database', () => {
+  let cluster: PostgresCluster;
+  beforeAll(async () => {
+    cluster = await startPostgres();
+  });
+  afterAll(async () => {
+    killInstances();
+    await cluster?.destroy();
+  });
+
+  it('one killed with SIGKILL mid-burst and restarted: every acknowledged review completes once, with its comments', async () => {
+    const databaseUrl = await cluster.createDatabase();
+    const start = () => instanceOn({ databaseUrl, dashboardToken: DASHBOARD, concurrency: 1 });
+    const instances: ServedInstance[] = await Promise.all([start(), start(), start()]);
+    const token = (
+      await createClient({ baseUrl: instances[0]!.url, token: DASHBOARD, retry: 0 }).createToken({ name: 'burst' })
+    ).token;
+    const client = (i: number): DiffReviewClient =>
+      createClient({ baseUrl: instances[i % instances.length]!.url, token, retry: 0 });
+
+    const acknowledged = new Map<string, string>(); // review id → its diff
+    const outputs: (() => string)[] = instances.map((s) => s.output);
+    const victim = instances[1]!;
+    for (let i = 0; i < 36; i++) {
+      const diff = DIFFS[i % DIFFS.length]!;
+      if (i === 18) {
+        // the kill: mid-burst, once every instance (concurrency 1) is running a review
+        for (let n = 0; n < 400 && (await scalar(databaseUrl, RUNNING)) < 3; n++) await sleep(25);
+        victim.child.kill('SIGKILL');
+      }
+      if (i === 27) {
+        const again = await start();
+        instances[1] = again;
+        outputs.push(again.output);
+      }
+      const created = await client(i)
+        .createReview({ diff, repository: 'github.com/acme/app' })
+        .catch(() => undefined);
+      if (created) acknowledged.set(created.review_id, diff); // refused by the dead one: never acknowledged
+    }
+    expect(acknowledged.size).toBeGreaterThanOrEqual(30);
+
+    // Polls spread over the instances; bounded by the recovery a killed instance's jobs need (heartbeat 10 s)
+    const done = new Map<string, ReviewJob>();
+    for (const until = Date.now() + 90_000; done.size < acknowledged.size && Date.now() < until; ) {
+      let i = 0;
+      for (const id of acknowledged.keys()) {
+        if (done.has(id)) continue;
+        const job = await client(i++).getReview(id);
+        if (job.status === 'completed' || job.status === 'failed') done.set(id, job);
+      }
+      await sleep(200);
+    }
+    expect(done.size).toBe(acknowledged.size);
+    for (const [id, job] of done) {
+      expect(job.status, id).toBe('completed');
+      const expected =
+        acknowledged.get(id) === SLOW_DIFF
+          ? []
+          : [
+              expect.objectContaining({
+                file_path: 'src/app.js',
+                line: 3,
+                message: expect.stringMatching(/^no-debugger: /),
+              }),
+            ];
+      expect(job.comments, id).toEqual(expected);
+    }
+    // exactly once: each review's completion was recorded by one instance, one time
+    const completions = outputs
+      .flatMap((output) => output().split('\n'))
+      .filter((line) => line.includes('"review completed"'))
+      .map((line) => (JSON.parse(line) as { review_id: string }).review_id);
+    for (const id of acknowledged.keys())
+      expect(
+        completions.filter((c) => c === id),
+        id,
+      ).toHaveLength(1);
+    // the killed one had a review in flight, which another instance started again and finished
+    expect(await scalar(databaseUrl, 'SELECT count(*) AS n FROM reviews WHERE attempts > 1')).toBeGreaterThanOrEqual(1);
+  }, 150_000);
+
+  it('across processes: one Idempotency-Key makes one review, and a cancel stops the review wherever it runs', async () => {
+    const databaseUrl = await cluster.createDatabase();
+    const start = () => instanceOn({ databaseUrl, dashboardToken: DASHBOARD, concurrency: 1 });
+    const [a, b] = await Promise.all([start(), start()]);
+    const token = (await createClient({ baseUrl: a!.url, token: DASHBOARD, retry: 0 }).createToken({ name: 'x' }))
+      .token;
+    const onA = createClient({ baseUrl: a!.url, token, retry: 0 });
+    const onB = createClient({ baseUrl: b!.url, token, retry: 0 });
+    const keyed = await Promise.all(
+      [onA, onB, onA, onB, onA, onB].map((c) =>
+        c.createReview({ diff: DEBUGGER_DIFF, repository: 'github.com/acme/app' }, { idempotencyKey: 'one-key' }),
+      ),
+    );
+    expect(new Set(keyed.map((j) => j.review_id)).size).toBe(1);
+
+    // both instances busy with a long review each (concurrency 1): cancelled through B, both stop
+    const long = await Promise.all(
+      [onA, onA].map((c) => c.createReview({ diff: 'SLEEP 60000\n', repository: 'github.com/acme/app' })),
+    );
+    for (let n = 0; n < 400 && (await scalar(databaseUrl, RUNNING)) < 2; n++) await sleep(25);
+    expect(await scalar(databaseUrl, RUNNING)).toBe(2);
+    for (const job of long) expect((await onB.cancelReview(job.review_id)).error?.code).toBe('cancelled');
+    const next = await onB.createReview({ diff: DEBUGGER_DIFF, repository: 'github.com/acme/app' });
+    const done = await onA.waitForReview(next.review_id, { timeoutMs: 15_000, pollIntervalMs: 50 });
+    expect(done.status).toBe('completed');
+    for (const job of long) expect((await onA.getReview(job.review_id)).error?.code).toBe('cancelled');
+  }, 60_000);
+});
