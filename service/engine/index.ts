@@ -10,7 +10,7 @@ import type { EngineConfig, ReviewResult, RuleInfo } from './types.ts';
 export type { EngineConfig, Finding, ReviewResult, RuleInfo } from './types.ts';
 export { InvalidDiffError, ReviewStoppedError } from './types.ts';
 export { createEngine } from './engine.ts';
-export type { Engine, ReviewControl } from './engine.ts';
+export type { Engine } from './engine.ts';
 export { severityToSarifLevel } from './sarif.ts';
 export type { SarifInput } from './sarif.ts';
 export { parseUnifiedDiff } from './diff/parse.ts';

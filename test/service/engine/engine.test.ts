@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { createEngine, InvalidDiffError, ReviewStoppedError, reviewDiff, RULES } from '../../../service/engine/index.ts';
+import {
+  createEngine,
+  InvalidDiffError,
+  ReviewStoppedError,
+  reviewDiff,
+  RULES,
+} from '../../../service/engine/index.ts';
 import { patternRule } from '../../../service/engine/rules/rule.ts';
 import { FAKE_GITHUB_TOKEN, findings, modifiedFileDiff, newFileDiff } from './review-helpers.ts';
 
