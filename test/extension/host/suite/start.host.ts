@@ -6,6 +6,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import * as vscode from 'vscode';
 import type { DiffReviewApi } from '../../../../extension/src/extension.ts';
+import { readLock } from '../../../../service/store/data-dir-lock.ts';
 import { figures } from './figures.ts';
 import { api, appJs, EXTENSION_ID, lineOf, review, shared, waitFor } from './host-helpers.ts';
 import { DEBUGGER_LINE } from '../fixture.mjs';
@@ -66,8 +67,12 @@ suite('Starting', () => {
       const own = await review();
       figures.takeOverReviewMs = Math.round(performance.now() - started);
       assert.equal(own.outcome, 'completed', `this window starts its own service: ${JSON.stringify(own)}`);
-      assert.notEqual(own.serviceUrl, other.url);
       assert.match(own.serviceUrl ?? '', /^http:\/\/127\.0\.0\.1:\d+$/);
+      // This window's own service now holds the data dir. Its port may well be the one the other
+      // window freed (a port of the same range), so the URL alone proves nothing.
+      const lock = readLock(api().bundledServiceDataDir);
+      assert.equal(lock?.pid, process.pid, 'the data dir is locked by this extension host');
+      assert.equal(lock?.url, own.serviceUrl);
       shared.bundledUrl = own.serviceUrl;
       console.log(
         `first review, through the other window's service: ${figures.firstReviewViaOtherWindowMs} ms; take-over (own service start included): ${figures.takeOverReviewMs} ms`,
