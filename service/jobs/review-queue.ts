@@ -4,6 +4,7 @@
 import { createHash } from 'node:crypto';
 import { PgBoss } from 'pg-boss';
 import type { Logger } from 'pino';
+import { libpqConnectionString } from '../store/postgres/database-url.ts';
 
 export const QUEUE = 'diff-review-reviews';
 
@@ -18,7 +19,7 @@ export interface ReviewQueueOptions {
 /** Installs (or upgrades) pg-boss's schema and creates the queue; answers the started pg-boss. */
 export async function startReviewQueue(options: ReviewQueueOptions): Promise<PgBoss> {
   const boss = new PgBoss({
-    connectionString: options.databaseUrl,
+    connectionString: libpqConnectionString(options.databaseUrl),
     max: 3,
     application_name: 'diff-review pg-boss',
     schedule: false,

@@ -44,6 +44,8 @@ export interface PostgresCluster {
   readonly host: string;
   /** A URL of the cluster's maintenance database (postgres). */
   readonly adminUrl: string;
+  /** The server's self-signed certificate (PEM file), when it serves TLS. */
+  readonly certificate?: string;
   /** Creates an empty database and answers its URL. */
   createDatabase(name?: string): Promise<string>;
   /** Stops the server at once (as a crash would), keeping its files; start() brings it back. */
@@ -55,19 +57,34 @@ export interface PostgresCluster {
 
 let databases = 0;
 
-export async function startPostgres(): Promise<PostgresCluster> {
+export interface PostgresClusterOptions {
+  /** Serve TLS too, with a self-signed certificate made for the cluster (for sslmode tests). */
+  ssl?: boolean;
+}
+
+export async function startPostgres(clusterOptions: PostgresClusterOptions = {}): Promise<PostgresCluster> {
   const bin = postgresBin();
   if (!bin) throw new Error('no PostgreSQL server binaries found (looked in /usr/lib/postgresql/*/bin)');
   const dir = await mkdtemp(path.join(os.tmpdir(), 'diff-review-pg-'));
   const asRoot = process.getuid?.() === 0;
   if (asRoot) await chown(dir, ...(await postgresIds()));
-  const as = (cmd: string, args: string[]) =>
-    asRoot ? run('runuser', ['-u', 'postgres', '--', path.join(bin, cmd), ...args]) : run(path.join(bin, cmd), args);
+  const asPostgres = (file: string, args: string[]) =>
+    asRoot ? run('runuser', ['-u', 'postgres', '--', file, ...args]) : run(file, args);
+  const as = (cmd: string, args: string[]) => asPostgres(path.join(bin, cmd), args);
   const data = path.join(dir, 'data');
   await as('initdb', ['-D', data, '-U', 'postgres', '-A', 'trust', '-E', 'UTF8', '--no-locale', '--no-sync']);
   const port = await freePort();
   const host = '127.0.0.1';
-  const options = `-p ${port} -k ${dir} -c listen_addresses=${host} -c fsync=off -c max_connections=200`;
+  let certificate: string | undefined;
+  let options = `-p ${port} -k ${dir} -c listen_addresses=${host} -c fsync=off -c max_connections=200`;
+  if (clusterOptions.ssl) {
+    const [cert, key] = [path.join(data, 'server.crt'), path.join(data, 'server.key')];
+    // The key must belong to the server's user and be private to it, or the server refuses it.
+    const subject = ['-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1', '-keyout', key, '-out', cert];
+    await asPostgres('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', ...subject]);
+    certificate = cert;
+    options += ` -c ssl=on -c ssl_cert_file=${cert} -c ssl_key_file=${key}`;
+  }
   const start = async () => {
     await as('pg_ctl', ['-D', data, '-l', path.join(dir, 'log'), '-w', '-o', options, 'start']);
   };
@@ -81,6 +98,7 @@ export async function startPostgres(): Promise<PostgresCluster> {
     port,
     host,
     adminUrl,
+    certificate,
     createDatabase: (name) => createDatabase(adminUrl, name),
     async stop() {
       await stop();

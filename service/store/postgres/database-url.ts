@@ -12,6 +12,24 @@ export function describeDatabase(url: string): string {
   }
 }
 
+/**
+ * The connection string with sslmode read as libpq (psql, every PostgreSQL tool) reads it:
+ * `require` encrypts without verifying the certificate, `verify-ca`/`verify-full` verify,
+ * `disable` does not encrypt. node-postgres alone reads `require` as `verify-full` (and prints a
+ * deprecation warning), so a server psql reaches with a self-signed certificate would be refused.
+ * Every connection the service opens goes through here.
+ */
+export function libpqConnectionString(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (!parsed.searchParams.has('sslmode') || parsed.searchParams.has('uselibpqcompat')) return url;
+    parsed.searchParams.set('uselibpqcompat', 'true');
+    return parsed.toString();
+  } catch {
+    return url; // node-postgres says what is wrong with it
+  }
+}
+
 /** The database could not be reached or refused us at start. */
 export class DatabaseUnreachableError extends Error {
   override name = 'DatabaseUnreachableError';

@@ -6,7 +6,7 @@ import pg from 'pg';
 import type { Finding } from '../../engine/types.ts';
 import type { StoreLog } from '../store-log.ts';
 import type { IdempotencyRecord, ReviewQuery, Store, StoredReview, StoredToken, TokenType } from '../types.ts';
-import { describeDatabase, DatabaseUnreachableError } from './database-url.ts';
+import { DatabaseUnreachableError, describeDatabase, libpqConnectionString } from './database-url.ts';
 import { PostgresAtHand } from './at-hand.ts';
 import { claimPeriodicTask, countInWindow } from './coordination.ts';
 import { migrate } from './migrations.ts';
@@ -55,7 +55,7 @@ export class PostgresStore implements Store {
    */
   static async open(url: string, options: PostgresStoreOptions = {}): Promise<PostgresStore> {
     const pool = new pg.Pool({
-      connectionString: url,
+      connectionString: libpqConnectionString(url),
       max: options.poolSize ?? 10,
       connectionTimeoutMillis: options.connectTimeoutMs ?? 5000,
       application_name: 'diff-review',

@@ -65,6 +65,7 @@ export function isConnectionError(error: unknown): boolean {
   const code = (error as NodeJS.ErrnoException)?.code;
   if (code === undefined) return /timeout|terminated|Connection/i.test(String((error as Error)?.message));
   // libpq-style classes: 08 connection exception, 28 invalid authorization, 3D invalid catalog (no such database),
-  // 57P01-3 the server is shutting down or restarting
-  return /^(E[A-Z]+|08...|28...|3D000|57P0[1-3])$/.test(code);
+  // 57P01-3 the server is shutting down or restarting; and TLS refusing the server's certificate
+  // (sslmode=verify-ca/verify-full: DEPTH_ZERO_SELF_SIGNED_CERT, ERR_TLS_CERT_ALTNAME_INVALID, ...)
+  return /^(E[A-Z]+|08...|28...|3D000|57P0[1-3]|ERR_TLS_\w+|\w*CERT\w*)$/.test(code);
 }

@@ -5,7 +5,7 @@
 import pg from 'pg';
 import type { ReviewStatus } from '../../api/schemas.ts';
 import type { StoreLog } from '../store-log.ts';
-import { describeDatabase } from './database-url.ts';
+import { describeDatabase, libpqConnectionString } from './database-url.ts';
 
 const REVIEWS = 'diff_review_reviews';
 const TOKENS = 'diff_review_tokens';
@@ -50,7 +50,10 @@ export class ReviewChanges {
   }
 
   async #connect(): Promise<void> {
-    const client = new pg.Client({ connectionString: this.#url, application_name: 'diff-review listener' });
+    const client = new pg.Client({
+      connectionString: libpqConnectionString(this.#url),
+      application_name: 'diff-review listener',
+    });
     client.on('notification', ({ channel, payload }) => {
       if (channel === JOBS) return this.#handlers.jobQueued();
       if (channel === TOKENS) return payload && this.#handlers.tokenChanged(payload);
