@@ -1,8 +1,7 @@
 // The offline review engine: a unified diff in, findings out. Runs in a worker thread; knows
 // nothing of HTTP or storage.
 import { createEngine } from './engine.ts';
-import { TRUNCATED_RULE } from './finish.ts';
-import { ALL_RULES } from './rules/index.ts';
+import { RULES } from './rule-list.ts';
 import type { SarifInput } from './sarif.ts';
 import { buildSarif } from './sarif.ts';
 import type { EngineConfig, ReviewResult, RuleInfo } from './types.ts';
@@ -10,17 +9,11 @@ import type { EngineConfig, ReviewResult, RuleInfo } from './types.ts';
 export type { EngineConfig, Finding, ReviewResult, RuleInfo } from './types.ts';
 export { InvalidDiffError, ReviewStoppedError } from './types.ts';
 export { createEngine } from './engine.ts';
+export { RULES };
 export type { Engine } from './engine.ts';
 export { severityToSarifLevel } from './sarif.ts';
 export type { SarifInput } from './sarif.ts';
 export { parseUnifiedDiff } from './diff/parse.ts';
-
-/** Every rule's metadata, for SARIF and GET /v1/rules. */
-export const RULES: RuleInfo[] = [
-  // One entry per id: a rule may be made of several parts (`secret`: secretlint and the credential formats).
-  ...new Map(ALL_RULES.map(({ id, severity, summary, help }) => [id, { id, severity, summary, help }])).values(),
-  TRUNCATED_RULE,
-];
 
 /**
  * Reviews one unified diff (git diff, git format-patch / git show, diff -u) with an engine built

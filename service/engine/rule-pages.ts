@@ -1,7 +1,7 @@
 // Each rule's documentation, made from its own data (summary, help, severity, and the why and
 // examples of rules/rule-docs.ts): one Markdown page per rule and an index, checked in under
 // docs/rules/ and kept in step by test/service/engine/rule-docs.test.ts.
-import { RULES } from './index.ts';
+import { RULES } from './rule-list.ts';
 import type { RuleDocData, RuleExample } from './rules/rule-docs.ts';
 import { RULE_DOCS } from './rules/rule-docs.ts';
 import type { RuleInfo } from './types.ts';
@@ -11,6 +11,19 @@ export interface RuleDoc extends RuleInfo, Partial<RuleDocData> {}
 /** Every rule with its documentation data (the truncation notice has no examples). */
 export function ruleDocs(): RuleDoc[] {
   return RULES.map((rule) => ({ ...rule, ...RULE_DOCS[rule.id] }));
+}
+
+let byId: Map<string, RuleDoc> | undefined;
+
+/** The documentation of one rule of this engine, or undefined (a rule of another version). */
+export function ruleDocOf(id: string): RuleDoc | undefined {
+  byId ??= new Map(ruleDocs().map((doc) => [doc.id, doc]));
+  return byId.get(id);
+}
+
+/** A rule's help as plain text: what it finds, why it matters, how to fix it. */
+export function ruleHelpText(doc: RuleInfo & Partial<RuleDocData>): string {
+  return [doc.summary, doc.why, doc.help && `How to fix it: ${doc.help}`].filter(Boolean).join('\n\n');
 }
 
 /** At most this many lines of an example are shown; the rest is counted. */
@@ -38,8 +51,12 @@ function commentFor(path: string): string {
   return /\.(py|rb|sh|ya?ml|toml|ini|conf|env)$|(^|\/)(Dockerfile|Makefile|\.env[\w.-]*)$/.test(path) ? '#' : '//';
 }
 
+/** The comment that suppresses one finding of the rule, in its example file's comment syntax. */
+export function suppressionComment(doc: RuleDoc): string {
+  return `${commentFor(doc.fires?.path ?? '')} diff-review-ignore ${doc.id} (why this one is fine)`;
+}
+
 export function rulePage(doc: RuleDoc): string {
-  const comment = commentFor(doc.fires?.path ?? '');
   const sections = [
     `# ${doc.id}`,
     `Severity: **${doc.severity}**`,
@@ -54,7 +71,7 @@ export function rulePage(doc: RuleDoc): string {
       `On one line: a \`diff-review-ignore ${doc.id}\` comment on the line or on the line above it, best with the reason:`,
       '',
       '```',
-      `${comment} diff-review-ignore ${doc.id} (why this one is fine)`,
+      suppressionComment(doc),
       '```',
       '',
       `Everywhere: turn the rule off, or change its severity, in the service's rule configuration (\`"rules": { "${doc.id}": "off" }\`).`,

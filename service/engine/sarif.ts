@@ -1,6 +1,7 @@
 // Findings as SARIF 2.1.0, for tools that want more than the four comment fields
 // (GET /v1/reviews/{id}/sarif): rules with help text, ranges, fingerprints.
 import type { Severity } from '../api/schemas.ts';
+import { ruleDocOf, ruleHelpText, rulePage } from './rule-pages.ts';
 import type { Finding, RuleInfo } from './types.ts';
 
 export type SarifLevel = 'error' | 'warning' | 'note';
@@ -46,14 +47,18 @@ export function buildSarif(input: SarifInput, rules: readonly RuleInfo[]): objec
       extraRules.push({ id: finding.rule_id, severity: finding.severity, summary: finding.rule_id, help: '' });
     }
   }
-  const driverRules = [...rules, ...extraRules].map((rule) => ({
-    id: rule.id,
-    name: rule.id,
-    shortDescription: { text: rule.summary },
-    fullDescription: { text: rule.summary },
-    help: { text: rule.help || rule.summary },
-    defaultConfiguration: { level: severityToSarifLevel(rule.severity) },
-  }));
+  const driverRules = [...rules, ...extraRules].map((rule) => {
+    // help: the rule's documentation (docs/rules/<id>.md), as code scanning shows it beside a result
+    const doc = ruleDocOf(rule.id);
+    return {
+      id: rule.id,
+      name: rule.id,
+      shortDescription: { text: rule.summary },
+      fullDescription: { text: rule.summary },
+      help: doc ? { text: ruleHelpText(doc), markdown: rulePage(doc) } : { text: rule.help || rule.summary },
+      defaultConfiguration: { level: severityToSarifLevel(rule.severity) },
+    };
+  });
 
   const results = input.findings.map((finding) => {
     const region: Record<string, number> = { startLine: finding.line };

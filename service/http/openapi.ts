@@ -25,6 +25,7 @@ export function openapiOptions(version: string): FastifyDynamicSwaggerOptions {
       tags: [
         { name: 'reviews', description: 'Review jobs (review API token).' },
         { name: 'tokens', description: 'Review API tokens (dashboard token).' },
+        { name: 'rules', description: "The review engine's rules and their documentation (no token)." },
         { name: 'meta', description: 'Health and this document (no token).' },
       ],
       components: {

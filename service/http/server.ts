@@ -27,6 +27,7 @@ import { installHostCheck, type HostCheck } from './host-check.ts';
 import { openapiOptions } from './openapi.ts';
 import { JSON_TYPE } from './route-schemas.ts';
 import { metaRoutes } from './routes/meta.ts';
+import { ruleRoutes } from './routes/rules.ts';
 import { reviewRead, reviewRoutes } from './routes/reviews.ts';
 import { FinishedBodies } from './finished-bodies.ts';
 import { PollAnswerer } from './poll-answerer.ts';
@@ -127,6 +128,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   const streams = new EventStreamSlots(deps.eventStreams, deps.loggerInstance);
   reviewRoutes(app, { reviews: deps.reviews, events: deps.events, rateLimit: deps.rateLimits, bodies, streams });
   tokenRoutes(app, { tokens: deps.tokens, rateLimit: deps.rateLimits.tokens });
+  ruleRoutes(app);
   methodNotAllowedRoutes(app, routes, app.supportedMethods);
   return app;
 }

@@ -57,4 +57,5 @@ export function makeRepo(files: Record<string, string> = { 'README.md': '# app\n
 }
 
 /** A real-looking GitHub token that is no one's (secretlint's example allowlists don't apply). */
-export const FAKE_GITHUB_TOKEN = 'ghp_' + 'aB3dE5fG7hJ9kL1mN2pQ4rS6tU8vW0xY2zA4';
+// Not the sample of the rule docs (docs/rules/secret.md): SARIF carries those pages, and this one must not appear.
+export const FAKE_GITHUB_TOKEN = 'ghp_' + 'Qz7Wx1Lm3Nb5Vc8Tr2Ys4Ud6Ke9Hf0Jg1Pa3';

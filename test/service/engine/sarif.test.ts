@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { RULE_DOCS } from '../../../service/engine/rules/rule-docs.ts';
 import { describe, expect, it } from 'vitest';
 import { RULES, severityToSarifLevel, toSarif } from '../../../service/engine/index.ts';
 import type { Finding } from '../../../service/engine/index.ts';
@@ -49,6 +51,10 @@ describe('toSarif', () => {
     const rule = run.tool.driver.rules.find((r: any) => r.id === 'no-debugger');
     expect(rule.shortDescription.text).toBeTruthy();
     expect(rule.help.text).toBeTruthy();
+    // the rule's documentation page, as code scanning shows it beside a result
+    expect(rule.help.markdown).toBe(readFileSync('docs/rules/no-debugger.md', 'utf8'));
+    expect(rule.help.text).toContain(RULE_DOCS['no-debugger']!.why);
+    expect(rule.help.text).toContain(`How to fix it: ${RULES.find((r) => r.id === 'no-debugger')!.help}`);
     expect(rule.defaultConfiguration.level).toBe('warning');
     const [first, second] = run.results;
     expect(first).toMatchObject({

@@ -1,0 +1,60 @@
+// /v1/rules: every rule of the engine and its documentation, public like the OpenAPI document
+// (nothing in it is anyone's data). Built once: the rules do not change while the service runs.
+import type { FastifyInstance } from 'fastify';
+import { type RuleDetail, RuleDetail as RuleDetailSchema, RuleIdParams, RuleList } from '../../api/rule-schemas.ts';
+import { NotFoundError } from '../../api/errors.ts';
+import { type RuleDoc, ruleDocs, rulePage, suppressionComment } from '../../engine/rule-pages.ts';
+import { errorResponses } from '../route-schemas.ts';
+
+const tags = ['rules'];
+
+function detailOf(doc: RuleDoc): RuleDetail {
+  return {
+    id: doc.id,
+    severity: doc.severity,
+    summary: doc.summary,
+    help: doc.help,
+    ...(doc.why ? { why: doc.why } : {}),
+    ...(doc.fires ? { reported: { path: doc.fires.path, lines: [...doc.fires.lines] } } : {}),
+    ...(doc.passes ? { not_reported: { path: doc.passes.path, lines: [...doc.passes.lines] } } : {}),
+    suppress: suppressionComment(doc),
+    markdown: rulePage(doc),
+  };
+}
+
+export function ruleRoutes(app: FastifyInstance) {
+  let details: Map<string, RuleDetail> | undefined;
+  const all = () => (details ??= new Map(ruleDocs().map((doc) => [doc.id, detailOf(doc)])));
+
+  app.get('/v1/rules', {
+    schema: {
+      operationId: 'listRules',
+      summary: 'Every rule of the review engine',
+      description: 'Public: no token needed. The id, severity and summary of each rule, sorted by id.',
+      tags,
+      response: { 200: RuleList, ...errorResponses(500) },
+    },
+    handler: async () => ({
+      rules: [...all().values()]
+        .map(({ id, severity, summary }) => ({ id, severity, summary }))
+        .sort((a, b) => a.id.localeCompare(b.id)),
+    }),
+  });
+
+  app.get<{ Params: { rule_id: string } }>('/v1/rules/:rule_id', {
+    schema: {
+      operationId: 'getRule',
+      summary: "A rule's documentation",
+      description:
+        'Public: no token needed. What the rule finds, why it matters, how to fix and suppress a finding, an example it reports and one it does not, and the whole page as Markdown.',
+      tags,
+      params: RuleIdParams,
+      response: { 200: RuleDetailSchema, ...errorResponses(400, 404, 500) },
+    },
+    handler: async (request) => {
+      const detail = all().get(request.params.rule_id);
+      if (!detail) throw new NotFoundError(`Rule ${JSON.stringify(request.params.rule_id)}`);
+      return detail;
+    },
+  });
+}
