@@ -1,4 +1,4 @@
-// `diff-review serve | token | review`: the service's command line (the commands' code: service/cli/). Every flag of
+// `diff-review serve | token | review | rules`: the service's command line (the commands' code: service/cli/). Every flag of
 // `serve` can also be set with a DIFF_REVIEW_* variable (flags win). Each command's code is imported when it runs, so
 // `review` never loads Fastify, pg or the store, and `--help` loads none of them (test/bench/cli.ts).
 import { Command, InvalidArgumentError, Option } from 'commander';
@@ -6,6 +6,7 @@ import { LIMITS } from './api/limits.ts';
 import type { ReviewScope } from './api/schemas.ts';
 import { REVIEW_SCOPES } from './auth/review-scopes.ts';
 import { addReviewCommand } from './cli/review-command.ts';
+import { addRulesCommand } from './cli/rules-command.ts';
 import { defaultDataDir, DEFAULTS } from './defaults.ts';
 import { VERSION } from './version.ts';
 
@@ -171,6 +172,7 @@ export function buildCli(): Command {
     .action(async (flags) => (await import('./cli/token-commands.ts')).rotateDashboard(flags));
 
   addReviewCommand(program);
+  addRulesCommand(program);
   return program;
 }
 
@@ -192,6 +194,11 @@ function parseDays(value: string): number | null {
 // Run when executed, not when imported by tests.
 const entry = process.argv[1] ?? '';
 if (/cli\.(ts|js|mjs)$/.test(entry) || entry.endsWith('diff-review')) {
+  // Output piped into a program that stops reading (`| head`): stop quietly, as other tools do.
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    throw error;
+  });
   buildCli()
     .parseAsync()
     .catch((error: unknown) => {

@@ -4,6 +4,7 @@
 import { RULES } from './rule-list.ts';
 import type { RuleDocData, RuleExample } from './rules/rule-docs.ts';
 import { RULE_DOCS } from './rules/rule-docs.ts';
+import type { RuleDetail } from '../api/rule-schemas.ts';
 import type { RuleInfo } from './types.ts';
 
 export interface RuleDoc extends RuleInfo, Partial<RuleDocData> {}
@@ -78,6 +79,21 @@ export function rulePage(doc: RuleDoc): string {
     ].join('\n'),
   ];
   return `${sections.join('\n\n')}\n`;
+}
+
+/** A rule's documentation as data: GET /v1/rules/{id} and `diff-review rules <id> --format json`. */
+export function ruleDetailOf(doc: RuleDoc): RuleDetail {
+  return {
+    id: doc.id,
+    severity: doc.severity,
+    summary: doc.summary,
+    help: doc.help,
+    ...(doc.why ? { why: doc.why } : {}),
+    ...(doc.fires ? { reported: { path: doc.fires.path, lines: [...doc.fires.lines] } } : {}),
+    ...(doc.passes ? { not_reported: { path: doc.passes.path, lines: [...doc.passes.lines] } } : {}),
+    suppress: suppressionComment(doc),
+    markdown: rulePage(doc),
+  };
 }
 
 export function rulesIndexPage(docs: readonly RuleDoc[]): string {

@@ -3,28 +3,14 @@
 import type { FastifyInstance } from 'fastify';
 import { type RuleDetail, RuleDetail as RuleDetailSchema, RuleIdParams, RuleList } from '../../api/rule-schemas.ts';
 import { NotFoundError } from '../../api/errors.ts';
-import { type RuleDoc, ruleDocs, rulePage, suppressionComment } from '../../engine/rule-pages.ts';
+import { ruleDetailOf, ruleDocs } from '../../engine/rule-pages.ts';
 import { errorResponses } from '../route-schemas.ts';
 
 const tags = ['rules'];
 
-function detailOf(doc: RuleDoc): RuleDetail {
-  return {
-    id: doc.id,
-    severity: doc.severity,
-    summary: doc.summary,
-    help: doc.help,
-    ...(doc.why ? { why: doc.why } : {}),
-    ...(doc.fires ? { reported: { path: doc.fires.path, lines: [...doc.fires.lines] } } : {}),
-    ...(doc.passes ? { not_reported: { path: doc.passes.path, lines: [...doc.passes.lines] } } : {}),
-    suppress: suppressionComment(doc),
-    markdown: rulePage(doc),
-  };
-}
-
 export function ruleRoutes(app: FastifyInstance) {
   let details: Map<string, RuleDetail> | undefined;
-  const all = () => (details ??= new Map(ruleDocs().map((doc) => [doc.id, detailOf(doc)])));
+  const all = () => (details ??= new Map(ruleDocs().map((doc) => [doc.id, ruleDetailOf(doc)])));
 
   app.get('/v1/rules', {
     schema: {
