@@ -182,9 +182,10 @@ async function scanFile(path: string, lines: readonly string[]): Promise<ScanFin
     starts.push(offset);
     offset += line.length + LINE_SEPARATOR.length;
   }
+  const content = lines.join(LINE_SEPARATOR);
   const result = await lintSource({
     source: {
-      content: lines.join(LINE_SEPARATOR),
+      content,
       filePath: path,
       ext: path.slice(path.lastIndexOf('.')),
       contentType: 'text',
@@ -205,7 +206,7 @@ async function scanFile(path: string, lines: readonly string[]): Promise<ScanFin
     return facts;
   };
   for (const message of result.messages) {
-    const [from, to] = message.range;
+    const [from, to] = valueRange(message, content);
     const index = lineIndexAt(starts, from);
     const start = starts[index]!;
     const text = lines[index]!;
@@ -225,6 +226,23 @@ async function scanFile(path: string, lines: readonly string[]): Promise<ScanFin
     });
   }
   return findings;
+}
+
+/**
+ * The reported value's range in the scanned text. secretlint's AWS secret access key rule reports
+ * where `aws_secret_access_key = ` starts, with the value's length (1–41 on a line whose key is at
+ * 25–65): the value is found again after the name's connector.
+ */
+function valueRange(
+  message: { messageId?: string; range: readonly [number, number] },
+  content: string,
+): [number, number] {
+  const [from, to] = message.range;
+  if (message.messageId !== 'AWSSecretAccessKey') return [from, to];
+  const value = /(?::|=>|=)\s*["']?([A-Za-z0-9/+=]{40})/.exec(content.slice(from, from + 200));
+  if (!value) return [from, to];
+  const start = from + value.index + value[0].length - 40;
+  return [start, start + 40];
 }
 
 /** The varying part of a match: a URL's password, or the token after its prefix and name. */

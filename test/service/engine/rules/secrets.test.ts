@@ -417,6 +417,22 @@ describe('secrets: one sample per rule of the recommended preset', () => {
   }
 });
 
+describe('secrets: columns', () => {
+  // secretlint reports this one from the start of its name with the value's length (1–41)
+  it.each([
+    ['config/credentials.ini', (v: string) => `aws_secret_access_key = ${v}`],
+    ['deploy/env.yaml', (v: string) => `  AWS_SECRET_ACCESS_KEY: "${v}"`],
+    ['config/aws.rb', (v: string) => `  'aws_secret_access_key' => '${v}',`],
+  ])("an AWS secret access key in %s: the columns are the value's, not the name's", async (path, line) => {
+    const value = token(ALNUM, 40);
+    const text = line(value);
+    const [found] = await findings(path, [text]);
+    expect(found).toMatchObject({ rule_id: 'secret', line: 1 });
+    const start = text.indexOf(value);
+    expect([found!.start_column, found!.end_column]).toEqual([start + 1, start + 41]);
+  });
+});
+
 describe('secrets: what is deliberately not reported', () => {
   it("AWS's documented example keys (secretlint ignores them by name)", async () => {
     const lines = [
