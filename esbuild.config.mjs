@@ -1,5 +1,6 @@
 // Builds every bundle of the project. `node esbuild.config.mjs` builds once; `--watch` rebuilds.
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync } from 'node:fs';
+import path from 'node:path';
 import { build, context } from 'esbuild';
 
 const watch = process.argv.includes('--watch');
@@ -23,6 +24,9 @@ const bundles = [
     sourcemap: true,
     banner: { js: '#!/usr/bin/env node' },
     logLevel: 'warning',
+    // what this build wrote: chunks of earlier builds (hashed names) are removed, so that the
+    // folder `npm pack` ships holds this build's files only
+    metafile: true,
   },
 ];
 
@@ -37,6 +41,16 @@ if (watch) {
   console.log('esbuild: watching');
 } else {
   const started = Date.now();
-  await Promise.all(bundles.map((options) => build(options)));
+  const results = await Promise.all(bundles.map((options) => build(options)));
+  pruneStaleOutputs(bundles[0].outdir, results[0].metafile);
   console.log(`esbuild: built ${bundles.length} bundle(s) in ${Date.now() - started} ms`);
+}
+
+/** Deletes the files in `outdir` a build did not write (its metafile lists what it wrote). */
+function pruneStaleOutputs(outdir, metafile) {
+  const written = new Set(Object.keys(metafile.outputs).map((file) => path.resolve(file)));
+  for (const name of readdirSync(outdir)) {
+    const file = path.resolve(outdir, name);
+    if (!written.has(file)) rmSync(file, { recursive: true, force: true });
+  }
 }

@@ -1,0 +1,116 @@
+// The npm package: `npm pack` ships the built service and CLI, the config schema and the rule
+// pages, nothing else; installed from the tarball into an empty prefix it brings the runtime
+// dependencies only, and `diff-review review` works from there.
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildCli, FAKE_GITHUB_TOKEN } from './review-cli.ts';
+
+const run = promisify(execFile);
+const pkg = JSON.parse(readFileSync('package.json', 'utf8'));
+const work = mkdtempSync(join(tmpdir(), 'diff-review-pack-'));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+interface Packed {
+  filename: string;
+  size: number;
+  files: { path: string }[];
+}
+let packed: Packed;
+beforeAll(async () => {
+  buildCli();
+  // the bundles are built: the prepack build is skipped, its output would mix into the JSON
+  const { stdout } = await run('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', work]);
+  packed = (JSON.parse(stdout) as Packed[])[0]!;
+}, 120_000);
+
+describe('npm pack', () => {
+  it('ships the built service and CLI, the schema, the rule pages, README and LICENSE; no sources, tests, maps or clients', () => {
+    const paths = packed.files.map((f) => f.path);
+    for (const needed of ['dist/service/cli.js', 'dist/service/index.js', 'dist/service/review-worker.js'])
+      expect(paths).toContain(needed);
+    expect(paths).toContain('schema/diff-review-config.schema.json');
+    expect(paths).toContain('docs/rules/no-debugger.md');
+    expect(paths).toEqual(expect.arrayContaining(['README.md', 'LICENSE', 'package.json']));
+    const stray = paths.filter(
+      (p) =>
+        !/^(dist\/service\/[\w-]+\.js|schema\/[\w.-]+\.json|docs\/rules\/[\w-]+\.md|README\.md|LICENSE|package\.json)$/.test(
+          p,
+        ),
+    );
+    expect(stray).toEqual([]);
+    expect(packed.size).toBeLessThan(2_000_000);
+  });
+
+  it('has the metadata a published package needs, and every path it names is in the tarball', () => {
+    expect(pkg).not.toHaveProperty('private');
+    expect(pkg).toMatchObject({ name: 'diff-review', license: 'MIT', engines: { node: expect.any(String) } });
+    expect(pkg.description).toEqual(expect.any(String));
+    const paths = new Set(packed.files.map((f) => f.path));
+    const named = [
+      ...Object.values(pkg.bin as Record<string, string>),
+      ...Object.values(pkg.exports as Record<string, string>),
+    ];
+    for (const file of named) expect(paths, file).toContain(file.replace(/^\.\//, ''));
+  });
+});
+
+describe('installed from the tarball into an empty prefix', () => {
+  const prefix = join(work, 'prefix');
+  beforeAll(async () => {
+    await run('npm', [
+      'install',
+      '--prefix',
+      prefix,
+      '--prefer-offline',
+      '--no-audit',
+      '--no-fund',
+      join(work, packed.filename),
+    ]);
+  }, 180_000);
+
+  it('brings the runtime dependencies only: no Electron, VS Code tooling, bundler or test runner', () => {
+    const installed = readdirSync(join(prefix, 'node_modules'));
+    for (const dependency of Object.keys(pkg.dependencies))
+      expect(installed, dependency).toContain(dependency.split('/')[0]);
+    for (const devOnly of [
+      'electron',
+      'electron-builder',
+      '@vscode',
+      'esbuild',
+      'vitest',
+      'playwright-core',
+      'typescript',
+    ])
+      expect(installed).not.toContain(devOnly);
+  });
+
+  it('`diff-review review --diff -` works from there: finds the secret, exits 1, prints JSON', async () => {
+    const bin = join(prefix, 'node_modules', '.bin', 'diff-review');
+    expect(existsSync(bin)).toBe(true);
+    const diff = [
+      'diff --git a/app.js b/app.js',
+      '--- a/app.js',
+      '+++ b/app.js',
+      '@@ -1 +1,2 @@',
+      ' x',
+      `+const token = "${FAKE_GITHUB_TOKEN}";`,
+      '',
+    ].join('\n');
+    const result = await new Promise<{ code: number | null; stdout: string }>((resolve, reject) => {
+      const child = execFile(bin, ['review', '--diff', '-', '--format', 'json'], { cwd: work }, (error, stdout) =>
+        resolve({ code: error ? ((error as { code?: number }).code ?? null) : 0, stdout }),
+      );
+      child.on('error', reject);
+      child.stdin!.end(diff);
+    });
+    expect(result.code).toBe(1);
+    const report = JSON.parse(result.stdout) as { comments: { file_path: string; line: number; severity: string }[] };
+    expect(report.comments).toEqual([expect.objectContaining({ file_path: 'app.js', line: 2, severity: 'error' })]);
+    const { stdout: version } = await run(bin, ['--version']);
+    expect(version.trim()).toBe(pkg.version);
+  });
+});
