@@ -7,29 +7,22 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildCli, FAKE_GITHUB_TOKEN } from './review-cli.ts';
+import { buildCli, FAKE_GITHUB_TOKEN, packCli } from './review-cli.ts';
 
 const run = promisify(execFile);
 const pkg = JSON.parse(readFileSync('package.json', 'utf8'));
 const work = mkdtempSync(join(tmpdir(), 'diff-review-pack-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-interface Packed {
-  filename: string;
-  size: number;
-  files: { path: string }[];
-}
-let packed: Packed;
-beforeAll(async () => {
+let packed: ReturnType<typeof packCli>;
+beforeAll(() => {
   buildCli();
-  // the bundles are built: the prepack build is skipped, its output would mix into the JSON
-  const { stdout } = await run('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', work]);
-  packed = (JSON.parse(stdout) as Packed[])[0]!;
+  packed = packCli(work);
 }, 120_000);
 
 describe('npm pack', () => {
   it('ships the built service and CLI, the schema, the rule pages, README and LICENSE; no sources, tests, maps or clients', () => {
-    const paths = packed.files.map((f) => f.path);
+    const paths = packed.files;
     for (const needed of ['dist/service/cli.js', 'dist/service/index.js', 'dist/service/review-worker.js'])
       expect(paths).toContain(needed);
     expect(paths).toContain('schema/diff-review-config.schema.json');
@@ -49,7 +42,7 @@ describe('npm pack', () => {
     expect(pkg).not.toHaveProperty('private');
     expect(pkg).toMatchObject({ name: 'diff-review', license: 'MIT', engines: { node: expect.any(String) } });
     expect(pkg.description).toEqual(expect.any(String));
-    const paths = new Set(packed.files.map((f) => f.path));
+    const paths = new Set(packed.files);
     const named = [
       ...Object.values(pkg.bin as Record<string, string>),
       ...Object.values(pkg.exports as Record<string, string>),
@@ -61,15 +54,7 @@ describe('npm pack', () => {
 describe('installed from the tarball into an empty prefix', () => {
   const prefix = join(work, 'prefix');
   beforeAll(async () => {
-    await run('npm', [
-      'install',
-      '--prefix',
-      prefix,
-      '--prefer-offline',
-      '--no-audit',
-      '--no-fund',
-      join(work, packed.filename),
-    ]);
+    await run('npm', ['install', '--prefix', prefix, '--prefer-offline', '--no-audit', '--no-fund', packed.tarball]);
   }, 180_000);
 
   it('brings the runtime dependencies only: no Electron, VS Code tooling, bundler or test runner', () => {

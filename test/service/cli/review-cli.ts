@@ -15,6 +15,17 @@ export function buildCli(): void {
   execFileSync(process.execPath, ['esbuild.config.mjs'], { cwd: ROOT, stdio: 'ignore' });
 }
 
+/** `npm pack` of the tree's built CLI into `destination` (call buildCli first); answers the tarball's path and listing. */
+export function packCli(destination: string): { tarball: string; size: number; files: string[] } {
+  // the bundles are built: the prepack build is skipped, its output would mix into the JSON
+  const stdout = execFileSync('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', destination], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  });
+  const [packed] = JSON.parse(stdout) as { filename: string; size: number; files: { path: string }[] }[];
+  return { tarball: join(destination, packed!.filename), size: packed!.size, files: packed!.files.map((f) => f.path) };
+}
+
 export interface CliRun {
   code: number | null;
   stdout: string;
