@@ -11,6 +11,8 @@ export interface ReviewReport {
   hiddenByBaseline: number;
   /** Findings in paths the project config ignores (not in `findings`). */
   ignoredByConfig: number;
+  /** Files of the diff the engine could not review (outside ignored paths): every format names them. */
+  notReviewed: NotReviewedFile[];
   /** Every rule of the engine, for SARIF's rule descriptions. */
   rules: readonly RuleInfo[];
   repository?: string;
@@ -21,6 +23,26 @@ export interface ReviewReport {
   toolVersion: string;
   /** The text of an added line (for code frames and byte columns), or undefined. */
   addedLineText(file: string, line: number): string | undefined;
+}
+
+export interface NotReviewedFile {
+  file_path: string;
+  /** For people: why, e.g. "a binary file (the diff does not carry its content)". */
+  reason: string;
+}
+
+/** `Not reviewed: <reason>.`, the same words in every format. */
+export const notReviewedMessage = (file: NotReviewedFile) => `Not reviewed: ${file.reason}.`;
+
+/**
+ * The files the engine cannot review: binary files, whose content a diff does not carry. The diff
+ * is parsed only when it has a binary file at all.
+ */
+export function notReviewedFiles(diff: string, isIgnored: (path: string) => boolean): NotReviewedFile[] {
+  if (!/^(Binary files |GIT binary patch$)/m.test(diff)) return [];
+  return parseUnifiedDiff(diff)
+    .files.filter((file) => file.binary && file.newPath !== null && !isIgnored(file.newPath))
+    .map((file) => ({ file_path: file.newPath!, reason: 'a binary file (the diff does not carry its content)' }));
 }
 
 export function countBySeverity(findings: readonly Finding[]): Record<Severity, number> {

@@ -13,9 +13,9 @@ import { useColour } from './formats/ansi.ts';
 import { formatReport } from './formats/index.ts';
 import type { FormatName } from './formats/names.ts';
 import { reviewOffline, type DiffReview } from './offline-review.ts';
-import { applyProjectConfig, engineConfigOf } from './project-config/apply-config.ts';
+import { applyProjectConfig, engineConfigOf, ignoredBy } from './project-config/apply-config.ts';
 import { loadProjectConfig } from './project-config/load-config.ts';
-import { addedLineLookup, type ReviewReport } from './review-report.ts';
+import { addedLineLookup, notReviewedFiles, type ReviewReport } from './review-report.ts';
 
 export interface ReviewFlags extends DiffSourceFlags {
   format: FormatName;
@@ -76,6 +76,7 @@ async function review(flags: ReviewFlags, cwd: string): Promise<ReviewReport> {
       findings,
       hiddenByBaseline: configured.findings.length - findings.length,
       ignoredByConfig: configured.ignored,
+      notReviewed: notReviewedFiles(source.diff, ignoredBy(config)),
       rules: RULES,
       ...(source.repository !== undefined ? { repository: source.repository } : {}),
       ...(source.baseCommit !== undefined ? { baseCommit: source.baseCommit } : {}),

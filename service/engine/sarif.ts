@@ -22,7 +22,7 @@ export const SARIF_SCHEMA =
   'https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json';
 
 /** Percent-encodes what a URI reference may not contain raw, keeping the path's slashes. */
-function pathToUri(path: string): string {
+export function pathToUri(path: string): string {
   return path.split('/').map(encodeURIComponent).join('/');
 }
 

@@ -1,7 +1,7 @@
 // `--format github`: GitHub Actions workflow commands, which the runner shows as annotations on the
 // pull request's lines: `::error file=P,line=N,col=C,endColumn=E,title=RULE::message`.
 import type { Severity } from '../../api/schemas.ts';
-import { messageText, type ReviewReport } from '../review-report.ts';
+import { messageText, notReviewedMessage, type ReviewReport } from '../review-report.ts';
 
 const COMMAND: Record<Severity, string> = { error: 'error', warning: 'warning', info: 'notice' };
 
@@ -11,6 +11,10 @@ const escapeData = (text: string): string => text.replace(/%/g, '%25').replace(/
 const escapeProperty = (text: string): string => escapeData(text).replace(/:/g, '%3A').replace(/,/g, '%2C');
 
 export function formatGithub(report: ReviewReport): string {
+  const notices = report.notReviewed.map(
+    (file) =>
+      `::notice file=${escapeProperty(file.file_path)},title=diff-review::${escapeData(notReviewedMessage(file))}\n`,
+  );
   return report.findings
     .map((f) => {
       const properties = [`file=${escapeProperty(f.file_path)}`, `line=${f.line}`];
@@ -19,5 +23,6 @@ export function formatGithub(report: ReviewReport): string {
       properties.push(`title=${escapeProperty(f.rule_id)}`);
       return `::${COMMAND[f.severity]} ${properties.join(',')}::${escapeData(messageText(f))}\n`;
     })
+    .concat(notices)
     .join('');
 }

@@ -6,6 +6,7 @@ export function formatJson(report: ReviewReport): string {
   const document = {
     comments: report.findings.map(({ file_path, line, message, severity }) => ({ file_path, line, message, severity })),
     findings: report.findings,
+    not_reviewed: report.notReviewed,
     summary: {
       ...countBySeverity(report.findings),
       files: report.stats.files,

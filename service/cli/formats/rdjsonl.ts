@@ -3,12 +3,21 @@
 // code units, so they are converted with the line's text.
 import type { Severity } from '../../api/schemas.ts';
 import type { Finding } from '../../engine/index.ts';
-import { messageText, type ReviewReport } from '../review-report.ts';
+import { messageText, notReviewedMessage, type ReviewReport } from '../review-report.ts';
 
 const SEVERITY: Record<Severity, string> = { error: 'ERROR', warning: 'WARNING', info: 'INFO' };
 
 export function formatRdjsonl(report: ReviewReport): string {
-  return report.findings.map((f) => JSON.stringify(diagnostic(report, f)) + '\n').join('');
+  const notices = report.notReviewed.map((file) => ({
+    message: notReviewedMessage(file),
+    location: { path: file.file_path },
+    severity: 'INFO',
+    source: { name: 'diff-review' },
+    code: { value: 'not-reviewed' },
+  }));
+  return [...report.findings.map((f) => diagnostic(report, f)), ...notices]
+    .map((d) => `${JSON.stringify(d)}\n`)
+    .join('');
 }
 
 function diagnostic(report: ReviewReport, f: Finding): object {

@@ -1,6 +1,6 @@
 // `--format sarif`: the engine's SARIF 2.1.0 builder, the same log GET /v1/reviews/{id}/sarif gives.
-import { buildSarif } from '../../engine/sarif.ts';
-import type { ReviewReport } from '../review-report.ts';
+import { buildSarif, pathToUri } from '../../engine/sarif.ts';
+import { notReviewedMessage, type ReviewReport } from '../review-report.ts';
 
 export function formatSarif(report: ReviewReport): string {
   const log = buildSarif(
@@ -14,5 +14,21 @@ export function formatSarif(report: ReviewReport): string {
     },
     report.rules,
   );
+  if (report.notReviewed.length > 0) {
+    // SARIF's place for what the tool could not do: the run's invocation, as notifications on the files
+    const [run] = (log as { runs: Record<string, unknown>[] }).runs;
+    run!['invocations'] = [
+      {
+        executionSuccessful: true,
+        toolExecutionNotifications: report.notReviewed.map((file) => ({
+          level: 'note',
+          message: { text: notReviewedMessage(file) },
+          locations: [
+            { physicalLocation: { artifactLocation: { uri: pathToUri(file.file_path), uriBaseId: '%SRCROOT%' } } },
+          ],
+        })),
+      },
+    ];
+  }
   return JSON.stringify(log, null, 2) + '\n';
 }

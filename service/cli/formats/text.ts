@@ -32,6 +32,9 @@ export function formatText(report: ReviewReport, paint: Paint): string {
     }
     out.push('');
   }
+  for (const file of report.notReviewed)
+    out.push(`${paint('dim', 'not reviewed')}  ${printable(file.file_path)}  ${file.reason}`);
+  if (report.notReviewed.length > 0) out.push('');
   out.push(summary(report, paint));
   return out.join('\n') + '\n';
 }
@@ -63,7 +66,10 @@ function summary(report: ReviewReport, paint: Paint): string {
   const counts = countBySeverity(report.findings);
   const known =
     (report.hiddenByBaseline > 0 ? `, ${report.hiddenByBaseline} known to the baseline not shown` : '') +
-    (report.ignoredByConfig > 0 ? `, ${report.ignoredByConfig} in ignored paths not shown` : '');
+    (report.ignoredByConfig > 0 ? `, ${report.ignoredByConfig} in ignored paths not shown` : '') +
+    (report.notReviewed.length > 0
+      ? `, ${report.notReviewed.length} file${report.notReviewed.length === 1 ? '' : 's'} not reviewed`
+      : '');
   const scope = `${report.stats.files} file${report.stats.files === 1 ? '' : 's'}, ${report.stats.addedLines} added line${report.stats.addedLines === 1 ? '' : 's'}${known}, ${Math.round(report.durationMs)} ms`;
   if (report.findings.length === 0) return `No findings (${scope}).`;
   const total = report.findings.length;

@@ -16,15 +16,22 @@ export interface ConfiguredFindings {
   ignored: number;
 }
 
+/** Whether the config's ignore patterns leave a path out. */
+export function ignoredBy(config: ProjectConfig): (path: string) => boolean {
+  if (config.ignore.length === 0) return () => false;
+  const matcher = ignore({ allowRelativePaths: true }).add(config.ignore);
+  return (path) => matcher.ignores(path);
+}
+
 /** The findings the config keeps (rules off and ignored paths removed), with their configured severity. */
 export function applyProjectConfig(findings: readonly Finding[], config: ProjectConfig): ConfiguredFindings {
-  const matcher = config.ignore.length > 0 ? ignore({ allowRelativePaths: true }).add(config.ignore) : undefined;
+  const isIgnored = ignoredBy(config);
   const kept: Finding[] = [];
   let ignored = 0;
   for (const finding of findings) {
     const setting = config.rules[finding.rule_id];
     if (setting === 'off') continue;
-    if (matcher?.ignores(finding.file_path)) {
+    if (isIgnored(finding.file_path)) {
       ignored++;
       continue;
     }
