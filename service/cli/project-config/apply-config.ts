@@ -4,10 +4,18 @@
 // findings, so both ways give the same result.
 import ignore from 'ignore';
 import type { EngineConfig, Finding } from '../../engine/index.ts';
+import type { RuleSetting } from './config-schema.ts';
 import type { ProjectConfig } from './load-config.ts';
 
 export function engineConfigOf(config: ProjectConfig): EngineConfig {
-  return Object.keys(config.rules).length > 0 ? { rules: { ...config.rules } } : {};
+  // A rule off everywhere but turned on for some paths must still run: it is dropped per path after.
+  const onSomewhere = new Set(
+    config.overrides.flatMap((override) => Object.keys(override.rules).filter((id) => override.rules[id] !== 'off')),
+  );
+  const rules = Object.fromEntries(
+    Object.entries(config.rules).filter(([id, setting]) => setting !== 'off' || !onSomewhere.has(id)),
+  );
+  return Object.keys(rules).length > 0 ? { rules } : {};
 }
 
 export interface ConfiguredFindings {
@@ -23,13 +31,30 @@ export function ignoredBy(config: ProjectConfig): (path: string) => boolean {
   return (path) => matcher.ignores(path);
 }
 
+/** A rule's setting for a path: the last override that matches the path and names the rule, else `rules`. */
+function ruleSettings(config: ProjectConfig): (ruleId: string, path: string) => RuleSetting | undefined {
+  const overrides = config.overrides.map((override) => ({
+    matcher: ignore({ allowRelativePaths: true }).add(override.files),
+    rules: override.rules,
+  }));
+  return (ruleId, path) => {
+    for (let i = overrides.length - 1; i >= 0; i--) {
+      const override = overrides[i]!;
+      const setting = override.rules[ruleId];
+      if (setting !== undefined && override.matcher.ignores(path)) return setting;
+    }
+    return config.rules[ruleId];
+  };
+}
+
 /** The findings the config keeps (rules off and ignored paths removed), with their configured severity. */
 export function applyProjectConfig(findings: readonly Finding[], config: ProjectConfig): ConfiguredFindings {
   const isIgnored = ignoredBy(config);
+  const settingOf = ruleSettings(config);
   const kept: Finding[] = [];
   let ignored = 0;
   for (const finding of findings) {
-    const setting = config.rules[finding.rule_id];
+    const setting = settingOf(finding.rule_id, finding.file_path);
     if (setting === 'off') continue;
     if (isIgnored(finding.file_path)) {
       ignored++;

@@ -10,8 +10,22 @@ export type RuleSetting = (typeof RULE_SETTINGS)[number];
 export const CONFIG_SCHEMA_ID =
   'https://github.com/diff-review/diff-review/raw/main/schema/diff-review-config.schema.json';
 
+/** The keys an `overrides` entry may have. */
+export const OVERRIDE_KEYS = ['files', 'rules'] as const;
+
 export function configSchema(rules: readonly RuleInfo[]): Record<string, unknown> {
   const setting = { enum: [...RULE_SETTINGS] };
+  const ruleSettings = (description: string) => ({
+    description,
+    type: 'object',
+    additionalProperties: false,
+    properties: Object.fromEntries(
+      [...rules]
+        .sort((a, b) => (a.id < b.id ? -1 : 1))
+        .map((rule) => [rule.id, { ...setting, description: `${rule.summary} (default: ${rule.severity})` }]),
+    ),
+  });
+  const patterns = (description: string) => ({ description, type: 'array', items: { type: 'string', minLength: 1 } });
   return {
     $schema: 'https://json-schema.org/draft/2020-12/schema',
     $id: CONFIG_SCHEMA_ID,
@@ -20,21 +34,26 @@ export function configSchema(rules: readonly RuleInfo[]): Record<string, unknown
     additionalProperties: false,
     properties: {
       $schema: { type: 'string', description: 'The schema of this file, for editors.' },
-      rules: {
-        description: 'Turn a rule off, or give it another severity: off, error, warning or info.',
-        type: 'object',
-        additionalProperties: false,
-        properties: Object.fromEntries(
-          [...rules]
-            .sort((a, b) => (a.id < b.id ? -1 : 1))
-            .map((rule) => [rule.id, { ...setting, description: `${rule.summary} (default: ${rule.severity})` }]),
-        ),
-      },
-      ignore: {
+      rules: ruleSettings('Turn a rule off, or give it another severity: off, error, warning or info.'),
+      ignore: patterns(
+        'Paths whose findings are not reported: gitignore-style patterns, relative to the repository root.',
+      ),
+      overrides: {
         description:
-          'Paths whose findings are not reported: gitignore-style patterns, relative to the repository root.',
+          'Rule settings for some paths only, over `rules`: where several entries match a file, the last one wins.',
         type: 'array',
-        items: { type: 'string', minLength: 1 },
+        items: {
+          type: 'object',
+          additionalProperties: false,
+          required: [...OVERRIDE_KEYS],
+          properties: {
+            files: {
+              ...patterns('The paths it applies to: gitignore-style patterns, relative to the repository root.'),
+              minItems: 1,
+            },
+            rules: ruleSettings('The rule settings for those paths: off, error, warning or info.'),
+          },
+        },
       },
     },
   };

@@ -6,7 +6,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import type { Document } from 'yaml';
 import { UsageError } from '../exit-codes.ts';
-import { CONFIG_SCHEMA, CONFIGURABLE_RULES, RULE_SETTINGS, type RuleSetting } from './config-schema.ts';
+import { CONFIG_SCHEMA, CONFIGURABLE_RULES, OVERRIDE_KEYS, RULE_SETTINGS, type RuleSetting } from './config-schema.ts';
 
 export const CONFIG_FILE_NAMES = ['.diff-review.yml', '.diff-review.yaml', '.diff-review.json'] as const;
 
@@ -17,6 +17,8 @@ export interface ProjectConfig {
   rules: Record<string, RuleSetting>;
   /** Gitignore-style patterns of paths whose findings are not reported. */
   ignore: string[];
+  /** Rule settings for some paths, over `rules`; the last entry that matches a file wins. */
+  overrides: { files: string[]; rules: Record<string, RuleSetting> }[];
 }
 
 /** A bad config file: exit 2, the message says where. */
@@ -38,7 +40,7 @@ export async function loadProjectConfig(
 ): Promise<ProjectConfig> {
   const cwd = options.cwd ?? process.cwd();
   const file = options.explicit !== undefined ? resolve(cwd, options.explicit) : await findConfigFile(root, cwd);
-  if (file === undefined) return { rules: {}, ignore: [] };
+  if (file === undefined) return { rules: {}, ignore: [], overrides: [] };
   const shown = displayPath(file, cwd);
   let text: string;
   try {
@@ -70,17 +72,17 @@ export async function parseProjectConfig(text: string, name: string): Promise<Om
     throw new ConfigError(`${name}: ${(error as Error).message}.`);
   }
   value ??= {}; // an empty file: no settings
-  const error = Schema.Errors(CONFIG_SCHEMA as Parameters<typeof Schema.Errors>[0], value)[1].find(
-    (e) => e.keyword !== 'boolean',
-  );
+  const errors = Schema.Errors(CONFIG_SCHEMA as Parameters<typeof Schema.Errors>[0], value)[1];
+  // an unknown key says more than what is missing beside it (a misspelt `rules` is both)
+  const error = errors.find((e) => e.keyword === 'additionalProperties') ?? errors.find((e) => e.keyword !== 'boolean');
   if (error) {
     const path = error.instancePath.split('/').slice(1).map(unescapePointer);
     throw new ConfigError(
       `${at(offsetOf(yaml, document, path, error.keyword === 'additionalProperties' ? (error.params as { additionalProperties: string[] }).additionalProperties[0] : undefined))}: ${explain(error.keyword, path, error.params)}`,
     );
   }
-  const config = value as { rules?: Record<string, RuleSetting>; ignore?: string[] };
-  return { rules: config.rules ?? {}, ignore: config.ignore ?? [] };
+  const config = value as Partial<Omit<ProjectConfig, 'file'>>;
+  return { rules: config.rules ?? {}, ignore: config.ignore ?? [], overrides: config.overrides ?? [] };
 }
 
 function explain(keyword: string, path: string[], params: Record<string, unknown>): string {
@@ -88,14 +90,17 @@ function explain(keyword: string, path: string[], params: Record<string, unknown
     path.length === 0 ? 'the file' : path.map((p, i) => (/^\d+$/.test(p) ? `[${p}]` : i === 0 ? p : `.${p}`)).join('');
   if (keyword === 'additionalProperties') {
     const key = (params as { additionalProperties: string[] }).additionalProperties[0];
-    if (path[0] === 'rules')
+    if (path.at(-1) === 'rules')
       return `unknown rule "${key}". Valid rule ids: ${CONFIGURABLE_RULES.map((r) => r.id)
         .sort()
         .join(', ')}.`;
+    if (path[0] === 'overrides') return `unknown key "${key}" in ${where}. Valid keys: ${OVERRIDE_KEYS.join(', ')}.`;
     return `unknown key "${key}". Valid keys: ${TOP_LEVEL_KEYS.join(', ')}.`;
   }
   if (keyword === 'enum') return `${where} must be one of ${RULE_SETTINGS.join(', ')}.`;
-  if (keyword === 'minLength') return `${where} must not be empty.`;
+  if (keyword === 'minLength' || keyword === 'minItems') return `${where} must not be empty.`;
+  if (keyword === 'required')
+    return `${where} needs ${(params as { requiredProperties?: string[]; missingProperty?: string }).requiredProperties?.join(' and ') ?? (params as { missingProperty?: string }).missingProperty ?? OVERRIDE_KEYS.join(' and ')}.`;
   if (keyword === 'type') {
     const expected = (params as { type: string }).type;
     if (path.length === 0) return 'the file must be a mapping of keys (rules, ignore), not a list or a single value.';

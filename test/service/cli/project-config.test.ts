@@ -133,12 +133,45 @@ describe('project config: ignore', () => {
   });
 });
 
+describe('project config: overrides', () => {
+  it('rule settings for some paths only: the last matching entry wins, elsewhere `rules` applies', async () => {
+    const r = repoWithFindings(['src/app.js', 'tests/app.test.js', 'scripts/release.js']);
+    r.write(
+      '.diff-review.yml',
+      [
+        'rules:',
+        '  todo-without-issue: off',
+        'overrides:',
+        '  - files: [tests/]',
+        '    rules:',
+        '      no-debugger: off',
+        '      secret: warning',
+        '  - files: ["scripts/**"]',
+        '    rules:',
+        '      secret: off',
+        '      todo-without-issue: info',
+        '',
+      ].join('\n'),
+    );
+    const run = await review(r);
+    expect(found(run.report)).toEqual([
+      // todo-without-issue is off everywhere but here: it still runs, and is kept only here
+      'scripts/release.js no-debugger warning',
+      'scripts/release.js todo-without-issue info',
+      'src/app.js secret error',
+      'src/app.js no-debugger warning',
+      'tests/app.test.js secret warning',
+    ]);
+    expect(run.code).toBe(1);
+  });
+});
+
 describe('project config: errors name the file, the line and the valid choices (exit 2)', () => {
   const cases: [string, string, RegExp][] = [
     [
       'unknown key',
       'rules:\n  no-debugger: off\nignored:\n  - x\n',
-      /\.diff-review\.yml:3: unknown key "ignored"\. Valid keys: \$schema, rules, ignore\./,
+      /\.diff-review\.yml:3: unknown key "ignored"\. Valid keys: \$schema, rules, ignore, overrides\./,
     ],
     [
       'unknown rule id',
@@ -159,6 +192,26 @@ describe('project config: errors name the file, the line and the valid choices (
     ],
     ['empty pattern', 'ignore:\n  - ""\n', /\.diff-review\.yml:2: ignore\[0\] must not be empty\./],
     ['not a mapping', '- rules\n', /\.diff-review\.yml:1: the file must be a mapping/],
+    [
+      'unknown rule in an override',
+      'overrides:\n  - files: [tests/]\n    rules:\n      no-debuger: off\n',
+      /\.diff-review\.yml:4: unknown rule "no-debuger"\. Valid rule ids: .*no-debugger/,
+    ],
+    [
+      'unknown key in an override',
+      'overrides:\n  - files: [tests/]\n    rule:\n      no-debugger: off\n',
+      /\.diff-review\.yml:3: unknown key "rule" in overrides\[0\]\. Valid keys: files, rules\./,
+    ],
+    [
+      'an override without files',
+      'overrides:\n  - rules:\n      no-debugger: off\n',
+      /\.diff-review\.yml:2: overrides\[0\] needs files/,
+    ],
+    [
+      'an override with no paths',
+      'overrides:\n  - files: []\n    rules: {}\n',
+      /\.diff-review\.yml:2: overrides\[0\]\.files must not be empty\./,
+    ],
     [
       'YAML syntax',
       'rules:\n  no-debugger: off\n\tsecret: off\n',
