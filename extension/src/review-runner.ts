@@ -4,6 +4,9 @@
 import { LIMITS } from '../../service/api/limits.ts';
 import type { ReviewJob } from '../../service/api/schemas.ts';
 import { AbortError, ApiError, type DiffReviewClient } from '../../service/client/index.ts';
+import { configuredComments, ignoredBy } from '../../service/cli/project-config/apply-config.ts';
+import { diffWithoutIgnoredFiles } from '../../service/cli/project-config/filter-diff.ts';
+import { loadProjectConfig } from '../../service/cli/project-config/load-config.ts';
 import { prepareReview, type PreparedReview } from '../../service/git/index.ts';
 import { columnsFromSarif, type ColumnsOf } from './sarif-columns.ts';
 
@@ -120,6 +123,13 @@ export async function runReview(options: ReviewRunOptions): Promise<ReviewOutcom
       });
     throw error;
   }
+  // The repository's .diff-review.yml, as the CLI reads it: ignored files are not sent, rule settings grade the comments.
+  const config = await loadProjectConfig(prepared.root, { cwd: prepared.root });
+  const diff = diffWithoutIgnoredFiles(prepared.diff, ignoredBy(config));
+  if (diff !== prepared.diff) {
+    log.info(`Left out ${filesIn(prepared.diff) - filesIn(diff)} file(s) that ${config.file} ignores.`);
+    prepared = { ...prepared, diff, diffBytes: Buffer.byteLength(diff) };
+  }
   const files = filesIn(prepared.diff);
   log.info(
     `Prepared ${prepared.repository}: ${prepared.baseRef} at ${prepared.baseCommit.slice(0, 12)}...HEAD ${prepared.headCommit.slice(0, 12)}` +
@@ -142,7 +152,13 @@ export async function runReview(options: ReviewRunOptions): Promise<ReviewOutcom
     });
     log.info(`Review ${job.review_id} ${job.status} in ${Date.now() - started} ms.`);
     if (job.status !== 'completed') return { kind: 'failed', prepared, job };
-    return { kind: 'completed', prepared, job, columnsOf: await columnsOfReview(client, job, signal, log) };
+    const configured = { ...job, comments: configuredComments(job.comments ?? [], config) };
+    return {
+      kind: 'completed',
+      prepared,
+      job: configured,
+      columnsOf: await columnsOfReview(client, configured, signal, log),
+    };
   } catch (error) {
     // Cancelled or timed out: the job would still run on the service. Stop it there too, without
     // making the user wait for the service's answer (at most 3 s, in the background).

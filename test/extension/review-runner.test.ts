@@ -77,6 +77,38 @@ describe('a review as the extension runs it', () => {
     expect(progress.map((p) => p.step)).toEqual(expect.arrayContaining(['git', 'submitting', 'job']));
   });
 
+  it("honours the repository's .diff-review.yml, as the CLI does: ignored files are not sent, rule settings grade the comments", async () => {
+    const own = createSandbox();
+    try {
+      const { work: configured } = clonedProject(own);
+      own.commit(configured, 'configured', {
+        'src/app.js': ['function main() {', '  debugger;', '  // TODO later', '}', ''].join('\n'),
+        'config.py': `${AWS_LINE}\n`,
+        '.diff-review.yml': 'rules:\n  no-debugger: error\n  todo-without-issue: off\nignore:\n  - "*.py"\n',
+      });
+      const outcome = await run(configured);
+      expect(outcome.kind).toBe('completed');
+      if (outcome.kind !== 'completed') return;
+      expect(outcome.prepared.diff).not.toContain('config.py'); // never sent
+      expect(outcome.prepared.diffBytes).toBe(Buffer.byteLength(outcome.prepared.diff));
+      expect(outcome.job.comments).toEqual([
+        expect.objectContaining({
+          file_path: 'src/app.js',
+          line: 2,
+          severity: 'error',
+          message: expect.stringMatching(/^no-debugger: /),
+        }),
+      ]);
+
+      own.commit(configured, 'a typo', { '.diff-review.yml': 'rules:\n  no-debuger: error\n' });
+      await expect(run(configured)).rejects.toThrow(
+        /\.diff-review\.yml:2: unknown rule "no-debuger"\. Valid rule ids: /,
+      );
+    } finally {
+      own.remove();
+    }
+  });
+
   it('includes uncommitted changes only when asked', async () => {
     sandbox.write(join(work, 'src/extra.js'), 'debugger;\n');
     sandbox.git(work, 'add', 'src/extra.js');

@@ -18,8 +18,11 @@ export function engineConfigOf(config: ProjectConfig): EngineConfig {
   return Object.keys(rules).length > 0 ? { rules } : {};
 }
 
-export interface ConfiguredFindings {
-  findings: Finding[];
+/** What the config grades: a finding, or a comment of the API with its rule id. */
+type Graded = Pick<Finding, 'rule_id' | 'file_path' | 'severity'>;
+
+export interface ConfiguredFindings<T extends Graded = Finding> {
+  findings: T[];
   /** Findings removed because their path is ignored. */
   ignored: number;
 }
@@ -48,10 +51,13 @@ function ruleSettings(config: ProjectConfig): (ruleId: string, path: string) => 
 }
 
 /** The findings the config keeps (rules off and ignored paths removed), with their configured severity. */
-export function applyProjectConfig(findings: readonly Finding[], config: ProjectConfig): ConfiguredFindings {
+export function applyProjectConfig<T extends Graded>(
+  findings: readonly T[],
+  config: ProjectConfig,
+): ConfiguredFindings<T> {
   const isIgnored = ignoredBy(config);
   const settingOf = ruleSettings(config);
-  const kept: Finding[] = [];
+  const kept: T[] = [];
   let ignored = 0;
   for (const finding of findings) {
     const setting = settingOf(finding.rule_id, finding.file_path);
@@ -63,4 +69,19 @@ export function applyProjectConfig(findings: readonly Finding[], config: Project
     kept.push(setting === undefined || setting === finding.severity ? finding : { ...finding, severity: setting });
   }
   return { findings: kept, ignored };
+}
+
+/**
+ * The API's comments under the config, for a client whose review the service did (its rule id is
+ * the message's `rule-id: ` prefix): the same settings the CLI applies, so that one repository
+ * gets the same findings everywhere.
+ */
+export function configuredComments<C extends Omit<Graded, 'rule_id'> & { message: string }>(
+  comments: readonly C[],
+  config: ProjectConfig,
+): C[] {
+  const withIds = comments.map((comment) => ({ ...comment, rule_id: comment.message.split(': ', 1)[0]! }));
+  return applyProjectConfig(withIds, config).findings.map(
+    ({ rule_id: _ruleId, ...comment }) => comment as unknown as C,
+  );
 }
