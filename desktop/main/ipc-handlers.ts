@@ -4,6 +4,9 @@ import { LIMITS } from '../../service/api/limits.ts';
 import { prepareReview, type PreparedReview, type PrepareReviewOptions } from '../../service/git/index.ts';
 import { TOKEN_EXPIRY_CHOICES, type ReviewScope, type ReviewStatus } from '../shared/ipc-contract.ts';
 import type { Connection } from './connection.ts';
+import { ignoredBy } from '../../service/cli/project-config/apply-config.ts';
+import { diffWithoutIgnoredFiles } from '../../service/cli/project-config/filter-diff.ts';
+import { ConfigError, loadProjectConfig, type ProjectConfig } from '../../service/cli/project-config/load-config.ts';
 import { InvalidInputError } from './ipc-errors.ts';
 import type { IpcHandlers } from './ipc-router.ts';
 import type { ReviewWatcher } from './review-watcher.ts';
@@ -109,14 +112,19 @@ export function createIpcHandlers(deps: IpcHandlerDependencies): IpcHandlers {
           'folder',
         );
       }
-      if (prepared.diffBytes > LIMITS.diffBytes) {
+      // The repository's .diff-review.yml, as the CLI and the extension read it: ignored files are not sent.
+      const diff = diffWithoutIgnoredFiles(prepared.diff, ignoredBy(await projectConfigOf(prepared.root)));
+      if (!diff)
+        throw new InvalidInputError('Nothing to review: every changed file is ignored by .diff-review.yml.', 'folder');
+      const diffBytes = Buffer.byteLength(diff);
+      if (diffBytes > LIMITS.diffBytes) {
         throw new InvalidInputError(
-          `The diff is ${formatBytes(prepared.diffBytes)}, over the service's limit of ${formatBytes(LIMITS.diffBytes)}. Review a smaller branch.`,
+          `The diff is ${formatBytes(diffBytes)}, over the service's limit of ${formatBytes(LIMITS.diffBytes)}. Review a smaller branch.`,
           'folder',
         );
       }
       const job = await connection.withReviews((client) =>
-        client.createReview({ diff: prepared.diff, repository: prepared.repository, base_commit: prepared.baseCommit }),
+        client.createReview({ diff, repository: prepared.repository, base_commit: prepared.baseCommit }),
       );
       watcher.watch([job]);
       return {
@@ -124,7 +132,7 @@ export function createIpcHandlers(deps: IpcHandlerDependencies): IpcHandlers {
         repository: prepared.repository,
         baseRef: prepared.baseRef,
         baseCommit: prepared.baseCommit,
-        diffBytes: prepared.diffBytes,
+        diffBytes,
       };
     },
     'git:chooseFolder': async () => {
@@ -148,4 +156,14 @@ function text(value: unknown, field: string): string {
 
 function formatBytes(bytes: number): string {
   return bytes >= 1_000_000 ? `${(bytes / 1_000_000).toFixed(1)} MB` : `${Math.ceil(bytes / 1000)} kB`;
+}
+
+/** A folder's project config; a bad file is the folder's input error, with its file, line and valid choices. */
+async function projectConfigOf(root: string): Promise<ProjectConfig> {
+  try {
+    return await loadProjectConfig(root, { cwd: root });
+  } catch (error) {
+    if (error instanceof ConfigError) throw new InvalidInputError(error.message, 'folder');
+    throw error;
+  }
 }

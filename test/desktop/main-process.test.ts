@@ -10,7 +10,7 @@ import { Connection } from '../../desktop/main/connection.ts';
 import { CredentialStore } from '../../desktop/main/credential-store.ts';
 import { createIpcHandlers } from '../../desktop/main/ipc-handlers.ts';
 import { createIpcRouter, isTrustedSender, type IpcHandlers } from '../../desktop/main/ipc-router.ts';
-import { ReviewWatcher } from '../../desktop/main/review-watcher.ts';
+import type { ReviewWatcher } from '../../desktop/main/review-watcher.ts';
 import { startBuiltInService } from '../../desktop/main/service-launcher.ts';
 import {
   CONTENT_SECURITY_POLICY,
@@ -20,6 +20,7 @@ import {
 } from '../../desktop/main/window-security.ts';
 import { createBridge } from '../../desktop/preload/bridge.ts';
 import { APP_TOKEN_NAME, IPC_CHANNELS, type ConnectionState } from '../../desktop/shared/ipc-contract.ts';
+import { git, makeRepo as makeGitRepo } from '../support/git-repo.ts';
 import { startTestService, type TestService } from '../support/test-service.ts';
 import { fakeSafeStorage } from './support/fake-safe-storage.ts';
 
@@ -275,6 +276,44 @@ describe('connection against a real service', () => {
     expect((await ours()).map((t) => t.id)).toEqual([conn.appTokenId]);
     await conn.close();
     // Tokens of the same name it did not create: see app-token.test.ts.
+  });
+  it("submitting a folder honours its .diff-review.yml: ignored files are not sent; a bad file is the folder's error", async () => {
+    const conn = connection();
+    await conn.connect({ mode: 'remote', url: svc.url, dashboardToken: svc.dashboardToken });
+    const repo = makeGitRepo();
+    try {
+      repo.write('README.md', '# app\n');
+      repo.commit('base');
+      git(repo.dir, 'checkout', '-q', '-b', 'feature');
+      repo.write('src/app.js', 'debugger;\n');
+      repo.write('vendor/lib.js', 'debugger;\n');
+      repo.write('.diff-review.yml', 'ignore:\n  - vendor/\n');
+      repo.commit('work');
+      const handlers = createIpcHandlers({
+        connection: conn,
+        watcher: { watch: () => {} } as unknown as ReviewWatcher,
+        chooseFolder: async () => repo.dir,
+        writeClipboard: () => {},
+      });
+      await handlers['git:chooseFolder']();
+      const submitted = await handlers['reviews:submitFolder']({
+        folder: repo.dir,
+        baseBranch: 'main',
+        includeUncommitted: false,
+      });
+      const done = await svc.client().waitForReview(submitted.job.review_id, { timeoutMs: 20_000, pollIntervalMs: 25 });
+      expect(done.comments?.map((c) => c.file_path)).toEqual(['src/app.js']); // vendor/ was never sent
+      expect(submitted.diffBytes).toBeLessThan(Buffer.byteLength(git(repo.dir, 'diff', 'main...HEAD')));
+
+      repo.write('.diff-review.yml', 'ignore: vendor/\n');
+      repo.commit('a bad config');
+      await expect(
+        handlers['reviews:submitFolder']({ folder: repo.dir, baseBranch: 'main', includeUncommitted: false }),
+      ).rejects.toMatchObject({ field: 'folder', message: '.diff-review.yml:1: ignore must be a list.' });
+    } finally {
+      repo.cleanup();
+      await conn.close();
+    }
   });
 });
 
