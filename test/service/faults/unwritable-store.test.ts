@@ -7,7 +7,7 @@
 import { mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DEBUGGER_DIFF, startTestService, type TestService } from '../../support/test-service.ts';
+import { DEBUGGER_DIFF, sleep, startTestService, type TestService } from '../../support/test-service.ts';
 
 const running: TestService[] = [];
 afterEach(async () => {
@@ -36,9 +36,14 @@ describe('an unwritable data dir', () => {
     const client = t.client();
     const before = await client.createReview({ diff: DEBUGGER_DIFF, repository: 'before' });
     await client.waitForReview(before.review_id, { timeoutMs: 20_000, pollIntervalMs: 25 });
+    // A finished job's diff goes just after its end is saved: wait for that, or breaking the
+    // diffs folder below would keep it there (until the next start) and look like a leftover.
+    const diffs = path.join(t.dataDir, 'diffs');
+    const pending = async () => (await readdir(diffs)).filter((f) => f.endsWith('.diff'));
+    for (let i = 0; i < 200 && (await pending()).length > 0; i++) await sleep(25);
+    expect(await pending()).toEqual([]);
 
     // 1. The diffs folder is not writable: the diff cannot be saved.
-    const diffs = path.join(t.dataDir, 'diffs');
     await rename(diffs, `${diffs}.away`);
     await writeFile(diffs, 'not a folder');
     for (let i = 0; i < 3; i++) {

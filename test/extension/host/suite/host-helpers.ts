@@ -60,6 +60,20 @@ export async function openApp(): Promise<vscode.TextEditor> {
 }
 
 /**
+ * An edit of src/app.js in its editor. TextEditor.edit answers false when the document changed
+ * under it (reloaded from disk after a git command of an earlier test): then it is made again
+ * on the editor as it is now, a few times at most.
+ */
+export async function editApp(change: (edit: vscode.TextEditorEdit) => void): Promise<vscode.TextEditor> {
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const editor = await openApp();
+    if (await editor.edit(change)) return editor;
+    await sleep(200);
+  }
+  throw new Error('VS Code refused the edit of src/app.js five times');
+}
+
+/**
  * What one test file learns for another: the bundled service's URL, from the first review. On
  * globalThis, as ./figures.ts: each test file is a bundle of its own, with its own copy of this module.
  */

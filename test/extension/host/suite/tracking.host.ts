@@ -10,8 +10,8 @@ import {
   api,
   appJs,
   configPy,
+  editApp,
   lineOf,
-  openApp,
   ours,
   review,
   revertAndCloseAll,
@@ -40,8 +40,7 @@ suite('Findings follow their code', () => {
     const result = await review();
     assert.equal(result.outcome, 'completed', JSON.stringify(result));
     assert.equal(findings(), 2);
-    const editor = await openApp();
-    assert.ok(await editor.edit((edit) => edit.insert(new vscode.Position(DEBUGGER_LINE, 2), '// ')));
+    await editApp((edit) => edit.insert(new vscode.Position(DEBUGGER_LINE, 2), '// '));
     await waitFor('the diagnostic to go', () => lineOf(appJs(), 'no-debugger') === undefined);
     assert.equal(findings(), 1, `the status bar counts what is shown: ${api().status().text}`);
     assert.equal(api().status().text, '$(warning) 1 finding');
@@ -51,7 +50,7 @@ suite('Findings follow their code', () => {
     assert.equal(findings(), 2);
 
     // A deleted line, and undo.
-    assert.ok(await editor.edit((edit) => edit.delete(new vscode.Range(DEBUGGER_LINE, 0, DEBUGGER_LINE + 1, 0))));
+    const editor = await editApp((edit) => edit.delete(new vscode.Range(DEBUGGER_LINE, 0, DEBUGGER_LINE + 1, 0)));
     await waitFor('the diagnostic to go with its line', () => lineOf(appJs(), 'no-debugger') === undefined);
     await vscode.commands.executeCommand('undo');
     await waitFor('the diagnostic back with its line', () => lineOf(appJs(), 'no-debugger') === DEBUGGER_LINE);
