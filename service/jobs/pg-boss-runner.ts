@@ -6,32 +6,20 @@
 // (pg-boss's own polling would bind throughput to its interval).
 import type { Job, PgBoss } from 'pg-boss';
 import type pg from 'pg';
-import type { Logger } from 'pino';
 import { ServiceUnavailableError } from '../api/errors.ts';
-import type { Clock } from '../clock.ts';
-import type { EngineConfig } from '../engine/types.ts';
 import type { PostgresReviewJobs } from '../store/postgres/review-jobs.ts';
 import { ReviewChanges } from '../store/postgres/review-changes.ts';
 import type { ReviewFileStore, StoredReview } from '../store/types.ts';
-import type { ReviewJobRunner, StopReason } from './job-runner.ts';
-import type { ReviewEvents } from './review-events.ts';
+import type { ReviewJobRunner, ReviewRunSettings, StopReason } from './job-runner.ts';
 import { jobIdOf, QUEUE, startReviewQueue } from './review-queue.ts';
 import { INTERNAL_ERROR_MESSAGE, ReviewWorkers, timeoutMessage } from './review-workers.ts';
 
-export interface PgBossRunnerOptions {
+export interface PgBossRunnerOptions extends ReviewRunSettings {
   databaseUrl: string;
   /** The store's pool, for the review jobs' state and the wake-up NOTIFY. */
   pool: pg.Pool;
   jobs: PostgresReviewJobs;
   files: Pick<ReviewFileStore, 'readDiff'>;
-  events: ReviewEvents;
-  clock: Clock;
-  log: Logger;
-  /** Jobs this instance reviews at once (worker threads). */
-  concurrency: number;
-  jobTimeoutMs: number;
-  engine?: EngineConfig;
-  workerFile: URL | string;
   /** Seconds without a heartbeat after which a running job is given to another instance. Default 10 (pg-boss's least). */
   heartbeatSeconds?: number;
 }

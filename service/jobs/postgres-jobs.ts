@@ -3,26 +3,15 @@
 // instance's followers (SSE); a review this instance runs that ended elsewhere is stopped (a
 // cancel); a deleted one leaves the in-memory copies, and a changed token is read again. After the
 // listener (re)connects, everything followed is re-read, so no terminal event is missed.
-import type { Logger } from 'pino';
-import type { Clock } from '../clock.ts';
-import type { EngineConfig } from '../engine/types.ts';
 import type { PostgresStore } from '../store/postgres/postgres-store.ts';
 import { ReviewChanges } from '../store/postgres/review-changes.ts';
 import { PostgresReviewJobs } from '../store/postgres/review-jobs.ts';
-import type { ReviewJobRunner } from './job-runner.ts';
+import type { ReviewJobRunner, ReviewRunSettings } from './job-runner.ts';
 import { PgBossRunner } from './pg-boss-runner.ts';
-import type { ReviewEvents } from './review-events.ts';
 
-export interface PostgresJobsOptions {
+export interface PostgresJobsOptions extends ReviewRunSettings {
   databaseUrl: string;
   store: PostgresStore;
-  events: ReviewEvents;
-  clock: Clock;
-  log: Logger;
-  concurrency: number;
-  jobTimeoutMs: number;
-  engine?: EngineConfig;
-  workerFile: URL | string;
 }
 
 export async function startPostgresJobs(options: PostgresJobsOptions): Promise<ReviewJobRunner> {

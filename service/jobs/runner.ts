@@ -1,28 +1,15 @@
 // Runs review jobs: p-queue bounds how many run at once, piscina runs each in a worker thread,
 // every job has a time limit, and jobs left unfinished by a stop are run again on the next start.
 import PQueue from 'p-queue';
-import type { Logger } from 'pino';
 import type { JobErrorCode } from '../api/schemas.ts';
-import type { Clock } from '../clock.ts';
-import type { EngineConfig } from '../engine/types.ts';
 import type { ReviewFileStore, ReviewStore, StoredReview } from '../store/types.ts';
 import { isTerminal } from '../api/review-status.ts';
-import type { ReviewJobRunner, StopReason } from './job-runner.ts';
-import type { ReviewEvents } from './review-events.ts';
+import type { ReviewJobRunner, ReviewRunSettings, StopReason } from './job-runner.ts';
 import type { ReviewTask } from './review-worker.ts';
 import { INTERNAL_ERROR_MESSAGE, ReviewWorkers, timeoutMessage } from './review-workers.ts';
 
-export interface JobRunnerOptions {
+export interface JobRunnerOptions extends ReviewRunSettings {
   store: ReviewStore & ReviewFileStore;
-  events: ReviewEvents;
-  clock: Clock;
-  log: Logger;
-  /** Jobs reviewed at once (worker threads). */
-  concurrency: number;
-  /** A job still running after this fails with `timeout`. */
-  jobTimeoutMs: number;
-  engine?: EngineConfig;
-  workerFile: URL | string;
 }
 
 export class JobRunner implements ReviewJobRunner {
