@@ -126,7 +126,8 @@ function tryFormat(format: CredentialFormat, text: string, at: number, path: str
   format.pattern.lastIndex = at;
   const m = format.pattern.exec(text);
   if (!m) return null;
-  const span = m.indices?.groups?.['secret'] ?? m.indices?.[format.secretGroup];
+  const groups = m.indices?.groups;
+  const span = groups?.['secret'] ?? groups?.['bare'] ?? m.indices?.[format.secretGroup];
   if (!span) return null;
   const [start, end] = span;
   const secret = text.slice(start, end);

@@ -20,10 +20,13 @@ export const isConfigFile = lastPathMemo(
 /** Between the name and the value: `=`, `:`, `=>`, `:=`, `?=`, with the name's closing quote. */
 const ASSIGN = String.raw`["']?[ \t]{0,3}(?:=|:|=>|:=|\?=)[ \t]{0,3}`;
 
-/** A quoted value (any file), or in config files a bare one up to the end of the line or a comment. */
+/**
+ * A quoted value (any file), or in config files a bare one up to the end of the line or a comment.
+ * The bare value is its own group (`bare`): a name used twice in one pattern needs Node 23+.
+ */
 function valueIn(chars: string, min: number, max: number, bare: boolean): string {
   const quoted = String.raw`(?<q>["'\x60])(?<secret>${chars}{${min},${max}})\k<q>`;
-  return bare ? String.raw`(?:${quoted}|(?<secret>${chars}{${min},${max}})(?=[ \t]*(?:[#;].*)?$))` : quoted;
+  return bare ? String.raw`(?:${quoted}|(?<bare>${chars}{${min},${max}})(?=[ \t]*(?:[#;].*)?$))` : quoted;
 }
 
 /** What may follow the credential word in the name: `SECRET_KEY`, `apiKeyValue`, `TOKEN_SECRET`. */
