@@ -1,6 +1,8 @@
 // Waiting, by polling, until reviews are finished (completed or failed): the one loop for tests
 // that need a finished review, whatever they read it through (raw HTTP, a client, a list).
 import { setTimeout as sleep } from 'node:timers/promises';
+import { isTerminalStatus } from '../../service/api/review-status.ts';
+import type { ReviewStatus } from '../../service/api/schemas.ts';
 
 export interface SettleOptions {
   /** Give up after this long. Default 20 s. */
@@ -10,10 +12,10 @@ export interface SettleOptions {
 }
 
 interface HasStatus {
-  status: string;
+  status: ReviewStatus | string;
 }
 
-const isSettled = (job: HasStatus) => job.status === 'completed' || job.status === 'failed';
+const isSettled = (job: HasStatus) => isTerminalStatus(job.status as ReviewStatus);
 
 /** Reads the reviews until every one is finished; returns the last read. */
 export async function settledReviews<T extends HasStatus>(
