@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { acquireDataDirLock, DataDirBusyError, LOCK_FILE } from '../../../service/store/data-dir-lock.ts';
+import { startTimeSources } from '../../../service/store/data-dir-process-start.ts';
 import { LowdbStore } from '../../../service/store/lowdb-store.ts';
 import type { StoreLog } from '../../../service/store/store-log.ts';
 import type { StoredReview } from '../../../service/store/types.ts';
@@ -129,6 +130,76 @@ describe('a stale lock', () => {
       await writeFile(path.join(dir, LOCK_FILE), JSON.stringify({ ...left, pid }));
       const lock = acquireDataDirLock(dir);
       lock.release();
+    }
+  });
+
+  it('whose pid was reused is told from its owner without /proc too (as on macOS: by ps)', async () => {
+    const dir = await dataDir();
+    const holder = spawn(
+      process.execPath,
+      [
+        '-e',
+        `Promise.all([import(${JSON.stringify(path.resolve('service/store/data-dir-process-start.ts'))}), import(${JSON.stringify(path.resolve('service/store/data-dir-lock.ts'))})]).then(([start, m]) => { start.startTimeSources.splice(0, start.startTimeSources.findIndex((s) => s.name === 'ps')); m.acquireDataDirLock(${JSON.stringify(dir)}); console.log('held'); setInterval(() => {}, 1000); })`,
+      ],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    await new Promise<void>((resolve) => holder.stdout!.once('data', () => resolve()));
+    holder.kill('SIGKILL');
+    await new Promise((resolve) => holder.once('exit', resolve));
+    const left = JSON.parse(await readFile(path.join(dir, LOCK_FILE), 'utf8')) as { pid: number; started: string };
+    expect(left.started).toMatch(/^ps:\w{3} \w{3} +\d+ [\d:]+ \d{4}$/);
+    const sources = startTimeSources.splice(0);
+    startTimeSources.push(...sources.filter((source) => source.name !== 'proc'));
+    try {
+      for (const pid of [process.ppid, 1]) {
+        await writeFile(path.join(dir, LOCK_FILE), JSON.stringify({ ...left, pid }));
+        acquireDataDirLock(dir).release();
+      }
+      // and with no way left to tell, the pid alone decides (as on Windows): a live one is taken for the owner
+      startTimeSources.splice(0);
+      await writeFile(path.join(dir, LOCK_FILE), JSON.stringify({ ...left, pid: 1 }));
+      expect(() => acquireDataDirLock(dir)).toThrow(DataDirBusyError);
+    } finally {
+      startTimeSources.splice(0, startTimeSources.length, ...sources);
+    }
+  });
+
+  it('taken by two starters at the same moment: exactly one gets it, the other DataDirBusyError', {
+    timeout: 120_000,
+  }, async () => {
+    const lockModule = JSON.stringify(path.resolve('service/store/data-dir-lock.ts'));
+    for (let round = 0; round < 12; round++) {
+      const dir = await dataDir();
+      // A stale lock (a dead pid) to take over, as after a crash: the path where two could both remove it.
+      await writeFile(path.join(dir, LOCK_FILE), JSON.stringify({ pid: 2 ** 22 + round }));
+      const go = path.join(dir, 'go');
+      const starters = [0, 1].map(() =>
+        spawn(
+          process.execPath,
+          [
+            '-e',
+            `import(${lockModule}).then((m) => { const fs = require('node:fs'); console.log('ready'); while (!fs.existsSync(${JSON.stringify(go)})); try { m.acquireDataDirLock(${JSON.stringify(dir)}); console.log('held'); } catch (e) { console.log(e.name); } setInterval(() => {}, 1000); })`,
+          ],
+          { stdio: ['ignore', 'pipe', 'inherit'] },
+        ),
+      );
+      try {
+        const said = starters.map((starter) => {
+          let out = '';
+          starter.stdout!.on('data', (d) => (out += d));
+          return () => out;
+        });
+        const until = async (done: () => boolean) => {
+          while (!done()) await new Promise((r) => setTimeout(r, 5));
+        };
+        await until(() => said.every((out) => out().includes('ready')));
+        await writeFile(go, '');
+        await until(() => said.every((out) => /held|Error/.test(out())));
+        const results = said.map((out) => out().replace('ready', '').trim()).sort();
+        expect(results, `round ${round}`).toEqual(['DataDirBusyError', 'held']);
+      } finally {
+        for (const starter of starters) starter.kill('SIGKILL');
+      }
     }
   });
 
