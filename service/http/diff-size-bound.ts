@@ -11,7 +11,7 @@
 // whitespace up to the body limit; brackets nested too deep get their own 400, json-body.ts). For
 // a valid body it is at most the diff's UTF-8 bytes plus its other fields, which fit in the
 // envelope; text that is no JSON counts whole.
-import { Transform, type TransformCallback } from 'node:stream';
+import { type Readable, Transform, type TransformCallback } from 'node:stream';
 import { DiffTooLargeError } from '../api/errors.ts';
 import { LIMITS } from '../api/limits.ts';
 
@@ -108,4 +108,15 @@ export class CreateBodyBound extends Transform {
     if (this.#bound.bytes > this.#limit) callback(new DiffTooLargeError());
     else callback(null, chunk);
   }
+}
+
+/**
+ * The bound over a create's body, which starts taking the body in only once Fastify reads it:
+ * piped at once, it would hold a body nobody reads (a create refused by the rate limit before its
+ * body is parsed) where Node would otherwise read and drop it, and the connection would stall.
+ */
+export function boundCreateBody(body: Readable, limit = CREATE_TEXT_BOUND): CreateBodyBound {
+  const bound = new CreateBodyBound(limit);
+  bound.once('resume', () => body.pipe(bound));
+  return bound;
 }
