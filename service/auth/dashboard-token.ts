@@ -4,13 +4,14 @@
 import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { ulid } from 'ulid';
+import { DASHBOARD_TOKEN_FILE } from '../store/data-dir-survey.ts';
 import { atomicWrite } from '../store/review-files.ts';
 import type { StoredToken, TokenStore } from '../store/types.ts';
 import type { Clock } from '../clock.ts';
 import { hashSecret, mintSecret, secretPrefix } from './secret.ts';
 import { DASHBOARD_SCOPES } from './tokens.ts';
 
-export const DASHBOARD_TOKEN_FILE = 'dashboard-token';
+export { DASHBOARD_TOKEN_FILE };
 export const LOCAL_OWNER = 'local';
 const EXPLICIT_TOKEN = /^[\x21-\x7e]{32,}$/;
 

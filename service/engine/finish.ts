@@ -38,13 +38,39 @@ export interface RawFinding {
 const SECRET_MASK = '<secret>';
 
 /**
- * The text a finding's fingerprint is made of: the line, its secret masked. An unsalted hash of
- * the secret would let whoever reads fingerprints (SARIF, results files) confirm guesses offline;
- * masked, the fingerprint stays stable across pushes of the same line.
+ * The text a finding's fingerprint is made of: the line, every secret on it masked, whichever
+ * finding found it (a TODO or a TLS finding on a line holding a password hashes that line too, and
+ * of two secrets on one line only one finding is kept). An unsalted hash of a secret would let
+ * whoever reads fingerprints (SARIF, results files) confirm guesses offline; masked, the
+ * fingerprint stays stable across pushes of the same line.
  */
-function fingerprintText(f: RawFinding): string {
-  if (!f.secret) return f.text;
-  return f.text.slice(0, f.secret.start) + SECRET_MASK + f.text.slice(f.secret.end);
+function fingerprintText(text: string, secrets: readonly SecretSpan[] | undefined): string {
+  if (secrets === undefined) return text;
+  const spans = [...secrets].sort((a, b) => a.start - b.start);
+  let masked = '';
+  let at = 0;
+  for (const span of spans) {
+    if (span.start < at)
+      at = Math.max(at, span.end); // overlaps the span masked last
+    else {
+      masked += text.slice(at, span.start) + SECRET_MASK;
+      at = span.end;
+    }
+  }
+  return masked + text.slice(at);
+}
+
+/** Every secret span of the raw findings, by file and line. */
+function secretsByLine(raw: readonly RawFinding[]): Map<string, SecretSpan[]> {
+  const byLine = new Map<string, SecretSpan[]>();
+  for (const f of raw) {
+    if (!f.secret) continue;
+    const key = `${f.file}\0${f.line}`;
+    const spans = byLine.get(key);
+    if (spans) spans.push(f.secret);
+    else byLine.set(key, [f.secret]);
+  }
+  return byLine;
 }
 
 export function finish(
@@ -60,6 +86,7 @@ export function finish(
       Number(a.generic ?? false) - Number(b.generic ?? false) ||
       (a.column ?? 0) - (b.column ?? 0),
   );
+  const secrets = secretsByLine(raw); // before de-duplication drops any
   const findings: Finding[] = [];
   const seen = new Set<string>();
   const occurrences = new Map<string, number>();
@@ -68,7 +95,7 @@ export function finish(
     if (seen.has(key)) continue;
     seen.add(key);
     if (isSuppressed(f.rule.id, f.text, f.above)) continue;
-    const text = fingerprintText(f);
+    const text = fingerprintText(f.text, secrets.get(`${f.file}\0${f.line}`));
     const textKey = `${f.rule.id}\0${f.file}\0${text.trim()}`;
     const occurrence = occurrences.get(textKey) ?? 0;
     occurrences.set(textKey, occurrence + 1);

@@ -19,6 +19,21 @@ export class GitError extends Error {
   }
 }
 
+/** A git command wrote more than the output limit (GitOptions.maxBuffer). */
+export class GitOutputTooLargeError extends GitError {
+  override name = 'GitOutputTooLargeError';
+  /** The limit, in bytes. */
+  readonly limit: number;
+
+  constructor(args: readonly string[], limit: number, cause?: unknown) {
+    super(
+      `The output of "git ${args.join(' ')}" is larger than ${limit.toLocaleString('en')} bytes, the limit set for it. Review a smaller range of changes.`,
+      { args, cause },
+    );
+    this.limit = limit;
+  }
+}
+
 /** The git executable could not be started. */
 export class GitNotFoundError extends GitError {
   override name = 'GitNotFoundError';

@@ -8,6 +8,7 @@ export { type GitOptions, runGit } from './run-git.ts';
 export {
   GitError,
   GitNotFoundError,
+  GitOutputTooLargeError,
   NoBaseBranchError,
   NoCommitsError,
   NoMergeBaseError,

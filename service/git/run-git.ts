@@ -3,7 +3,7 @@
 // that keep a repository's own configuration from making git run commands.
 import { execFile, type ExecException } from 'node:child_process';
 import { stat } from 'node:fs/promises';
-import { GitError, GitNotFoundError, NotAGitRepositoryError } from './errors.ts';
+import { GitError, GitNotFoundError, GitOutputTooLargeError, NotAGitRepositoryError } from './errors.ts';
 import {
   configEnvironment,
   FILTER_COMMANDS_LISTING,
@@ -20,6 +20,11 @@ export interface GitOptions {
   env?: NodeJS.ProcessEnv;
   /** Kills the running git command. */
   signal?: AbortSignal;
+  /**
+   * Largest output (stdout) of one git command, in bytes; more fails with GitOutputTooLargeError.
+   * Default 64 MiB: diffs can be big, and the API's 1 MB limit is checked by the caller.
+   */
+  maxBuffer?: number;
 }
 
 export interface RunGitOptions extends GitOptions {
@@ -31,8 +36,6 @@ export interface RunGitOptions extends GitOptions {
    * temporary index there, and that is what the commit records.
    */
   indexFile?: string;
-  /** Largest stdout accepted. Default 64 MiB: diffs can be big, and the API's 1 MB limit is checked by the caller. */
-  maxBuffer?: number;
 }
 
 export interface GitResult {
@@ -67,8 +70,29 @@ const FIXED_CONFIG = [
  */
 const DIFF_SAFETY = ['--no-ext-diff', '--no-textconv', '--ignore-submodules=dirty'];
 
-/** Subcommands that read no working-tree file, so no filter driver can run: no need to look for any. */
-const READS_NO_FILES = new Set(['rev-parse', 'symbolic-ref', 'merge-base', 'remote', 'config']);
+interface Subcommand {
+  /** Flags put right after the subcommand, which keep it from running a repository's commands. */
+  safety: readonly string[];
+  /** False: it reads no working-tree file, so no filter driver can run (no need to look for any). */
+  readsFiles: boolean;
+}
+
+/**
+ * The subcommands runGit runs, each with its safety flags; any other is refused, so that one added
+ * later is looked at first (what in a repository's config could it make git run?).
+ */
+const SUBCOMMANDS: Readonly<Record<string, Subcommand>> = {
+  diff: { safety: DIFF_SAFETY, readsFiles: true },
+  // asks each submodule whether it is dirty, as diff does: the same flag keeps it out
+  status: { safety: ['--ignore-submodules=dirty'], readsFiles: true },
+  'ls-files': { safety: [], readsFiles: true },
+  'rev-parse': { safety: [], readsFiles: false },
+  'symbolic-ref': { safety: [], readsFiles: false },
+  'merge-base': { safety: [], readsFiles: false },
+  'for-each-ref': { safety: [], readsFiles: false },
+  remote: { safety: [], readsFiles: false },
+  config: { safety: [], readsFiles: false },
+};
 
 /**
  * Variables that would point git elsewhere than `cwd` or change the diff's shape. They can leak in
@@ -102,9 +126,16 @@ export async function runGit(cwd: string, args: readonly string[], options: RunG
   for (const name of STRIPPED_ENV) delete env[name];
   Object.assign(env, FIXED_ENV);
   if (options.indexFile !== undefined) env['GIT_INDEX_FILE'] = options.indexFile;
-  if (!READS_NO_FILES.has(args[0] ?? '')) Object.assign(env, await repositoryFilterOverrides(cwd, env, options));
-  const safeArgs = args[0] === 'diff' ? ['diff', ...DIFF_SAFETY, ...args.slice(1)] : args;
-  return execGit(cwd, safeArgs, env, options);
+  const [name = '', ...rest] = args;
+  const subcommand = Object.hasOwn(SUBCOMMANDS, name) ? SUBCOMMANDS[name] : undefined;
+  if (subcommand === undefined) {
+    throw new GitError(
+      `runGit does not run "git ${name}": only ${Object.keys(SUBCOMMANDS).join(', ')}. Add it to SUBCOMMANDS in service/git/run-git.ts with the flags that keep it from running a repository's commands.`,
+      { args },
+    );
+  }
+  if (subcommand.readsFiles) Object.assign(env, await repositoryFilterOverrides(cwd, env, options));
+  return execGit(cwd, [name, ...subcommand.safety, ...rest], env, options);
 }
 
 /** The environment that blanks the repository's own filter commands (filter-drivers.ts). */
@@ -115,7 +146,12 @@ async function repositoryFilterOverrides(
 ): Promise<NodeJS.ProcessEnv> {
   const listingEnv = { ...env, ...configEnvironment(env, [LISTING_CANARY]) };
   // 1: no filter is configured; 129: an option this git does not know (--show-scope, git < 2.26).
-  const listing = await execGit(cwd, FILTER_COMMANDS_LISTING, listingEnv, { ...options, okExitCodes: [0, 1, 129] });
+  // the caller's output limit is for its command, not this listing
+  const listing = await execGit(cwd, FILTER_COMMANDS_LISTING, listingEnv, {
+    ...options,
+    okExitCodes: [0, 1, 129],
+    maxBuffer: DEFAULT_MAX_BUFFER,
+  });
   if (!honoursOverrides(listing.stdout)) {
     throw new GitError(
       "Git 2.31 or newer is needed: older versions cannot be kept from running the commands a repository's configuration names. Update Git (https://git-scm.com/downloads), or set the path to a newer git executable.",
@@ -156,7 +192,7 @@ function execGit(
           resolve({ stdout, stderr, exitCode });
           return;
         }
-        explain(error, cwd, gitPath, args, stderr, options.signal).then(reject, reject);
+        explain(error, cwd, gitPath, args, stderr, options).then(reject, reject);
       },
     );
   });
@@ -168,7 +204,7 @@ async function explain(
   gitPath: string,
   args: readonly string[],
   stderr: string,
-  signal: AbortSignal | undefined,
+  { signal, maxBuffer = DEFAULT_MAX_BUFFER }: RunGitOptions,
 ): Promise<Error> {
   if (signal?.aborted) return error;
   if (error.code === 'ENOENT') {
@@ -178,9 +214,7 @@ async function explain(
       return new NotAGitRepositoryError(cwd, 'does not exist or is not a folder', { cause: error });
     return new GitNotFoundError(gitPath, error);
   }
-  if (error.code === 'ERR_CHILD_PROCESS_STDIO_MAXBUFFER') {
-    return new GitError(`The output of "git ${args.join(' ')}" is too large to handle.`, { args, cause: error });
-  }
+  if (error.code === 'ERR_CHILD_PROCESS_STDIO_MAXBUFFER') return new GitOutputTooLargeError(args, maxBuffer, error);
   const exitCode = typeof error.code === 'number' ? error.code : undefined;
   const details = { args, stderr, cause: error, ...(exitCode === undefined ? {} : { exitCode }) };
   if (/not a git repository/i.test(stderr)) return new NotAGitRepositoryError(cwd, undefined, details);

@@ -18,8 +18,13 @@ export const DRAIN_MS = 10_000;
  */
 export function drainRefusedBody(request: IncomingMessage, response: ServerResponse): void {
   const socket = request.socket;
+  // A request that said `Connection: close` makes Node close the socket for good as soon as the
+  // answer is written (destroySoon), with the body still coming: the reset this file is here to
+  // prevent. The half-close below ends the connection instead.
+  response.shouldKeepAlive = true;
   let dropped = 0;
   const cut = () => socket.destroy();
+  request.unpipe(); // a stream that read the body for the parser (diff-size-bound.ts) would hold it back
   request.on('data', (chunk: Buffer) => {
     dropped += chunk.length;
     if (dropped > DRAIN_BYTES) cut();

@@ -16,11 +16,16 @@ export interface DataDirSurvey {
   results: string[];
   archiveSegments: number;
   keySegments: number;
+  /** True when the dashboard-token file is there: tokens were minted, and the document kept them. */
+  dashboardToken: boolean;
   /** Temp files of writes that never finished (temp + rename), with their paths. */
   temps: string[];
 }
 
 const TEMP = /\.tmp$/;
+
+/** The file the dashboard token's secret is written to (service/auth/dashboard-token.ts). */
+export const DASHBOARD_TOKEN_FILE = 'dashboard-token';
 
 export async function surveyDataDir(dataDir: string): Promise<DataDirSurvey> {
   const [root, diffs, results, archive, keys] = await Promise.all(
@@ -41,13 +46,18 @@ export async function surveyDataDir(dataDir: string): Promise<DataDirSurvey> {
     results: idsOf(results!, '.json'),
     archiveSegments: archive!.filter((name) => name.endsWith('.jsonl')).length,
     keySegments: keys!.filter((name) => name.endsWith('.jsonl')).length,
+    dashboardToken: root!.includes(DASHBOARD_TOKEN_FILE),
     temps,
   };
 }
 
-/** True when the data dir holds data of earlier reviews (what a missing document would have listed). */
+/**
+ * True when the data dir holds data of earlier runs (what a missing document would have listed):
+ * reviews' files, or only the dashboard-token file, once every review aged out (the review tokens
+ * minted with it were in the document).
+ */
 export const holdsReviewData = (s: DataDirSurvey) =>
-  s.diffs.length + s.results.length + s.archiveSegments + s.keySegments > 0;
+  s.diffs.length + s.results.length + s.archiveSegments + s.keySegments > 0 || s.dashboardToken;
 
 /** "5 diffs, 1 results file, 2 archive segments": what a survey found, for a message. */
 export function describeSurvey(s: DataDirSurvey): string {
@@ -57,10 +67,9 @@ export function describeSurvey(s: DataDirSurvey): string {
     [s.archiveSegments, 'archive segment of older reviews', 'archive segments of older reviews'],
     [s.keySegments, 'idempotency-key segment', 'idempotency-key segments'],
   ] as const;
-  return parts
-    .filter(([n]) => n > 0)
-    .map(([n, one, many]) => `${n} ${n === 1 ? one : many}`)
-    .join(', ');
+  const found = parts.filter(([n]) => n > 0).map(([n, one, many]) => `${n} ${n === 1 ? one : many}`);
+  if (s.dashboardToken) found.push(`a ${DASHBOARD_TOKEN_FILE} file (the tokens minted with it were in the store file)`);
+  return found.join(', ');
 }
 
 /**

@@ -10,6 +10,7 @@ import path from 'node:path';
 import type { Low } from 'lowdb';
 import type { Finding } from '../engine/types.ts';
 import { ArchivedReviews } from './archived-reviews.ts';
+import { keepDataDirPrivate } from './data-dir-modes.ts';
 import { DocumentTokens } from './document-tokens.ts';
 import { IdempotencyLog } from './idempotency-log.ts';
 import type { InMemoryLookups } from './in-memory-lookups.ts';
@@ -70,6 +71,7 @@ export class LowdbStore implements Store, InMemoryLookups {
   static async open(dataDir: string, options: { log?: StoreLog } = {}): Promise<LowdbStore> {
     const log = options.log ?? stderrLog;
     await mkdir(dataDir, { recursive: true, mode: 0o700 });
+    await keepDataDirPrivate(dataDir, log);
     const file = path.join(dataDir, STORE_FILE);
     const found = await readStoreDocument(file);
     const survey = await surveyDataDir(dataDir);

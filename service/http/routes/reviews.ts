@@ -19,6 +19,7 @@ import type { FinishedBodies } from '../finished-bodies.ts';
 import { isTerminal } from '../../api/review-status.ts';
 import type { ReviewEvents } from '../../jobs/review-events.ts';
 import type { EventStreamSlots } from '../event-stream-slots.ts';
+import { boundCreateBody } from '../diff-size-bound.ts';
 
 export interface ReviewRoutesOptions {
   reviews: ReviewService;
@@ -48,6 +49,8 @@ export function reviewRoutes(
   app.post<{ Body: CreateBody }>('/v1/reviews', {
     bodyLimit: LIMITS.reviewBodyBytes,
     config: { auth: write, ...writeLimit },
+    // A body whose text already holds more than any valid create: 413 as it streams in, unread.
+    preParsing: async (_request, _reply, payload) => boundCreateBody(payload),
     // Bytes, not characters: checked before validation so that a too-large diff is a 413.
     preValidation: async (request) => {
       const diff = (request.body as { diff?: unknown } | undefined)?.diff;

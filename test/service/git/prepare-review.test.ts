@@ -5,6 +5,7 @@ import {
   findBaseRef,
   findRepositoryRoot,
   GitNotFoundError,
+  GitOutputTooLargeError,
   NoBaseBranchError,
   NoCommitsError,
   NoMergeBaseError,
@@ -12,6 +13,7 @@ import {
   prepareReview,
   repositoryIdentifier,
   reviewRequestOf,
+  stagedDiff,
 } from '../../../service/git/index.ts';
 import { clonedProject, createSandbox, type Sandbox } from './repo-fixture.ts';
 
@@ -302,5 +304,25 @@ describe('repository identifier and base ref pieces', () => {
   it('findBaseRef alone', async () => {
     const { work } = clonedProject(sandbox);
     expect(await findBaseRef(work, { env: sandbox.env })).toBe('origin/main');
+  });
+});
+
+describe("git's output limit (maxBuffer)", () => {
+  it('a diff larger than the limit fails with GitOutputTooLargeError, which says the limit', async () => {
+    const { work } = clonedProject(sandbox);
+    const error = await prepare(work, { maxBuffer: 100 }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(GitOutputTooLargeError);
+    expect(error).toMatchObject({ name: 'GitOutputTooLargeError', limit: 100 });
+    expect((error as Error).message).toMatch(
+      /^The output of "git diff .*" is larger than 100 bytes, the limit set for it\./,
+    );
+  });
+
+  it('stagedDiff takes it too: the same diff fails under a small limit and is read whole under a larger one', async () => {
+    const { repo } = localProject();
+    writeFileSync(join(repo, 'notes.txt'), 'a line of notes\n'.repeat(100));
+    sandbox.git(repo, 'add', 'notes.txt');
+    await expect(stagedDiff(repo, { env: sandbox.env, maxBuffer: 1000 })).rejects.toMatchObject({ limit: 1000 });
+    expect(await stagedDiff(repo, { env: sandbox.env, maxBuffer: 10_000 })).toContain('+a line of notes');
   });
 });

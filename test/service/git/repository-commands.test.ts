@@ -183,6 +183,38 @@ describe("a repository's configuration cannot make git run commands", () => {
     );
   });
 
+  it("runs none through git status (the extension's check for uncommitted changes), in a submodule either", async () => {
+    const { work, origin } = clonedProject(sandbox);
+    sandbox.git(work, '-c', 'protocol.file.allow=always', 'submodule', 'add', '-q', origin, 'vendor/widgets');
+    const submodule = join(work, 'vendor/widgets');
+    armRepository(submodule, join(work, '.git/modules/vendor/widgets'));
+    writeFileSync(join(submodule, 'README.md'), '# WIDGETS\n\nMain moved on.\n');
+    writeFileSync(join(submodule, 'src/app.ts'), 'export const A = 1;\nexport const B = 2;\n');
+    writeFileSync(marker, '');
+
+    try {
+      const status = await runGit(work, ['status', '--porcelain', '--untracked-files=no'], { env: sandbox.env });
+      expect(status.stdout).toMatch(/^A {2}\.gitmodules$/m); // it still answers
+    } finally {
+      expect(ran()).toBe('');
+    }
+
+    // Plain git status asks the submodule whether it is modified, and the submodule runs its commands.
+    sandbox.git(work, '-c', 'filter.evilprocess.process=', 'status', '--porcelain');
+    expect(ran().split('\n')).toEqual(expect.arrayContaining(['core.fsmonitor', 'filter.clean']));
+  });
+
+  it('runs only the subcommands it knows the safety of; any other is refused before git starts', async () => {
+    const { work } = clonedProject(sandbox);
+    armRepository(work);
+    writeFileSync(marker, '');
+    await expect(runGit(work, ['log', '-p', '-1'], { env: sandbox.env })).rejects.toThrow(
+      /runGit does not run "git log": only diff, status, /,
+    );
+    await expect(runGit(work, ['constructor'], { env: sandbox.env })).rejects.toBeInstanceOf(GitError);
+    expect(ran()).toBe('');
+  });
+
   it('fetches nothing (a partial clone could fetch through the remote it names) and says why it failed', async () => {
     const { origin, branchPoint } = clonedProject(sandbox);
     sandbox.git(origin, 'config', 'uploadpack.allowFilter', 'true');

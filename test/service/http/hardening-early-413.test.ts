@@ -2,12 +2,17 @@
 // refused from its Content-Length (or past the limit, chunked) is still arriving when the 413 is
 // sent; closing the socket with that data unread makes the kernel reset the connection, and a
 // reset throws away the 413 the client had not read yet (EPIPE / ECONNRESET instead of an answer).
+// And the issue's check "5 MB body → 413, quickly": a 5 MiB create is under the body limit (six
+// bytes per byte of diff), and is refused as it streams, once its text holds more than any valid
+// create (diff-size-bound.ts), before the client has sent it all.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LIMITS } from '../../../service/api/limits.ts';
+import { CREATE_TEXT_BOUND } from '../../../service/http/diff-size-bound.ts';
 import { DRAIN_BYTES } from '../../../service/http/refused-body.ts';
 import { closeHealthy, startTestService, type TestService } from '../../support/test-service.ts';
 import { rawSocket, sendWholeThenRead, streamRequest } from './raw-http.ts';
+import { FIVE_MIB as FIVE_MB, FIVE_MIB_SHAPES, fiveMibCreate, refuseRuns } from './early-refusal.ts';
 
-const FIVE_MB = 5 * 1024 * 1024;
 /** Far over the whole-body limit of a create (6,065,536 bytes: any valid diff's JSON fits). */
 const TEN_MB = 10 * 1024 * 1024;
 const RUNS = 50;
@@ -37,6 +42,30 @@ async function failuresOf(
   }
   return failures;
 }
+
+describe(`a 5 MiB create → 413 diff_too_large, ${RUNS} times in a row each`, () => {
+  it.each(FIVE_MIB_SHAPES)(
+    '%s, sent as fast as possible: 413 every time, never a reset',
+    { timeout: 120_000 },
+    async (shape) => {
+      const { failures } = await refuseRuns(fiveMibCreate(t.url, t.reviewToken, shape), RUNS);
+      expect(failures).toEqual([]);
+    },
+  );
+
+  it.each(FIVE_MIB_SHAPES.filter((s) => s !== 'sent whole, then read'))(
+    '%s, paced: answered before the whole body was sent',
+    { timeout: 120_000 },
+    async (shape) => {
+      const { failures, mostSent } = await refuseRuns(
+        fiveMibCreate(t.url, t.reviewToken, shape, { paced: true }),
+        RUNS,
+      );
+      expect(failures).toEqual([]);
+      expect(mostSent).toBeLessThan(FIVE_MB);
+    },
+  );
+});
 
 describe(`an early 413, ${RUNS} times in a row, the body sent as fast as possible`, () => {
   it('10 MB with Content-Length → 413 every time, never a reset', { timeout: 120_000 }, async () => {
@@ -112,5 +141,14 @@ describe('a 413 for a body read whole', () => {
     );
     expect(answer.status).toBe(413);
     expect(answer.text).toMatch(/HTTP\/1\.1 200 OK[\s\S]*"status":"ok"/); // the second request, on the same connection
+  });
+});
+
+describe('where "far over the limit" starts is documented', () => {
+  it('the OpenAPI document states both bounds', async () => {
+    const document = (await (await fetch(`${t.url}/v1/openapi.json`)).json()) as { info: { description: string } };
+    expect(document.info.description).toContain('once its text');
+    expect(document.info.description).toContain(`passes ${CREATE_TEXT_BOUND.toLocaleString('en')} bytes`);
+    expect(document.info.description).toContain(`Content-Length over ${LIMITS.reviewBodyBytes.toLocaleString('en')}`);
   });
 });

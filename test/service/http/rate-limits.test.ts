@@ -2,6 +2,7 @@
 // (429 queue_full with Retry-After) at their edges.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError } from '../../../service/client/errors.ts';
+import { rawSocket } from './raw-http.ts';
 import { DEBUGGER_DIFF, sleep, startTestService, type TestService, closeHealthy } from '../../support/test-service.ts';
 
 const ok = { diff: DEBUGGER_DIFF, repository: 'github.com/acme/widgets' };
@@ -63,6 +64,19 @@ describe('rate limits per token (read 5, create 3, tokens 5 per minute)', () => 
       headers: { 'content-type': 'application/json' },
     });
     await expect429(response, 'rate_limited');
+  });
+
+  it('a limited create with a large body: the body is read and dropped, and the connection answers the next request', async () => {
+    for (let i = 0; i < 4 && (await t.api('POST', '/v1/reviews', { body: ok })).status !== 429; i++); // budget spent
+    const body = JSON.stringify({ diff: 'a'.repeat(600_000), repository: 'r' });
+    const head = `POST /v1/reviews HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${t.reviewToken}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n`;
+    const answer = await rawSocket(
+      t.url,
+      [head + body, 'GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n'],
+      { pauseMs: 200 },
+    );
+    expect(answer.status).toBe(429);
+    expect(answer.text).toMatch(/HTTP\/1\.1 200 OK[\s\S]*"status":"ok"/); // the second request, on the same connection
   });
 
   it('the typed client sees ApiError rate_limited with retryAfterSeconds', async () => {

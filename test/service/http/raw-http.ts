@@ -24,6 +24,8 @@ export interface StreamOptions {
   bodyBytes: number;
   /** What each chunk consists of. */
   fill?: string;
+  /** Sent first, as part of `bodyBytes` (e.g. `{"diff":"` before a filler of text). */
+  prefix?: string;
   chunkBytes?: number;
   /** Pause between chunks, so the answer can arrive while the body is still on its way. */
   pauseMs?: number;
@@ -63,9 +65,13 @@ export function streamRequest(options: StreamOptions): Promise<RawAnswer> {
     }, timeoutMs);
     const request = http.request({ host: target.hostname, port: target.port, path, method, headers, agent: false });
     let result: RawAnswer | undefined;
+    let laterError: string | undefined;
     request.on('error', (error: NodeJS.ErrnoException) => {
-      if (result) {
-        result.laterError = error.code ?? error.message;
+      // once the answer's head is here, an error (Node's client writing on after the server's FIN:
+      // EPIPE) no longer stops it from being read whole
+      if (result || answered) {
+        laterError = error.code ?? error.message;
+        if (result) result.laterError = laterError;
         return;
       }
       clearTimeout(timer);
@@ -97,6 +103,7 @@ export function streamRequest(options: StreamOptions): Promise<RawAnswer> {
           body: Buffer.concat(parts).toString('utf8'),
           sentWhenAnswered,
           continued,
+          laterError,
         };
         request.destroy();
         resolve(result);
@@ -107,6 +114,10 @@ export function streamRequest(options: StreamOptions): Promise<RawAnswer> {
         sent += Buffer.byteLength(options.body);
         request.end(options.body);
         return;
+      }
+      if (options.prefix !== undefined) {
+        sent += Buffer.byteLength(options.prefix);
+        request.write(options.prefix);
       }
       while (sent < bodyBytes && !answered && !request.destroyed) {
         const size = Math.min(chunkBytes, bodyBytes - sent);

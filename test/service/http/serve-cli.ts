@@ -9,26 +9,29 @@ import { sleep } from '../../support/test-service.ts';
 
 export interface ServedCli {
   url: string;
+  /** The data dir it was given (its dashboard-token is there). */
+  dir: string;
   stop(): Promise<void>;
 }
 
-export async function serveCli(env: Record<string, string>, args: string[] = []): Promise<ServedCli> {
+/** `cli`: the entry point to run, the source (service/cli.ts) unless told (e.g. the built dist/service/cli.js). */
+export async function serveCli(
+  env: Record<string, string>,
+  args: string[] = [],
+  { cli = path.resolve('service/cli.ts') } = {},
+): Promise<ServedCli> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'diff-review-serve-'));
-  const child = spawn(
-    process.execPath,
-    [path.resolve('service/cli.ts'), 'serve', '--port', '0', '--data-dir', dir, ...args],
-    {
-      env: { ...process.env, DIFF_REVIEW_LOG_LEVEL: 'warn', ...env },
-      stdio: 'ignore',
-    },
-  );
+  const child = spawn(process.execPath, [cli, 'serve', '--port', '0', '--data-dir', dir, ...args], {
+    env: { ...process.env, DIFF_REVIEW_LOG_LEVEL: 'warn', ...env },
+    stdio: 'ignore',
+  });
   const stop = async () => {
     child.kill('SIGKILL');
     await rm(dir, { recursive: true, force: true });
   };
   for (let i = 0; i < 200; i++) {
     const lock = readLock(dir);
-    if (lock?.url && lock.pid === child.pid) return { url: lock.url, stop };
+    if (lock?.url && lock.pid === child.pid) return { url: lock.url, dir, stop };
     if (child.exitCode !== null) break;
     await sleep(50);
   }

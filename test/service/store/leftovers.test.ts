@@ -3,11 +3,12 @@
 // temp files of writes cut short are swept on the next start; a lock left by kill -9 whose pid now
 // belongs to another process does not keep the service from starting.
 import { spawn } from 'node:child_process';
-import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { acquireDataDirLock, DataDirBusyError, LOCK_FILE } from '../../../service/store/data-dir-lock.ts';
+import { startTimeSources } from '../../../service/store/data-dir-process-start.ts';
 import { LowdbStore } from '../../../service/store/lowdb-store.ts';
 import type { StoreLog } from '../../../service/store/store-log.ts';
 import type { StoredReview } from '../../../service/store/types.ts';
@@ -29,6 +30,17 @@ function review(i: number, status: StoredReview['status']): StoredReview {
   return { review_id: id(i), owner: 'local', status, repository: 'r', created_at: at, updated_at: at, attempts: 0 };
 }
 
+/** The files under `dir` that are not 0600 and the folders that are not 0700, with their modes. */
+async function notPrivate(dir: string): Promise<string[]> {
+  const wrong: string[] = [];
+  for (const entry of await readdir(dir, { withFileTypes: true, recursive: true })) {
+    const full = path.join(entry.parentPath, entry.name);
+    const mode = (await stat(full)).mode & 0o777;
+    if (mode !== (entry.isDirectory() ? 0o700 : 0o600)) wrong.push(`${path.relative(dir, full)} ${mode.toString(8)}`);
+  }
+  return wrong;
+}
+
 describe('file modes', () => {
   it('every file the service writes is 0600 and every folder 0700, even under a permissive umask', async () => {
     const previous = process.umask(0o000);
@@ -43,26 +55,67 @@ describe('file modes', () => {
       );
       await client.waitForReview(job.review_id, { timeoutMs: 20_000, pollIntervalMs: 25 });
       await t.service.close(); // writes what is pending
-      const wrong: string[] = [];
-      const walk = async (at: string) => {
-        for (const entry of await readdir(at, { withFileTypes: true })) {
-          const full = path.join(at, entry.name);
-          const mode = (await stat(full)).mode & 0o777;
-          if (entry.isDirectory()) {
-            if (mode !== 0o700) wrong.push(`${full} ${mode.toString(8)}`);
-            await walk(full);
-          } else if (mode !== 0o600) wrong.push(`${full} ${mode.toString(8)}`);
-        }
-      };
       expect((await stat(dir)).mode & 0o777).toBe(0o700);
-      await walk(dir);
-      expect(wrong).toEqual([]);
+      expect(await notPrivate(dir)).toEqual([]);
       expect(await readdir(dir)).toEqual(
         expect.arrayContaining(['store.json', 'dashboard-token', 'diffs', 'results', 'idempotency']),
       );
     } finally {
       process.umask(previous);
     }
+  });
+});
+
+describe('file modes past the archive and a retention pass', () => {
+  it('archive segments, a segment rewritten by retention, idempotency segments and the lock are 0600 too', async () => {
+    const previous = process.umask(0o000);
+    try {
+      const dir = path.join(await dataDir(), 'data');
+      const lock = acquireDataDirLock(dir);
+      const store = await LowdbStore.open(dir);
+      // 450 finished reviews over three days: past 400 the oldest move to the archive, one segment a day
+      for (let i = 0; i < 450; i++) {
+        const at = new Date(Date.parse('2026-11-18T00:00:00.000Z') + i * 10 * 60_000).toISOString();
+        await store.insertReview({ ...review(i, 'completed'), created_at: at, updated_at: at });
+        await store.writeFindings(id(i), []);
+        await store.putIdempotency({
+          owner: 'local',
+          key: `k${i}`,
+          request_hash: 'h',
+          review_id: id(i),
+          created_at: at,
+        });
+      }
+      const segments = await readdir(path.join(dir, 'archive'));
+      expect(segments.length).toBeGreaterThan(1);
+      const secondDay = path.join(dir, 'archive', segments.sort()[1]!);
+      const sizeBefore = (await stat(secondDay)).size;
+      // retention: the first day goes, the second day's segment is rewritten without its first hours
+      expect(await store.deleteFinishedBefore('2026-11-19T06:00:00.000Z')).toBeGreaterThan(0);
+      expect(await store.deleteIdempotencyBefore('2026-11-19T06:00:00.000Z')).toBeGreaterThan(0);
+      expect((await stat(secondDay)).size).toBeLessThan(sizeBefore); // rewritten, not removed
+      expect(await notPrivate(dir)).toEqual([]); // the lock included, while it is held
+      expect(await readdir(dir)).toEqual(expect.arrayContaining([LOCK_FILE, 'archive', 'idempotency', 'store.json']));
+      await store.close();
+      lock.release();
+      expect(await notPrivate(dir)).toEqual([]);
+    } finally {
+      process.umask(previous);
+    }
+  });
+
+  it('folders that were there already, open to others, are made 0700 on open, with a warning', async () => {
+    const dir = await dataDir();
+    for (const folder of ['diffs', 'results', 'archive']) await mkdir(path.join(dir, folder), { mode: 0o755 });
+    await chmod(dir, 0o755);
+    await chmod(path.join(dir, 'archive'), 0o750);
+    const said: string[] = [];
+    const log: StoreLog = { info: () => {}, warn: (d, m) => said.push(`${m} ${JSON.stringify(d)}`), error: () => {} };
+    const store = await LowdbStore.open(dir, { log });
+    await store.close();
+    expect(await notPrivate(dir)).toEqual([]);
+    expect((await stat(dir)).mode & 0o777).toBe(0o700);
+    expect(said.join('\n')).toMatch(/made private \(0700\).*\. \(was 755\).*diffs \(was 755\).*archive \(was 750\)/);
   });
 });
 
@@ -129,6 +182,76 @@ describe('a stale lock', () => {
       await writeFile(path.join(dir, LOCK_FILE), JSON.stringify({ ...left, pid }));
       const lock = acquireDataDirLock(dir);
       lock.release();
+    }
+  });
+
+  it('whose pid was reused is told from its owner without /proc too (as on macOS: by ps)', async () => {
+    const dir = await dataDir();
+    const holder = spawn(
+      process.execPath,
+      [
+        '-e',
+        `Promise.all([import(${JSON.stringify(path.resolve('service/store/data-dir-process-start.ts'))}), import(${JSON.stringify(path.resolve('service/store/data-dir-lock.ts'))})]).then(([start, m]) => { start.startTimeSources.splice(0, start.startTimeSources.findIndex((s) => s.name === 'ps')); m.acquireDataDirLock(${JSON.stringify(dir)}); console.log('held'); setInterval(() => {}, 1000); })`,
+      ],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    await new Promise<void>((resolve) => holder.stdout!.once('data', () => resolve()));
+    holder.kill('SIGKILL');
+    await new Promise((resolve) => holder.once('exit', resolve));
+    const left = JSON.parse(await readFile(path.join(dir, LOCK_FILE), 'utf8')) as { pid: number; started: string };
+    expect(left.started).toMatch(/^ps:\w{3} \w{3} +\d+ [\d:]+ \d{4}$/);
+    const sources = startTimeSources.splice(0);
+    startTimeSources.push(...sources.filter((source) => source.name !== 'proc'));
+    try {
+      for (const pid of [process.ppid, 1]) {
+        await writeFile(path.join(dir, LOCK_FILE), JSON.stringify({ ...left, pid }));
+        acquireDataDirLock(dir).release();
+      }
+      // and with no way left to tell, the pid alone decides (as on Windows): a live one is taken for the owner
+      startTimeSources.splice(0);
+      await writeFile(path.join(dir, LOCK_FILE), JSON.stringify({ ...left, pid: 1 }));
+      expect(() => acquireDataDirLock(dir)).toThrow(DataDirBusyError);
+    } finally {
+      startTimeSources.splice(0, startTimeSources.length, ...sources);
+    }
+  });
+
+  it('taken by two starters at the same moment: exactly one gets it, the other DataDirBusyError', {
+    timeout: 120_000,
+  }, async () => {
+    const lockModule = JSON.stringify(path.resolve('service/store/data-dir-lock.ts'));
+    for (let round = 0; round < 12; round++) {
+      const dir = await dataDir();
+      // A stale lock (a dead pid) to take over, as after a crash: the path where two could both remove it.
+      await writeFile(path.join(dir, LOCK_FILE), JSON.stringify({ pid: 2 ** 22 + round }));
+      const go = path.join(dir, 'go');
+      const starters = [0, 1].map(() =>
+        spawn(
+          process.execPath,
+          [
+            '-e',
+            `import(${lockModule}).then((m) => { const fs = require('node:fs'); console.log('ready'); while (!fs.existsSync(${JSON.stringify(go)})); try { m.acquireDataDirLock(${JSON.stringify(dir)}); console.log('held'); } catch (e) { console.log(e.name); } setInterval(() => {}, 1000); })`,
+          ],
+          { stdio: ['ignore', 'pipe', 'inherit'] },
+        ),
+      );
+      try {
+        const said = starters.map((starter) => {
+          let out = '';
+          starter.stdout!.on('data', (d) => (out += d));
+          return () => out;
+        });
+        const until = async (done: () => boolean) => {
+          while (!done()) await new Promise((r) => setTimeout(r, 5));
+        };
+        await until(() => said.every((out) => out().includes('ready')));
+        await writeFile(go, '');
+        await until(() => said.every((out) => /held|Error/.test(out())));
+        const results = said.map((out) => out().replace('ready', '').trim()).sort();
+        expect(results, `round ${round}`).toEqual(['DataDirBusyError', 'held']);
+      } finally {
+        for (const starter of starters) starter.kill('SIGKILL');
+      }
     }
   });
 

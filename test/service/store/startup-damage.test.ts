@@ -10,6 +10,7 @@ import { createService } from '../../../service/service.ts';
 import { LowdbStore } from '../../../service/store/lowdb-store.ts';
 import type { StoreLog } from '../../../service/store/store-log.ts';
 import type { StoredReview } from '../../../service/store/types.ts';
+import { startTestService } from '../../support/test-service.ts';
 
 const dirs: string[] = [];
 afterEach(async () => {
@@ -93,6 +94,21 @@ describe('start-up with a missing or damaged store file', () => {
       /store\.json is missing/,
     );
     await expect(stat(path.join(dir, 'dashboard-token'))).rejects.toThrow(/ENOENT/);
+    await expect(stat(path.join(dir, 'service.lock'))).rejects.toThrow(/ENOENT/);
+  });
+
+  it('refuses when only the dashboard-token file is left beside a missing store.json (its review tokens were there)', async () => {
+    const dir = await dataDir();
+    const t = await startTestService({}, dir); // mints the dashboard token and a review token; no review
+    await t.service.close();
+    const secret = await readFile(path.join(dir, 'dashboard-token'), 'utf8');
+    await rm(storeFile(dir));
+    const files = (await readdir(dir, { recursive: true, withFileTypes: true })).filter((e) => e.isFile());
+    expect(files.map((e) => e.name)).toEqual(['dashboard-token']); // the folders are empty
+    await expect(createService({ dataDir: dir, port: 0, logLevel: 'silent' })).rejects.toThrow(
+      /store\.json is missing, but the data dir still holds a dashboard-token file/,
+    );
+    expect(await readFile(path.join(dir, 'dashboard-token'), 'utf8')).toBe(secret); // no new one minted
     await expect(stat(path.join(dir, 'service.lock'))).rejects.toThrow(/ENOENT/);
   });
 

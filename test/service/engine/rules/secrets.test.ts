@@ -520,6 +520,61 @@ describe('secrets: fingerprints', () => {
     expect(a!.fingerprint).not.toBe(b!.fingerprint);
   });
 
+  // Issue 16 item 7: every finding on a line that holds a secret hashes that line, not only the
+  // secret's own finding; and of two secrets on one line only one finding is kept.
+  const ghToken = (seed: string) => `ghp_${seed}${'aB3dE5fG7hJ9kL1mN2pQ4rS6tU8vW0xY2zA4'.slice(seed.length)}`;
+  const otherRulesOnASecretsLine: {
+    name: string;
+    path: string;
+    rule: string;
+    line: (secret: string) => string;
+    secrets: [string, string];
+  }[] = [
+    {
+      name: 'a TODO on a line with a database URL',
+      path: 'app/db.py',
+      rule: 'todo-without-issue',
+      line: (password) => `# TODO rotate postgres://admin:${password}@db.internal:5432/app`,
+      secrets: ['Winter2024!x', 'Summer2023!y'],
+    },
+    {
+      name: 'TLS verification off on a line with a GitHub token',
+      path: 'app/sync.py',
+      rule: 'no-tls-verify-off',
+      line: (gh) =>
+        `r = requests.get("https://api.github.com/user", headers={"Authorization": "token ${gh}"}, verify=False)`,
+      secrets: [ghToken('Q'), ghToken('Zx')],
+    },
+  ];
+
+  it.each(otherRulesOnASecretsLine.map((c) => [c.name, c] as const))(
+    'of another rule on the line: stay the same when only the secret changes, and cannot be reproduced by a guess: %s',
+    async (_name, c) => {
+      const [first, second] = await Promise.all(
+        c.secrets.map(async (secret) => (await findings(c.path, [c.line(secret)])).find((f) => f.rule_id === c.rule)),
+      );
+      expect(first).toBeDefined();
+      expect((await findings(c.path, [c.line(c.secrets[0])])).map((f) => f.rule_id)).toContain('secret');
+      expect(second!.fingerprint).toBe(first!.fingerprint);
+      for (const guess of c.secrets)
+        expect(first!.fingerprint).not.toBe(fingerprintOfPlainLine(c.rule, c.path, c.line(guess)));
+    },
+  );
+
+  it('of a line with two secrets: the one finding kept masks both', async () => {
+    const line = (a: string, b: string) => `const gh1 = "${a}", gh2 = "${b}";`;
+    const [first, second] = await Promise.all(
+      [line(ghToken('Q'), ghToken('Zx')), line(ghToken('Q'), ghToken('Wy'))].map(async (l) =>
+        (await findings('src/a.ts', [l])).filter((f) => f.rule_id === 'secret'),
+      ),
+    );
+    expect(first).toHaveLength(1);
+    expect(second![0]!.fingerprint).toBe(first![0]!.fingerprint); // only the second secret changed
+    expect(first![0]!.fingerprint).not.toBe(
+      fingerprintOfPlainLine('secret', 'src/a.ts', line('<secret>', ghToken('Zx'))),
+    );
+  });
+
   it('cannot be reproduced by guessing the password of a URL', async () => {
     const line = 'const db = "postgres://admin:Winter2024!x@db.internal:5432/app";';
     const [finding] = await findings('src/db.ts', [line]);
