@@ -170,7 +170,7 @@ export function patternRule(spec: PatternRuleSpec): LineRule {
       const haystack = view === 'code' ? line.code : view === 'comment' ? line.comment : line.text;
       const m = pattern.exec(haystack);
       if (!m) return null;
-      if (unless && unless.test(line.text)) return null;
+      if (unless?.test(line.text)) return null;
       return spanOf(m);
     },
   };

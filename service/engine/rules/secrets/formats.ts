@@ -193,7 +193,7 @@ const NAMED: CredentialFormat[] = [
   named('bittrex-key', 'Bittrex API key', 'bittrex', ['bittrex'], '[a-z0-9]{32}'),
   named('cisco-meraki-api-key', 'Cisco Meraki API key', 'meraki', ['meraki'], `${HEX}{40}`),
   named('cloudflare-api-key', 'Cloudflare API key', 'cloudflare', ['cloudflare'], '[\\w-]{40}|[a-f0-9]{37}'),
-  named('codecov-access-token', 'Codecov access token', 'codecov', ['codecov'], '[a-z0-9]{32}|' + UUID),
+  named('codecov-access-token', 'Codecov access token', 'codecov', ['codecov'], `[a-z0-9]{32}|${UUID}`),
   named('cohere-api-token', 'Cohere API key', 'cohere|co_api_key', ['cohere', 'co_api_key'], '[a-zA-Z0-9]{40}', {
     entropy: 4,
   }),
@@ -268,7 +268,7 @@ const NAMED: CredentialFormat[] = [
     'LaunchDarkly access token',
     'launchdarkly',
     ['launchdarkly'],
-    '(?:api|sdk|mob)-' + UUID + '|[\\w=-]{40}',
+    `(?:api|sdk|mob)-${UUID}|[\\w=-]{40}`,
   ),
   named('linear-client-secret', 'Linear client secret', 'linear', ['linear'], `${HEX}{32}`, { entropy: 3.2 }),
   named(

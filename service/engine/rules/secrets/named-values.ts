@@ -6,7 +6,7 @@
 // an identifier or a placeholder.
 import { lastPathMemo } from '../files.ts';
 import type { CredentialFormat } from './format.ts';
-import { END, spellings } from './format.ts';
+import { spellings } from './format.ts';
 import { isPlaceholderSecret, isReference, shannonEntropy } from './placeholders.ts';
 
 /** Files whose values are written bare: `password: hunter22`, `db.password=...`. */
