@@ -123,7 +123,9 @@ function tryFormat(format: CredentialFormat, text: string, at: number, path: str
   if (format.wordStart && at > 0 && /[A-Za-z0-9]/.test(text[at - 1]!)) return null;
   if (format.before && at > 0 && !format.before.test(text[at - 1]!)) return null;
   if (format.files && !format.files(path)) return null;
-  format.pattern.lastIndex = at;
+  const from = at - (format.back ?? 0);
+  if (from < 0) return null;
+  format.pattern.lastIndex = from;
   const m = format.pattern.exec(text);
   if (!m) return null;
   const groups = m.indices?.groups;
@@ -134,6 +136,8 @@ function tryFormat(format: CredentialFormat, text: string, at: number, path: str
   if (shannonEntropy(secret) < format.entropy || isReference(secret)) return null;
   if (!format.uniformRunsAllowed && isPlaceholderSecret(secret)) return null;
   if (format.accepts && !format.accepts(secret, m)) return null;
+  const allow = format.allowlist;
+  if (allow?.regexes.some((regex) => regex.test(allow.target === 'match' ? m[0] : secret))) return null;
   return { format, start, end };
 }
 

@@ -70,41 +70,6 @@ export function looksLikeRandomKey(value: string): boolean {
 }
 
 const PASSWORD_WORDS = ['password', 'passwd'];
-/** Schemes whose URLs carry a password: databases, caches, queues, mail and file transfer. */
-const URL_SCHEMES = [
-  'redis',
-  'rediss',
-  'amqp',
-  'amqps',
-  'mongodb',
-  'mongodb+srv',
-  'postgres',
-  'postgresql',
-  'mysql',
-  'mariadb',
-  'mssql',
-  'sqlserver',
-  'oracle',
-  'clickhouse',
-  'cockroachdb',
-  'couchdb',
-  'neo4j',
-  'neo4j+s',
-  'bolt',
-  'nats',
-  'kafka',
-  'mqtt',
-  'mqtts',
-  'ftp',
-  'sftp',
-  'smtp',
-  'smtps',
-  'imap',
-  'ldap',
-  'memcached',
-  'elasticsearch',
-  'cassandra',
-].filter((scheme) => scheme.length >= 4);
 const KEY_WORDS = [
   'secret',
   'token',
@@ -151,7 +116,16 @@ const inCode = (keywords: readonly string[]): string[] =>
   });
 const KEY_KEYWORDS_IN_CODE = inCode(KEY_KEYWORDS);
 const PASSWORD_KEYWORDS_IN_CODE = inCode(PASSWORD_KEYWORDS);
-const KEY_NAMES = String.raw`(?:secret|token|api[_-]?key|access[_-]?key|auth[_-]?key|private[_-]?key)`;
+const KEY_NAMES = '(?:secret|token|api[_-]?key|access[_-]?key|auth[_-]?key|private[_-]?key)';
+
+/** Tokens that are public by design, whatever name they are given (gitleaks' allowlists have them too). */
+const PUBLIC_VALUES: CredentialFormat['allowlist'] = {
+  regexes: [
+    /^pub[0-9a-f]{32}$/, // a Datadog browser client token
+    /^pk\.eyJ[\w.-]+$/, // a Mapbox public token
+    /^pk_(?:live|test)_\w+$/, // a Stripe publishable key
+  ],
+};
 
 function generic(
   id: string,
@@ -173,6 +147,7 @@ function generic(
     generic: true,
     files: bare ? isConfigFile : (path) => !isConfigFile(path),
     accepts: (secret, match) => NAME_TAIL.test(nameTailOf(match)) && accepts(secret),
+    allowlist: PUBLIC_VALUES,
   };
 }
 
@@ -208,7 +183,9 @@ export const NAMED_VALUES: CredentialFormat[] = [
       ...spellings(['password=']),
       ...[';', '&', '?', ' ', '"', "'"].flatMap((before) => ['pwd=', 'Pwd=', 'PWD='].map((pwd) => before + pwd)),
     ],
-    pattern: /[;&? "']?(?:password|pwd)=(?<secret>[^;&\s'"\x60]{6,128})(?=[;&'"\x60\s]|$)/diy,
+    // A parameter of a connection string (after ; & ? a quote or a space) or a --password= flag;
+    // not a name that ends in password (DB_PASSWORD=, a variable: the generic rules' "password").
+    pattern: /(?:[;&? "']|(?<=[;&?"' ]|--))(?:password|pwd)=(?<secret>[^;&\s'"\x60]{6,128})(?=[;&'"\x60\s]|$)/diy,
     secretGroup: 0,
     entropy: 0,
     wordStart: false,
@@ -216,14 +193,14 @@ export const NAMED_VALUES: CredentialFormat[] = [
     accepts: looksLikePassword,
   },
   {
-    // Databases, caches and queues (secretlint reads http(s) and the common database schemes; this
-    // adds the rest, and an empty user name: redis://:pw@host).
+    // A URL of any scheme with a user and a password: databases, caches, queues, SQLAlchemy's
+    // dialect+driver (postgresql+psycopg2://), https to an internal host (secretlint's basic-auth
+    // rule reads only hosts with a public suffix). Tried at each "://", the scheme read backwards.
     id: 'url-credentials',
     kind: 'password in a connection URL',
-    // The scheme and its colon: with "://" the sieve would pick blocks shared with every https:// URL.
-    keywords: URL_SCHEMES.map((scheme) => `${scheme}:`),
+    keywords: ['://'],
     pattern:
-      /[\w+.-]{1,20}:\/\/(?<user>[^:@/\s'"\x60]{0,64}):(?<secret>[^@\s/'"\x60]{3,128})@[\w.-]{1,253}(?=[:/?#'"\x60\s]|$)/dy,
+      /(?<=[A-Za-z][A-Za-z0-9+.-]{1,30}):\/\/(?<user>[^:@/\s'"\x60]{0,64}):(?<secret>[^@\s/'"\x60]{3,128})@[\w.-]{1,253}(?=[:/?#'"\x60\s]|$)/dy,
     secretGroup: 0,
     entropy: 0,
     wordStart: false,
