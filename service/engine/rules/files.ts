@@ -121,6 +121,7 @@ export const isScriptOrCli = lastPathMemo(
 );
 
 export const isYaml = byExtension('yml', 'yaml');
+export const isJson = byExtension('json');
 export const isGo = byExtension('go');
 export const isJvm = byExtension('java', 'kt', 'kts', 'scala', 'groovy');
 /** A GitHub Actions workflow (or a composite action's definition). */

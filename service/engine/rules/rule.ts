@@ -41,6 +41,10 @@ export interface AddedLine extends LexedLine {
    * works it out once (keyed by the rule) instead of once per line, which would be quadratic.
    */
   hunkMemo: Map<unknown, unknown>;
+  /** The same for the file: facts about all its hunks, worked out once (with `fileLines`). */
+  fileMemo: Map<unknown, unknown>;
+  /** Every line of every hunk of the file (context, deleted, added), in order: what the diff shows of it. */
+  fileLines(): readonly DiffLine[];
 }
 
 /** Where a secret lies on a line: 0-based offsets into its text, `end` exclusive. */
