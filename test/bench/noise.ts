@@ -63,7 +63,7 @@ function packageAsNewFiles(name: string): Reviewed {
 /** Sources of other languages and configuration under a folder (a system's Python, Go, shell, YAML). */
 function folderSources(dir: string): Reviewed {
   const accept = (file: string) =>
-    /\.(py|go|java|kt|rb|sh|bash|ya?ml|tf|toml|ini|cfg|conf|properties|php|cs|pl)$/.test(file) ||
+    /\.(py|go|java|kt|rb|sh|bash|ya?ml|tf|toml|ini|cfg|conf|properties|php|cs|pl|txt)$/.test(file) ||
     /^(Dockerfile|Makefile)$/.test(file);
   return folderAsNewFiles(dir, dir, dirname(dir), accept);
 }

@@ -2,10 +2,11 @@
 // secretlint scan: one finding per line, one switch in the configuration). One pass of one
 // regular expression finds the formats' keywords on a line; each occurrence is tried against
 // the formats that have that keyword, by a sticky pattern of bounded length.
-import { isFixture, isTestFile } from '../files.ts';
+import { baseName, isFixture, isTestFile, lastPathMemo } from '../files.ts';
 import type { LineMatch, LineRule } from '../rule.ts';
 import { type CredentialFormat, escapeRegExp } from './format.ts';
 import { CREDENTIAL_FORMATS } from './formats.ts';
+import { isConfigFile } from './named-values.ts';
 import {
   fakeNameEnd,
   isPlaceholderSecret,
@@ -171,6 +172,49 @@ export const credentialFormats: LineRule = {
       endColumn: found.end + 1,
       message: secretMessage(found.format.kind),
       secret: { start: found.start, end: found.end },
+      ...(found.format.generic ? { generic: true } : {}),
+    };
+  },
+};
+
+/**
+ * Plain-text files that hold tokens one a line (deploy/token.txt, keys, credentials, files with
+ * no extension): a short prefix (AIza, pnu_) at the start of the line has no quote or `=` before
+ * it, which the keyword sieve needs. Every line of these (rare) files is read as if a space came
+ * first.
+ */
+const isPlainTextFile = lastPathMemo((path: string): boolean => {
+  const name = baseName(path);
+  return (
+    !isTemplateOrDoc(path) &&
+    (/\.(txt|key|keys|token|tokens|secret|secrets|cred|creds|credentials)$/i.test(name) ||
+      (!name.includes('.') &&
+        !/^(Dockerfile|Containerfile|Makefile|GNUmakefile|Jenkinsfile|Vagrantfile|Gemfile|Rakefile|Procfile|LICENSE|LICENCE|COPYING|NOTICE|AUTHORS|README|CHANGELOG|CODEOWNERS)$/i.test(
+          name,
+        )))
+  );
+});
+
+/** A line that is one token and nothing else (a key file's line, a YAML document of one scalar). */
+const LONE_TOKEN = /^[\w.~+/=-]{16,}$/;
+
+export const credentialsAtLineStart: LineRule = {
+  ...credentialFormats,
+  files: (path) => isPlainTextFile(path) || (isConfigFile(path) && !isTemplateOrDoc(path)),
+  keywords: [],
+  keywordsFor: undefined,
+  check(line): LineMatch | null {
+    // In config files only a line that is a lone token: the rest has a name, a quote or `=` before its value.
+    if (!isPlainTextFile(line.path) && !LONE_TOKEN.test(line.text)) return null;
+    const text = ` ${line.text}`;
+    const found = detector.detect(text, line.path);
+    // Only what starts the line: the rest the ordinary rule finds.
+    if (found?.start !== 1) return null;
+    return {
+      column: found.start,
+      endColumn: found.end,
+      message: secretMessage(found.format.kind),
+      secret: { start: found.start - 1, end: found.end - 1 },
       ...(found.format.generic ? { generic: true } : {}),
     };
   },

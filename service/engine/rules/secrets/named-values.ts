@@ -4,17 +4,22 @@
 // with an empty user name and a password (redis://:pw@host). Precision first: the name must end
 // in the credential word, and the value must look chosen or random, not like a label, a path,
 // an identifier or a placeholder.
-import { lastPathMemo } from '../files.ts';
+import { isDockerfile, lastPathMemo } from '../files.ts';
 import type { CredentialFormat } from './format.ts';
 import { spellings } from './format.ts';
 import { isPlaceholderSecret, isReference, shannonEntropy } from './placeholders.ts';
 
-/** Files whose values are written bare: `password: hunter22`, `db.password=...`. */
+/**
+ * Files whose values are written bare: `password: hunter22`, `db.password=...`, and shell
+ * scripts and Dockerfiles (`export API_TOKEN=…`, `ENV API_KEY=…`), where a value runs to the end
+ * of the line or a comment.
+ */
 export const isConfigFile = lastPathMemo(
   (path: string): boolean =>
-    /\.(ya?ml|properties|toml|ini|cfg|conf|env)$/i.test(path) ||
+    /\.(ya?ml|properties|toml|ini|cfg|conf|env|sh|bash|zsh)$/i.test(path) ||
     /(^|\/)\.env(\.[\w-]+)?$/.test(path) ||
-    /(^|\/)\.?(npmrc|pypirc|netrc)$/.test(path),
+    /(^|\/)\.?(npmrc|pypirc|netrc|envrc)$/.test(path) ||
+    isDockerfile(path),
 );
 
 /** Between the name and the value: `=`, `:`, `=>`, `:=`, `?=`, with the name's closing quote. */
@@ -105,7 +110,8 @@ const KEY_KEYWORDS = [
 ];
 const PASSWORD_KEYWORDS = spellings(PASSWORD_WORDS);
 const isCamel = (word: string): boolean => /[A-Z]/.test(word) && /[a-z]/.test(word);
-const OBJECT_VALUES = [': "', ": '", '": "', "': '"];
+/** An object's literal value, or a literal assigned to the name (const clientSecret = "…"). */
+const OBJECT_VALUES = [': "', ": '", '": "', "': '", ' = "', " = '"];
 /** Capitalised words joined by a separator (Access_key, Api-key): nobody's spelling. */
 const isOddSpelling = (word: string): boolean => /[_-]/.test(word) && /[A-Z]/.test(word) && /[a-z]/.test(word);
 const inCode = (keywords: readonly string[]): string[] =>
@@ -190,6 +196,19 @@ export const NAMED_VALUES: CredentialFormat[] = [
     entropy: 0,
     wordStart: false,
     generic: true,
+    accepts: looksLikePassword,
+  },
+  {
+    // .netrc: `machine host login user password value`, no = or :.
+    id: 'netrc-password',
+    kind: 'password',
+    keywords: ['password'],
+    pattern: /password[ \t]+(?<secret>[^\s"'\x60]{6,128})(?=\s|$)/dy,
+    secretGroup: 0,
+    entropy: 0,
+    wordStart: true,
+    generic: true,
+    files: (path) => /(^|\/)[._]netrc$/.test(path),
     accepts: looksLikePassword,
   },
   {

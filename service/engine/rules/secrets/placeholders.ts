@@ -58,13 +58,19 @@ export function isReference(value: string): boolean {
 }
 
 /**
- * Templates (`.env.example`, `config.sample.yml`, `*.template`) and documentation hold example
- * values by design: the `secret` rule does not read them.
+ * Templates (`.env.example`, `config.sample.yml`, `*.template`) and documentation (Markdown,
+ * reStructuredText, AsciiDoc; README and CHANGELOG texts, .txt under docs/) hold example values by
+ * design: the `secret` rule does not read them.
  */
 export const isTemplateOrDoc = lastPathMemo((path: string): boolean => {
   const name = baseName(path).toLowerCase();
   return (
-    /\.(example|sample|template|tmpl|tpl|dist)(\.\w+)?$/.test(name) || /\.(md|mdx|markdown|rst|adoc|txt)$/.test(name)
+    /\.(example|sample|template|tmpl|tpl|dist)(\.\w+)?$/.test(name) ||
+    /\.(md|mdx|markdown|rst|adoc)$/.test(name) ||
+    // A .txt file is prose where it is named or kept as such; elsewhere (deploy/token.txt) it is read.
+    (name.endsWith('.txt') &&
+      (/^(readme|changelog|changes|history|license|licence|notice|authors|contributing|copying|news)\b/.test(name) ||
+        /(^|\/)docs?\//i.test(path)))
   );
 });
 

@@ -195,3 +195,36 @@ describe('secret: per-format allowlists', () => {
     ).toHaveLength(1);
   });
 });
+
+describe('secret: bare values in shell and Dockerfiles, camelCase names, plain-text files', () => {
+  it('reads export NAME=value, ENV NAME=value and .netrc passwords', async () => {
+    expect(await secretMessages('scripts/deploy.sh', [`export API_TOKEN=${B64.slice(0, 40)}`])).toHaveLength(1);
+    expect(await secretMessages('Dockerfile', [`ENV API_KEY=${B64.slice(0, 40)}`])).toHaveLength(1);
+    expect(await secretMessages('.netrc', [`machine api.acme.io login deploy password ${PASSWORD}`])).toHaveLength(1);
+    expect(
+      await secretMessages('scripts/deploy.sh', [
+        'export API_TOKEN=$(cat /run/secrets/token)',
+        'export DB_PASSWORD="${DB_PASSWORD:-}"',
+        'TOKEN_FILE=/run/secrets/token',
+      ]),
+    ).toEqual([]);
+  });
+
+  it('reads a literal assigned to a camelCase name, not one read from elsewhere', async () => {
+    expect(await secretMessages('src/x.ts', [`const apiKey = "${B64.slice(0, 40)}";`])).toHaveLength(1);
+    expect(await secretMessages('src/x.ts', [`const clientSecret = '${B64.slice(0, 40)}';`])).toHaveLength(1);
+    expect(await secretMessages('src/x.ts', ['const apiKey = "x-api-key";', 'const clientSecret = "";'])).toEqual([]);
+  });
+
+  it('reads .txt files other than documentation, and short prefixes at the start of a line', async () => {
+    const gcp = `AIza${B64.slice(0, 35)}`;
+    expect(await secretMessages('deploy/token.txt', [`ghp_aB3dE5fG7hJ9kL1mN2pQ4rS6tU8vW0xY2zA4`])).toHaveLength(1);
+    expect(await secretMessages('deploy/keys.txt', [gcp])).toEqual([
+      '1: secret: A Google API key was added; remove it, rotate it, and load it from the environment or a secret store.',
+    ]);
+    expect(await secretMessages('config/keys.yml', [gcp])).toHaveLength(1);
+    expect(await secretMessages('docs/setup.txt', [gcp])).toEqual([]);
+    expect(await secretMessages('CHANGELOG.txt', [gcp])).toEqual([]);
+    expect(await secretMessages('requirements.txt', ['requests==2.32.3', 'fastapi>=0.110'])).toEqual([]);
+  });
+});
