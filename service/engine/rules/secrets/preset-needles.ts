@@ -92,7 +92,7 @@ for (const needle of NEEDLES)
 for (const needle of NEEDLES) if (typeof needle === 'string') LINE_TESTS.delete(needle);
 
 /** What each of the preset's findings is, by its message id, for the message (never the value). */
-const PRESET_KINDS: Readonly<Record<string, string>> = {
+export const PRESET_KINDS: Readonly<Record<string, string>> = {
   AWSAccessKeyID: 'AWS access key id',
   AWSSecretAccessKey: 'AWS secret access key',
   BasicAuth: 'password in a URL',

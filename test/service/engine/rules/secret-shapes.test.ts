@@ -228,3 +228,14 @@ describe('secret: bare values in shell and Dockerfiles, camelCase names, plain-t
     expect(await secretMessages('requirements.txt', ['requests==2.32.3', 'fastapi>=0.110'])).toEqual([]);
   });
 });
+
+describe('secret: its page lists what it recognises and what it leaves out', () => {
+  it('names every kind of the formats, from the same data', async () => {
+    const { readFileSync } = await import('node:fs');
+    const { CREDENTIAL_FORMATS } = await import('../../../../service/engine/rules/secrets/formats.ts');
+    const page = readFileSync(new URL('../../../../docs/rules/secret.md', import.meta.url), 'utf8');
+    for (const format of CREDENTIAL_FORMATS) expect(page, format.id).toContain(format.kind);
+    expect(page).toContain('## What it does not report');
+    expect(page).toContain('`algolia-api-key`: `search`');
+  });
+});
