@@ -2,6 +2,14 @@
 // `secret` scan rule runs for GitHub, GitLab PATs, AWS, Slack, Stripe, npm, OpenAI, Anthropic,
 // and URLs with passwords): gitleaks' default rules with a recognisable shape, written here as
 // data. Long by nature: one entry per format, nothing else.
+//
+// Left out on purpose (gitleaks has them): client ids (Asana, Bitbucket, Discord, LinkedIn,
+// Looker, MessageBird, Plaid, Sendbird, Sumo Logic ids), which identify an app and grant nothing
+// alone; public tokens (Mapbox pk., Flutterwave public keys, Datadog pub… client tokens,
+// Algolia search-only keys), which ship in web pages by design; JWTs that grant no privileged
+// role (jwt-privileged reads the claims); Facebook app tokens (id|secret) without a provider
+// name, whose shape is too common; .p12/.pfx keystores added as binary files, which carry no
+// added line the line rules could report.
 import type { CredentialFormat } from './format.ts';
 import { named, prefixed } from './format.ts';
 import { privilegedJwt } from './jwt.ts';
