@@ -47,11 +47,6 @@ describe('secret: shapes found without a provider name', () => {
     ['Slack webhook URL', 'src/a.py', `U = "https://hooks.slack.com/triggers/T0A1B2C3D4E/7305918462739/${HEX32}"`],
     ['Flutterwave encryption key', 'src/a.js', 'const k = "FLWSECK_TEST-3f9a0c7e5b1d";'],
     [
-      'Airtable personal access token',
-      'src/a.py',
-      `h = {"Authorization": "Bearer patAb3dE5fG7hJ9kL.${HEX32}${HEX32}"}`,
-    ],
-    [
       'credential in a curl header',
       'ci/a.sh',
       `curl -H "Authorization: Bearer ${B64.slice(0, 40)}" https://api.acme.io`,
