@@ -234,3 +234,24 @@ describe('secret: its page lists what it recognises and what it leaves out', () 
     expect(page).toContain('`algolia-api-key`: `search`');
   });
 });
+
+describe('secret: no rule turns the keyword sieve off for ordinary files', () => {
+  it('keeps the pre-filter for YAML, shell, Dockerfiles, text and code (a rule without keywords reads every line)', async () => {
+    const { Planner, activateRules } = await import('../../../../service/engine/plan.ts');
+    const { ALL_RULES } = await import('../../../../service/engine/rules/index.ts');
+    const planner = new Planner(activateRules(ALL_RULES, undefined), true);
+    for (const path of [
+      'k8s/deploy.yaml',
+      '.github/workflows/ci.yml',
+      'scripts/deploy.sh',
+      'Dockerfile',
+      'deploy/token.txt',
+      'src/a.ts',
+      'app/main.py',
+    ])
+      expect(planner.planFor(path).everyLine, path).toBe(false);
+    // Files that are read whole by design: .env files, and YAML named as a Kubernetes Secret.
+    expect(planner.planFor('.env').everyLine).toBe(true);
+    expect(planner.planFor('k8s/db-secret.yaml').everyLine).toBe(true);
+  });
+});
