@@ -4,7 +4,7 @@ import { createEngine } from './engine.ts';
 import { RULES } from './rule-list.ts';
 import type { SarifInput } from './sarif.ts';
 import { buildSarif } from './sarif.ts';
-import type { EngineConfig, ReviewResult, RuleInfo } from './types.ts';
+import type { EngineConfig, ReviewResult } from './types.ts';
 
 export type { EngineConfig, Finding, ReviewResult, RuleInfo } from './types.ts';
 export { InvalidDiffError, ReviewStoppedError } from './types.ts';

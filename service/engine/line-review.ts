@@ -96,6 +96,21 @@ export function reviewLines(
   const allLine = plan.line.map((_, i) => i);
   const allScan = plan.scan.map((_, i) => i);
   const hunkMemos = new Map<IndexedHunk, Map<unknown, unknown>>();
+  const fileMemo = new Map<unknown, unknown>();
+  const lineOf = (i: number): DiffLine => ({
+    kind: String.fromCharCode(kind[i]!) as DiffLine['kind'],
+    text: readable(lineText(diff, i)),
+    newLine: newLine[i]!,
+  });
+  /** Every line the diff shows of the file: made when a rule first asks. */
+  let allLines: DiffLine[] | undefined;
+  const fileLines = (): DiffLine[] => {
+    if (!allLines) {
+      allLines = [];
+      for (const h of file.hunks) for (let i = h.first; i < h.first + h.count; i++) allLines.push(lineOf(i));
+    }
+    return allLines;
+  };
   /** The file's removed lines, trimmed: made when a rule first asks whether a line was moved. */
   let removed: Set<string> | undefined;
   const removedLines = (): Set<string> => {
@@ -156,14 +171,12 @@ export function reviewLines(
       wasRemoved: () => removedLines().has(text.trim()),
       indexInHunk: k - hunk.first,
       hunkMemo,
+      fileMemo,
+      fileLines,
       lineAt(offset) {
         const i = k + offset;
         if (i < hunk.first || i >= hunk.first + hunk.count) return undefined;
-        return {
-          kind: String.fromCharCode(kind[i]!) as DiffLine['kind'],
-          text: readable(lineText(diff, i)),
-          newLine: newLine[i]!,
-        };
+        return lineOf(i);
       },
     };
     for (const r of lineRules) {

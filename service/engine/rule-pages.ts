@@ -64,6 +64,7 @@ export function rulePage(doc: RuleDoc): string {
     `## What it finds\n\n${doc.summary}`,
     ...(doc.why ? [`## Why it matters\n\n${doc.why}`] : []),
     `## How to fix it\n\n${doc.help}`,
+    ...(doc.more ? [doc.more] : []),
     ...(doc.fires ? [`## Reported\n\n${fence(doc.fires)}`] : []),
     ...(doc.passes ? [`## Not reported\n\n${fence(doc.passes)}`] : []),
     [

@@ -3,10 +3,12 @@
 //
 //   node test/bench/noise.ts [repo-path]            every commit of the repository (default: this one)
 //   node test/bench/noise.ts --packages fastify,ky  the sources of installed packages, as new files
+//   node test/bench/noise.ts --dirs /usr/lib/python3.11,…  the sources (Python, Go, Java, shell,
+//                                                   YAML, …) under folders, as new files
 //   add --list to print every comment with its line
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { createEngine } from '../../service/engine/index.ts';
 import type { Finding } from '../../service/engine/index.ts';
 
@@ -27,16 +29,17 @@ function commitsOf(repo: string): Reviewed[] {
   }));
 }
 
-/** The JavaScript and TypeScript sources of an installed package, as one diff of new files. */
-function packageAsNewFiles(name: string): Reviewed {
-  const dir = join(ROOT, 'node_modules', name);
+/** The sources under `dir` that `accept` takes, as one diff of new files named by their path under `root`. */
+function folderAsNewFiles(name: string, dir: string, root: string, accept: (file: string) => boolean): Reviewed {
   const files: string[] = [];
   const walk = (at: string): void => {
     for (const entry of readdirSync(at).sort()) {
       const path = join(at, entry);
-      if (statSync(path).isDirectory()) {
-        if (entry !== 'node_modules') walk(path);
-      } else if (/\.(js|mjs|cjs|ts|mts|cts)$/.test(entry) && !/\.d\.[mc]?ts$/.test(entry)) files.push(path);
+      const stat = statSync(path, { throwIfNoEntry: false });
+      if (!stat) continue;
+      if (stat.isDirectory()) {
+        if (entry !== 'node_modules' && entry !== '__pycache__') walk(path);
+      } else if (stat.isFile() && stat.size < 1_000_000 && accept(entry)) files.push(path);
     }
   };
   walk(dir);
@@ -45,10 +48,24 @@ function packageAsNewFiles(name: string): Reviewed {
     const lines = readFileSync(file, 'utf8').replace(/\r/g, '').split('\n');
     if (lines.at(-1) === '') lines.pop();
     if (lines.length === 0) continue;
-    const path = relative(join(ROOT, 'node_modules'), file);
+    const path = relative(root, file);
     diff += `diff --git a/${path} b/${path}\nnew file mode 100644\n--- /dev/null\n+++ b/${path}\n@@ -0,0 +1,${lines.length} @@\n${lines.map((line) => `+${line}`).join('\n')}\n`;
   }
   return { name, diff };
+}
+
+/** The JavaScript and TypeScript sources of an installed package, as one diff of new files. */
+function packageAsNewFiles(name: string): Reviewed {
+  const accept = (file: string) => /\.(js|mjs|cjs|ts|mts|cts)$/.test(file) && !/\.d\.[mc]?ts$/.test(file);
+  return folderAsNewFiles(name, join(ROOT, 'node_modules', name), join(ROOT, 'node_modules'), accept);
+}
+
+/** Sources of other languages and configuration under a folder (a system's Python, Go, shell, YAML). */
+function folderSources(dir: string): Reviewed {
+  const accept = (file: string) =>
+    /\.(py|go|java|kt|rb|sh|bash|ya?ml|tf|toml|ini|cfg|conf|properties|php|cs|pl|txt)$/.test(file) ||
+    /^(Dockerfile|Makefile)$/.test(file);
+  return folderAsNewFiles(dir, dir, dirname(dir), accept);
 }
 
 function lineOf(diff: string, finding: Finding): string {
@@ -72,8 +89,13 @@ const args = process.argv.slice(2);
 const list = args.includes('--list');
 const packagesAt = args.indexOf('--packages');
 const packages = packagesAt >= 0 ? args[packagesAt + 1]!.split(',') : [];
-const repo = resolve(args.find((arg, i) => !arg.startsWith('--') && args[i - 1] !== '--packages') ?? ROOT);
-const inputs = packages.length > 0 ? packages.map(packageAsNewFiles) : commitsOf(repo);
+const dirsAt = args.indexOf('--dirs');
+const dirs = dirsAt >= 0 ? args[dirsAt + 1]!.split(',').map((dir) => resolve(dir)) : [];
+const repo = resolve(
+  args.find((arg, i) => !arg.startsWith('--') && args[i - 1] !== '--packages' && args[i - 1] !== '--dirs') ?? ROOT,
+);
+const inputs =
+  packages.length > 0 ? packages.map(packageAsNewFiles) : dirs.length > 0 ? dirs.map(folderSources) : commitsOf(repo);
 
 const engine = createEngine({ maxFindings: 1_000_000 });
 const byRule = new Map<string, number>();
@@ -94,7 +116,11 @@ for (const { name, diff } of inputs) {
 
 const perThousand = (count: number): string => (addedLines === 0 ? '0.00' : ((1000 * count) / addedLines).toFixed(2));
 const source =
-  packages.length > 0 ? `packages ${packages.join(', ')} (as new files)` : `${inputs.length} commits of ${repo}`;
+  packages.length > 0
+    ? `packages ${packages.join(', ')} (as new files)`
+    : dirs.length > 0
+      ? `folders ${dirs.join(', ')} (as new files)`
+      : `${inputs.length} commits of ${repo}`;
 console.log(`\nnoise: ${source}`);
 console.log(`| rule | comments | per 1,000 added lines |\n|---|---:|---:|`);
 for (const [rule, count] of [...byRule].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])))

@@ -12,7 +12,7 @@ import {
   notFixture,
 } from './files.ts';
 import { inDocExample } from './doc-examples.ts';
-import type { LineRule } from './rule.ts';
+import type { AddedLine, LineRule } from './rule.ts';
 import { patternRule, spanOf } from './rule.ts';
 
 interface LanguagePattern {
@@ -90,12 +90,51 @@ const consoleLog = patternRule({
 const isLoggerModule = (path: string): boolean =>
   /^(?:log|logger|logging|console)(?:[.-][\w-]+)?\.[cm]?[jt]sx?$/i.test(baseName(path));
 
-/** Not in a JSDoc @example or a fenced code block (also one whose opener lies above the hunk). */
+/** A definition named like a logger or a log level: class Logger, const logger = {, info(msg) {, warn: (m) =>, function debugLog(. */
+// Bounded runs: a name is short, and an unbounded \w* before a literal would backtrack over a long word.
+const LOGGER_NAME = String.raw`(?:log(?:[A-Z_]\w{0,60})?|logger|\w{0,60}(?:Log|Logger|_log|_logger)\w{0,60})`;
+const LOGGER_DEFINITION = new RegExp(
+  [
+    String.raw`\bclass\s+\w{0,60}Log(?:ger)?\w{0,60}\b`,
+    String.raw`\b(?:const|let|var)\s+${LOGGER_NAME}\s*(?::[^=]{0,80})?=\s*(?:\{|\(|function\b|async\b|\w+\s*=>|new\b)`,
+    String.raw`^\s*(?:export\s+)?(?:default\s+)?(?:async\s+)?function\s*\*?\s*${LOGGER_NAME}\s*\(`,
+    String.raw`^\s*(?:(?:static|public|private|protected|async|override)\s+)*["']?(?:debug|info|warn|warning|error|trace|fatal|${LOGGER_NAME})["']?\s*(?:\([^)]{0,200}\)\s*(?::[^{]{0,80})?\{|[:=]\s*(?:async\s*)?(?:function\b|\([^)]{0,200}\)\s*(?::[^=]{0,80})?=>|\w+\s*=>))`,
+  ].join('|'),
+);
+/** How many lines up the enclosing definitions are looked for. */
+const LOGGER_REACH = 40;
+
+const indentOf = (text: string): number => text.length - text.trimStart().length;
+
+/**
+ * The line is inside a logger's own definition, as far as the hunk shows: the line itself or an
+ * enclosing line above (one indented less than everything below it) defines a logger, a log
+ * function or a log-level method. Its console output is the logger's sink, not a leftover.
+ */
+function inLoggerDefinition(line: AddedLine): boolean {
+  if (LOGGER_DEFINITION.test(line.text)) return true;
+  let indent = indentOf(line.text);
+  for (let offset = -1; offset >= -LOGGER_REACH && indent > 0; offset--) {
+    const above = line.lineAt(offset);
+    if (above === undefined) return false;
+    if (above.kind === '-' || above.text.trim() === '') continue;
+    const own = indentOf(above.text);
+    if (own >= indent) continue;
+    if (LOGGER_DEFINITION.test(above.text)) return true;
+    indent = own;
+  }
+  return false;
+}
+
+/**
+ * Not in a JSDoc @example or a fenced code block (also one whose opener lies above the hunk), nor
+ * in a logger's own definition.
+ */
 export const noConsoleLog: LineRule = {
   ...consoleLog,
   check(line) {
     const match = consoleLog.check(line);
-    return match && !inDocExample(line) ? match : null;
+    return match && !inDocExample(line) && !inLoggerDefinition(line) ? match : null;
   },
 };
 

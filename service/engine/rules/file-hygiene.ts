@@ -78,7 +78,7 @@ export const lockfileWithoutManifest: FileRule = {
     // A workspace lockfile at the root changes with the manifest of any package below it.
     const manifestChanged = files.some((other) => {
       const otherPath = other.newPath ?? other.oldPath;
-      return otherPath !== null && otherPath.startsWith(folder) && manifests.includes(baseName(otherPath));
+      return otherPath?.startsWith(folder) && manifests.includes(baseName(otherPath));
     });
     if (manifestChanged) return null;
     const line = file.firstAddedLine;

@@ -1,4 +1,5 @@
 // Which files a rule applies to, by extension and path. Paths are the new paths of the diff.
+import { JS_EXTENSIONS, SOURCE_EXTENSIONS } from './languages.ts';
 
 /** The engine asks every rule about one path in a row: remember the last answer. */
 export function lastPathMemo<T>(compute: (path: string) => T): (path: string) => T {
@@ -28,7 +29,6 @@ export const byExtension = (...extensions: string[]): ((path: string) => boolean
 
 export const anyFile = (_path: string): boolean => true;
 
-export const JS_EXTENSIONS = ['js', 'jsx', 'mjs', 'cjs', 'ts', 'tsx', 'mts', 'cts', 'vue', 'svelte', 'astro'];
 export const isJavaScript = byExtension(...JS_EXTENSIONS);
 export const isPython = byExtension('py', 'pyw', 'pyi');
 export const isRuby = (path: string): boolean =>
@@ -36,57 +36,8 @@ export const isRuby = (path: string): boolean =>
 export const isRust = byExtension('rs');
 export const isTypeScript = byExtension('ts', 'tsx', 'mts', 'cts');
 
-/** Source code in any language we know the comment syntax of (not prose, not data). */
-export const isSourceCode = byExtension(
-  ...JS_EXTENSIONS,
-  'py',
-  'pyw',
-  'rb',
-  'rs',
-  'go',
-  'java',
-  'kt',
-  'kts',
-  'scala',
-  'swift',
-  'c',
-  'h',
-  'cc',
-  'cpp',
-  'cxx',
-  'hpp',
-  'hh',
-  'cs',
-  'php',
-  'sh',
-  'bash',
-  'zsh',
-  'pl',
-  'pm',
-  'lua',
-  'r',
-  'dart',
-  'ex',
-  'exs',
-  'erl',
-  'hs',
-  'clj',
-  'sql',
-  'groovy',
-  'gradle',
-  'tf',
-  'yaml',
-  'yml',
-  'toml',
-  'ps1',
-  'm',
-  'mm',
-  'fs',
-  'zig',
-  'nim',
-  'jl',
-  'elm',
-);
+/** Source code in any language we know (not prose, not data): languages.ts. */
+export const isSourceCode = byExtension(...SOURCE_EXTENSIONS);
 
 /** Tests: by folder or by name, in the conventions of the common test runners. */
 export const isTestFile = lastPathMemo(
@@ -121,6 +72,7 @@ export const isScriptOrCli = lastPathMemo(
 );
 
 export const isYaml = byExtension('yml', 'yaml');
+export const isJson = byExtension('json');
 export const isGo = byExtension('go');
 export const isJvm = byExtension('java', 'kt', 'kts', 'scala', 'groovy');
 /** A GitHub Actions workflow (or a composite action's definition). */

@@ -4,85 +4,14 @@
 // is recognised by its usual leading `*`, a line inside a multi-line string is not. In
 // JavaScript, regular-expression literals are blanked like strings (/\bdebugger\b/ is no statement).
 
+import { type CommentSyntax, SYNTAX_BY_EXTENSION } from './languages.ts';
+
 export interface LexedLine {
   /** The line with string contents and comments replaced by spaces (quotes kept): same length, same columns. */
   code: string;
   /** The line with everything but comments replaced by spaces: same length, same columns. */
   comment: string;
 }
-
-/**
- * How comments look: `//` and block comments (`js`: also regular-expression literals), `#`,
- * or both (PHP). Markup and data have none we read.
- */
-export type CommentSyntax = 'js' | 'slash' | 'hash' | 'both' | 'sql' | 'none';
-
-const SYNTAX_BY_EXTENSION: Record<string, CommentSyntax> = {};
-for (const ext of ['js', 'jsx', 'mjs', 'cjs', 'ts', 'tsx', 'mts', 'cts', 'vue', 'svelte', 'astro'])
-  SYNTAX_BY_EXTENSION[ext] = 'js';
-for (const ext of [
-  'java',
-  'kt',
-  'kts',
-  'scala',
-  'swift',
-  'c',
-  'h',
-  'cc',
-  'cpp',
-  'cxx',
-  'hpp',
-  'hh',
-  'cs',
-  'go',
-  'rs',
-  'dart',
-  'groovy',
-  'gradle',
-  'm',
-  'mm',
-  'fs',
-  'zig',
-  'json5',
-  'jsonc',
-  'css',
-  'scss',
-  'less',
-])
-  SYNTAX_BY_EXTENSION[ext] = 'slash';
-for (const ext of [
-  'py',
-  'pyw',
-  'pyi',
-  'rb',
-  'rake',
-  'sh',
-  'bash',
-  'zsh',
-  'pl',
-  'pm',
-  'r',
-  'yaml',
-  'yml',
-  'toml',
-  'ini',
-  'cfg',
-  'conf',
-  'tf',
-  'ex',
-  'exs',
-  'ps1',
-  'nim',
-  'jl',
-  'env',
-  'properties',
-  'dockerfile',
-  'mk',
-  'cmake',
-])
-  SYNTAX_BY_EXTENSION[ext] = 'hash';
-SYNTAX_BY_EXTENSION['php'] = 'both';
-for (const ext of ['sql', 'lua', 'hs', 'elm']) SYNTAX_BY_EXTENSION[ext] = 'sql';
 
 export function commentSyntaxOf(path: string): CommentSyntax {
   const name = path.slice(path.lastIndexOf('/') + 1);
@@ -92,7 +21,7 @@ export function commentSyntaxOf(path: string): CommentSyntax {
     return name.startsWith('.env') ? 'hash' : 'none';
   }
   if (name.startsWith('.env')) return 'hash';
-  return SYNTAX_BY_EXTENSION[name.slice(dot + 1).toLowerCase()] ?? 'none';
+  return SYNTAX_BY_EXTENSION.get(name.slice(dot + 1).toLowerCase()) ?? 'none';
 }
 
 export function lexLine(text: string, syntax: CommentSyntax): LexedLine {

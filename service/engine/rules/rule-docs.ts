@@ -3,6 +3,8 @@
 // test/service/engine/rule-docs.test.ts, which also keeps docs/rules/ in step). Long by nature:
 // one entry per rule, nothing else.
 
+import { secretKindsMarkdown } from './secrets/secret-kinds.ts';
+
 /** A file of an example: its path (rules depend on it) and the lines the change adds. */
 export interface RuleExample {
   path: string;
@@ -16,6 +18,8 @@ export interface RuleDocData {
   fires: RuleExample;
   /** A close change it does not report. */
   passes: RuleExample;
+  /** Further Markdown sections for the rule's page, made from its data (what it recognises). */
+  more?: string;
 }
 
 /** A token that looks real, spelled so that no scanner reads this file as a leak. */
@@ -27,6 +31,7 @@ export const RULE_DOCS: Readonly<Record<string, RuleDocData>> = {
     why: 'A credential in a repository is readable by everyone who can read the repository, its forks and its history, for ever: removing it in a later commit does not take it back. Attackers scan public and leaked repositories for them within minutes.',
     fires: { path: 'src/release.ts', lines: [`const token = "${SAMPLE_GITHUB_TOKEN}";`] },
     passes: { path: 'src/release.ts', lines: ['const token = process.env.GITHUB_TOKEN;'] },
+    more: secretKindsMarkdown(),
   },
   'no-private-key': {
     why: 'Whoever has the private key can impersonate the server or the user it belongs to, and decrypt what was encrypted for it.',

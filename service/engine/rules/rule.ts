@@ -41,6 +41,10 @@ export interface AddedLine extends LexedLine {
    * works it out once (keyed by the rule) instead of once per line, which would be quadratic.
    */
   hunkMemo: Map<unknown, unknown>;
+  /** The same for the file: facts about all its hunks, worked out once (with `fileLines`). */
+  fileMemo: Map<unknown, unknown>;
+  /** Every line of every hunk of the file (context, deleted, added), in order: what the diff shows of it. */
+  fileLines(): readonly DiffLine[];
 }
 
 /** Where a secret lies on a line: 0-based offsets into its text, `end` exclusive. */
@@ -170,7 +174,7 @@ export function patternRule(spec: PatternRuleSpec): LineRule {
       const haystack = view === 'code' ? line.code : view === 'comment' ? line.comment : line.text;
       const m = pattern.exec(haystack);
       if (!m) return null;
-      if (unless && unless.test(line.text)) return null;
+      if (unless?.test(line.text)) return null;
       return spanOf(m);
     },
   };

@@ -1,10 +1,9 @@
 // Real `git diff`, `git format-patch`, `git show` and `diff -u` output, made in a temporary
 // repository, with what a parser must read from each.
 import { execFileSync } from 'node:child_process';
-import { chmodSync, mkdtempSync, rmSync, writeFileSync, mkdirSync, unlinkSync, renameSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, unlinkSync, renameSync } from 'node:fs';
 import { git, makeRepo } from '../../support/git-repo.ts';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 
 export { git, makeRepo };
 
@@ -35,7 +34,7 @@ export function plainDiff(cwd: string, ...args: string[]): string {
 }
 
 const lines = (count: number, prefix: string): string =>
-  Array.from({ length: count }, (_, i) => `${prefix} ${i + 1}`).join('\n') + '\n';
+  `${Array.from({ length: count }, (_, i) => `${prefix} ${i + 1}`).join('\n')}\n`;
 
 /** Builds every fixture in one repository. */
 export function buildGitFixtures(): DiffFixture[] {
@@ -70,7 +69,7 @@ export function buildGitFixtures(): DiffFixture[] {
     renamed[4] = 'changed 5';
     unlinkSync(join(dir, 'src/old name.js'));
     repo.write('src/new name.js', renamed.join('\n'));
-    repo.write('src/copy-target.js', lines(40, 'copy') + 'extra\n');
+    repo.write('src/copy-target.js', `${lines(40, 'copy')}extra\n`);
     chmodSync(join(dir, 'bin/run.sh'), 0o755);
     // Binary, quoted non-ASCII path, lines that look like headers, CRLF, no newline at end.
     repo.write('img/logo.png', Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0xff, 0]));

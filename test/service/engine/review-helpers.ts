@@ -28,8 +28,8 @@ export function newFileDiff(path: string, lines: string[]): string {
 export function modifiedFileDiff(path: string, context: string[], added: string[]): string {
   return [
     `diff --git a/${path} b/${path}`,
-    '--- a/' + path,
-    '+++ b/' + path,
+    `--- a/${path}`,
+    `+++ b/${path}`,
     `@@ -1,${context.length} +1,${context.length + added.length} @@`,
     ...context.map((l) => ` ${l}`),
     ...added.map((l) => `+${l}`),

@@ -17,15 +17,38 @@ function indentOf(text: string): number {
   return text.length - text.trimStart().length;
 }
 
-/** The line is part of a `run:` script: `run:` on it, or a block scalar opened by `run: |` above at a lower indentation. */
+/** A `run:` key, or `script:` (actions/github-script's JavaScript, as injectable as a shell script). */
+const SCRIPT_KEY = /^\s*(?:-\s+)?(run|script)\s*:/;
+const SCRIPT_BLOCK = /^\s*(?:-\s+)?(run|script)\s*:\s*[|>][-+]?\s*$/;
+const GITHUB_SCRIPT = /^\s*(?:-\s+)?uses\s*:\s*["']?actions\/github-script@/;
+
+/** The `script:` key at `offset` belongs to a step that uses actions/github-script (its `uses:` above, in the step). */
+function isGitHubScript(line: AddedLine, offset: number): boolean {
+  const keyIndent = indentOf(line.lineAt(offset)?.text ?? '');
+  for (let o = offset - 1; o >= offset - RUN_REACH; o--) {
+    const above = line.lineAt(o);
+    if (above === undefined) return false;
+    if (above.kind === '-' || above.text.trim() === '') continue;
+    if (GITHUB_SCRIPT.test(above.text)) return true;
+    // The step's first line (`- uses:` or `- name:`) is the last that belongs to it.
+    if (/^\s*-\s/.test(above.text) && indentOf(above.text) < keyIndent) return false;
+  }
+  return false;
+}
+
+/** The line is part of a script: `run:` (or github-script's `script:`) on it, or a block scalar opened by one above at a lower indentation. */
 function inRunScript(line: AddedLine): boolean {
-  if (/^\s*(?:-\s+)?run\s*:/.test(line.text)) return true;
+  const own = SCRIPT_KEY.exec(line.text);
+  if (own) return own[1] === 'run' || isGitHubScript(line, 0);
   const indent = indentOf(line.text);
   for (let offset = -1; offset >= -RUN_REACH; offset--) {
     const above = line.lineAt(offset);
     if (above === undefined) return false;
     if (above.kind === '-' || above.text.trim() === '') continue;
-    if (indentOf(above.text) < indent) return /^\s*(?:-\s+)?run\s*:\s*[|>][-+]?\s*$/.test(above.text);
+    if (indentOf(above.text) < indent) {
+      const block = SCRIPT_BLOCK.exec(above.text);
+      return block !== null && (block[1] === 'run' || isGitHubScript(line, offset));
+    }
   }
   return false;
 }
@@ -35,10 +58,10 @@ export const noActionsScriptInjection: LineRule = {
   id: 'no-actions-script-injection',
   severity: 'error',
   summary:
-    'A GitHub Actions `run:` script interpolates text an outsider controls (an issue title, a pull request body or branch name, a comment).',
-  help: 'Pass the value through an environment variable (env: TITLE: ${{ github.event.issue.title }}, then "$TITLE" in the script), which the shell does not parse as code.',
+    "A GitHub Actions `run:` script (or actions/github-script's `script:`) interpolates text an outsider controls (an issue title, a pull request body or branch name, a comment).",
+  help: 'Pass the value through an environment variable (env: TITLE: ${{ github.event.issue.title }}, then "$TITLE" in the script, or process.env.TITLE in github-script), which is not parsed as code.',
   message:
-    'This `run:` script pastes text an outsider controls into the shell (script injection); pass it through env: and use "$VAR" in the script.',
+    'This script pastes text an outsider controls into the code it runs (script injection); pass it through env: and use "$VAR" (or process.env.VAR) in the script.',
   files: isGitHubWorkflow,
   keywords: ['github.event.', 'github.head_ref'],
   reads: 'text',
@@ -49,24 +72,24 @@ export const noActionsScriptInjection: LineRule = {
   },
 };
 
-/** The hunk mentions pull_request_target (worked out once per hunk). */
-function hunkHasPullRequestTarget(line: AddedLine): boolean {
+/**
+ * The workflow is triggered by pull_request_target, as far as the diff shows the file: any of its
+ * hunks (their context lines too). A step added far from `on:` shows no trigger: then nothing is
+ * reported (precision first). Worked out once per file.
+ */
+function fileHasPullRequestTarget(line: AddedLine): boolean {
   const key = noPullRequestTargetCheckout;
-  let known = line.hunkMemo.get(key) as boolean | undefined;
+  let known = line.fileMemo.get(key) as boolean | undefined;
   if (known === undefined) {
-    known = false;
-    for (let offset = -line.indexInHunk; ; offset++) {
-      const other = line.lineAt(offset);
-      if (other === undefined) break;
-      if (other.kind !== '-' && other.text.includes('pull_request_target')) {
-        known = true;
-        break;
-      }
-    }
-    line.hunkMemo.set(key, known);
+    known = line.fileLines().some((other) => other.kind !== '-' && /\bpull_request_target\b/.test(other.text));
+    line.fileMemo.set(key, known);
   }
   return known;
 }
+
+/** A checkout of the pull request's head: actions/checkout's ref, `gh pr checkout`, `git fetch … pull/N/head`. */
+const HEAD_CHECKOUT =
+  /^\s*(?:-\s+)?ref\s*:\s*["']?(?:\$\{\{\s*(?:github\.event\.pull_request\.head\.(?:sha|ref)|github\.head_ref)\s*\}\}|refs\/pull\/\$\{\{[^}]{1,80}\}\}\/(?:head|merge))|\bgh\s+pr\s+checkout\b|\bgit\s+fetch\b[^;&|#\n]{0,200}?\bpull\/[^/\n]{1,80}\/(?:head|merge)\b/;
 
 export const noPullRequestTargetCheckout: LineRule = {
   kind: 'line',
@@ -78,14 +101,11 @@ export const noPullRequestTargetCheckout: LineRule = {
   message:
     "This `pull_request_target` workflow checks out the pull request's code, which then runs with the repository's secrets and write token; use `pull_request` to build contributions.",
   files: isGitHubWorkflow,
-  keywords: ['pull_request.head.', 'github.head_ref', 'refs/pull/'],
+  keywords: ['pull_request.head.', 'github.head_ref', 'refs/pull/', 'gh pr checkout', 'git fetch'],
   reads: 'text',
   check(line) {
-    const m =
-      /^\s*(?:-\s+)?ref\s*:\s*["']?(?:\$\{\{\s*(?:github\.event\.pull_request\.head\.(?:sha|ref)|github\.head_ref)\s*\}\}|refs\/pull\/\$\{\{[^}]{1,80}\}\}\/(?:head|merge))/.exec(
-        line.text,
-      );
-    if (!m || !hunkHasPullRequestTarget(line)) return null;
+    const m = HEAD_CHECKOUT.exec(line.text);
+    if (!m || /^\s*#/.test(line.text) || !fileHasPullRequestTarget(line)) return null;
     return spanOf(m);
   },
 };

@@ -1,7 +1,7 @@
 // Insecure container and host configuration: containers with the host's powers (privileged,
 // privilege escalation, the host's network or process namespace), a download piped straight
 // into a shell, and files anyone may write.
-import { isDockerfile, isGo, isJavaScript, isPython, isShellContext, isYaml, notTestCode } from '../files.ts';
+import { isDockerfile, isGo, isJavaScript, isJson, isPython, isShellContext, isYaml, notTestCode } from '../files.ts';
 import type { LineRule } from '../rule.ts';
 import { isCodeAt, patternRule, spanOf } from '../rule.ts';
 
@@ -13,7 +13,7 @@ export const noPrivilegedContainer = patternRule({
   help: 'Drop it and grant only the capabilities the workload needs (securityContext.capabilities.add, cap_add), with allowPrivilegeEscalation: false.',
   message:
     "This container gets the host's powers (a breakout is a host compromise); grant only the capabilities it needs instead.",
-  files: (path) => isYaml(path) || isShellContext(path) || isDockerfile(path),
+  files: (path) => isYaml(path) || isJson(path) || isShellContext(path) || isDockerfile(path),
   keywords: [
     'privileged',
     'allowPrivilegeEscalation',
@@ -26,13 +26,14 @@ export const noPrivilegedContainer = patternRule({
   ],
   in: 'code',
   pattern:
-    /^\s*(?:-\s+)?(?:privileged|allowPrivilegeEscalation|hostNetwork|hostPID|hostIPC)\s*:\s*["']?true\b|^\s*(?:-\s+)?(?:network_mode|pid)\s*:\s*["']?host\b|\bdocker\s+(?:container\s+)?(?:run|create)\b[^|;&#\n]{0,300}?\s(?:--privileged\b|--(?:network|net|pid)[= ]host\b)/,
+    /^\s*(?:-\s+)?["']?(?:privileged|allowPrivilegeEscalation|hostNetwork|hostPID|hostIPC)["']?\s*:\s*["']?true\b|\{[^}]{0,200}?(?<![\w-])["']?(?:privileged|allowPrivilegeEscalation|hostNetwork|hostPID|hostIPC)["']?\s*:\s*true\b|^\s*(?:-\s+)?(?:network_mode|pid)\s*:\s*["']?host\b|\bdocker\s+(?:container\s+)?(?:run|create)\b[^|;&#\n]{0,300}?\s(?:--privileged\b|--(?:network|net|pid)[= ]host\b)/,
 });
 
 export const noPipeToShell = patternRule({
   id: 'no-pipe-to-shell',
   severity: 'warning',
-  summary: 'A download piped straight into a shell (curl … | sh): whatever the server sends that day runs, unchecked.',
+  summary:
+    'A download piped straight into a shell (curl … | sh, bash <(curl …), bash -c "$(curl …)"): whatever the server sends that day runs, unchecked.',
   help: 'Download to a file, check its checksum or signature, then run it; or install from a package manager that verifies what it installs.',
   message:
     'A download is piped into a shell: it runs whatever the server (or anyone between) sends; download, verify a checksum or signature, then run it.',
@@ -40,7 +41,7 @@ export const noPipeToShell = patternRule({
   keywords: ['curl', 'wget', 'iwr', 'Invoke-WebRequest', 'irm'],
   in: 'text',
   pattern:
-    /\b(?:curl|wget|iwr|irm|Invoke-WebRequest|Invoke-RestMethod)\b[^|;&#\n]{0,300}?\|\s*(?:sudo\s+(?:-\S+\s+)*)?(?:ba|z|k|da)?sh\b|\b(?:curl|wget)\b[^|;&#\n]{0,300}?\|\s*(?:sudo\s+)?(?:python3?|perl|ruby|node)\b|\b(?:iwr|irm|Invoke-WebRequest|Invoke-RestMethod)\b[^|;&#\n]{0,300}?\|\s*iex\b/,
+    /\b(?:curl|wget|iwr|irm|Invoke-WebRequest|Invoke-RestMethod)\b[^|;&#\n]{0,300}?\|\s*(?:sudo\s+(?:-\S+\s+)*)?(?:ba|z|k|da)?sh\b|\b(?:curl|wget)\b[^|;&#\n]{0,300}?\|\s*(?:sudo\s+)?(?:python3?|perl|ruby|node)\b|\b(?:iwr|irm|Invoke-WebRequest|Invoke-RestMethod)\b[^|;&#\n]{0,300}?\|\s*iex\b|\b(?:(?:ba|z|k|da)?sh|source)\s+(?:-\S+\s+){0,5}<\(\s*(?:curl|wget)\b|(?<![\w.])\.\s+<\(\s*(?:curl|wget)\b|\b(?:ba|z|k|da)?sh\s+(?:-\S+\s+){0,5}-c\s+["']?\$\(\s*(?:curl|wget)\b/,
   unless: /^\s*#/,
 });
 

@@ -28,7 +28,13 @@ export const noDebugInProduction: LineRule = {
       if (m) return spanOf(m);
     }
     const run = /\b(?:app|application|server)\.run\s*\([^)]{0,200}?\bdebug\s*=\s*True\b[^)]{0,200}\)/.exec(line.text);
-    if (run && isCodeAt(line, run.index) && /\bhost\s*=\s*["']0\.0\.0\.0["']/.test(run[0])) return spanOf(run);
+    // The host by name (host="0.0.0.0") or as the first argument (app.run("0.0.0.0", debug=True)).
+    if (
+      run &&
+      isCodeAt(line, run.index) &&
+      /\bhost\s*=\s*["']0\.0\.0\.0["']|\.run\s*\(\s*["']0\.0\.0\.0["']/.test(run[0])
+    )
+      return spanOf(run);
     return null;
   },
 };

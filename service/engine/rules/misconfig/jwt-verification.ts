@@ -7,6 +7,9 @@ import { isCodeAt, spanOf } from '../rule.ts';
 const VERIFY_OFF =
   /\balgorithms?\s*[:=][^\n]{0,100}?["']none["']|["']verify_signature["']\s*:\s*False\b|\bverify\s*=\s*False\b(?=[^)]{0,200}\))|\bjwt\.SigningMethodNone\b|\bUnsafeAllowNoneSignatureType\b|\bparseUnsecuredClaims\b|\bAlgorithm\.none\s*\(\s*\)/i;
 
+/** A call or object of a JWT library on the line: jwt.verify, jwtVerify, jose, jws, JWT.require, Jwts. */
+const JWT_CALL = /\b(?:jwt|jose|jws|jsonwebtoken)\w*\b|\bJWT\w*\.|\bJwts\b/i;
+
 export const noJwtVerifyOff: LineRule = {
   kind: 'line',
   id: 'no-jwt-verify-off',
@@ -31,6 +34,8 @@ export const noJwtVerifyOff: LineRule = {
     if (!m || !isCodeAt(line, m.index)) return null;
     // verify=False is PyJWT 1's switch on jwt.decode (requests' verify=False is TLS: no-tls-verify-off).
     if (/^verify\s*=/i.test(m[0]) && !/\bjwt\.decode\s*\(/.test(line.text)) return null;
+    // `algorithm: "none"` is also a compression or cipher setting: only in a JWT library's call.
+    if (/^algorithms?\s*[:=]/i.test(m[0]) && !JWT_CALL.test(line.text)) return null;
     return spanOf(m);
   },
 };

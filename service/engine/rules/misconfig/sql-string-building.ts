@@ -38,8 +38,8 @@ const CALL = new RegExp(`(?:\\.|\\b)(?:${CALL_NAMES.map((name) => name.replace('
 const SQL_START =
   /^\s*(?:SELECT|INSERT\s+INTO|UPDATE|DELETE\s+FROM|MERGE\s+INTO|REPLACE\s+INTO|UPSERT|WITH\s+\w+\s+AS|CREATE|DROP|ALTER|TRUNCATE|GRANT|EXEC(?:UTE)?|CALL)\b/i;
 
-/** What follows a string literal that builds SQL from a non-literal: `+ name`, `% name`, `.format(`. */
-const BUILT_AFTER = /^\s*(?:\+\s*(?!\s*["'`])[\w$.[\]()]|%\s*[\w(]|\.format\s*\()/;
+/** What follows a string literal that builds SQL from a non-literal: `+ name`, `% name`, `.format(` (not `+ 42`, a literal). */
+const BUILT_AFTER = /^\s*(?:\+\s*(?![\d"'`])[\w$.[\]()]|%\s*[\w(]|\.format\s*\()/;
 
 export const noSqlStringBuilding: LineRule = {
   kind: 'line',
@@ -71,6 +71,9 @@ function builtSql(text: string, at: number, path: string): number {
   // Go: fmt.Sprintf("SELECT … %s", x); Python: f"SELECT … {x}".
   const sprintf = /^fmt\.Sprintf\(\s*/.exec(text.slice(i, i + 20));
   if (sprintf && isGo(path)) i += sprintf[0].length;
+  // SQLAlchemy: execute(text(f"SELECT … {x}")).
+  const textCall = isPython(path) ? /^(?:sa\.|sqlalchemy\.)?text\(\s*/.exec(text.slice(i, i + 30)) : null;
+  if (textCall) i += textCall[0].length;
   const fString = isPython(path) && /^[fF][rR]?["']/.test(text.slice(i, i + 3));
   if (fString) i += text[i + 1] === '"' || text[i + 1] === "'" ? 1 : 2;
   const quote = text[i];

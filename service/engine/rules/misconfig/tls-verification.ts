@@ -6,7 +6,8 @@ import { isCodeAt, spanOf } from '../rule.ts';
 
 /** In code: each pattern with the languages it is read in. */
 const CODE_PATTERNS: { files: (path: string) => boolean; pattern: RegExp }[] = [
-  { files: isJavaScript, pattern: /\brejectUnauthorized\s*:\s*false\b|\bstrictSSL\s*:\s*false\b/ },
+  // An option (rejectUnauthorized: false) or an assignment (https.globalAgent.options.rejectUnauthorized = false).
+  { files: isJavaScript, pattern: /\brejectUnauthorized\s*[:=]\s*false\b|\bstrictSSL\s*[:=]\s*false\b/ },
   {
     files: isJavaScript,
     pattern:
@@ -21,20 +22,24 @@ const CODE_PATTERNS: { files: (path: string) => boolean; pattern: RegExp }[] = [
   {
     files: isJvm,
     pattern:
-      /\bNoopHostnameVerifier\b|\bALLOW_ALL_HOSTNAME_VERIFIER\b|\bsetHostnameVerifier\s*\(\s*\(\s*\w+\s*,\s*\w+\s*\)\s*->\s*true\b|\bInsecureTrustManagerFactory\b|\btrustAllCerts\b/,
+      /\bNoopHostnameVerifier\b|\bALLOW_ALL_HOSTNAME_VERIFIER\b|\bsetHostnameVerifier\s*\(\s*\(\s*\w+\s*,\s*\w+\s*\)\s*->\s*true\b|\bhostnameVerifier\s*\{\s*\w+\s*,\s*\w+\s*->\s*true\s*\}|\bInsecureTrustManagerFactory\b|\btrustAll\w*|\bcheckServerTrusted\s*\([^)]{0,200}\)\s*(?:throws\s+[\w.]+(?:\s*,\s*[\w.]+){0,5}\s*)?\{\s*\}/,
   },
 ];
 
-/** In shell, Dockerfiles and CI configuration (bounded: one command's options, linear in the line). */
+/**
+ * In shell, Dockerfiles, CI and Kubernetes YAML (an APIService's insecureSkipTLSVerify, a
+ * kubeconfig's insecure-skip-tls-verify, kubectl's flag). Bounded: one command's options, linear
+ * in the line.
+ */
 const SHELL_PATTERN =
-  /\bcurl\b[^|;&#\n]{0,300}?\s(?:--insecure\b|-[a-zA-Z]{0,10}k[a-zA-Z]{0,10}\b)|\bwget\b[^|;&#\n]{0,300}?\s--no-check-certificate\b|\bNODE_TLS_REJECT_UNAUTHORIZED\s*[=:]\s*["']?0\b|\bENV\s+NODE_TLS_REJECT_UNAUTHORIZED\s+["']?0\b|\bGIT_SSL_NO_VERIFY\s*[=:]\s*["']?(?:1|true)\b|\bhttp\.sslVerify\s+false\b|\bstrict-ssl\s+false\b/;
+  /\bcurl\b[^|;&#\n]{0,300}?\s(?:--insecure\b|-[a-zA-Z]{0,10}k[a-zA-Z]{0,10}\b)|\bwget\b[^|;&#\n]{0,300}?\s--no-check-certificate\b|\bNODE_TLS_REJECT_UNAUTHORIZED\s*[=:]\s*["']?0\b|\bENV\s+NODE_TLS_REJECT_UNAUTHORIZED\s+["']?0\b|\bGIT_SSL_NO_VERIFY\s*[=:]\s*["']?(?:1|true)\b|\bhttp\.sslVerify\s+false\b|\bstrict-ssl\s+false\b|\binsecureSkipTLSVerify\s*:\s*["']?true\b|\binsecure-skip-tls-verify\s*:\s*["']?true\b|--insecure-skip-tls-verify(?:=true)?(?![\w=-])/;
 
 export const noTlsVerifyOff: LineRule = {
   kind: 'line',
   id: 'no-tls-verify-off',
   severity: 'warning',
   summary:
-    'TLS certificate verification turned off (rejectUnauthorized: false, verify=False, InsecureSkipVerify, curl -k, a trust-all manager).',
+    'TLS certificate verification turned off (rejectUnauthorized: false, verify=False, InsecureSkipVerify, curl -k, insecureSkipTLSVerify, a trust-all manager).',
   help: 'Keep verification on. For a private CA, give the client its certificate (ca:, verify="/path/ca.pem", RootCAs, a trust store, curl --cacert) instead of trusting everything.',
   message:
     "TLS certificate verification is turned off: anyone on the network path can read and change the traffic; trust the server's CA instead of every certificate.",
@@ -55,7 +60,11 @@ export const noTlsVerifyOff: LineRule = {
     'ALLOW_ALL_HOSTNAME_VERIFIER',
     'setHostnameVerifier',
     'InsecureTrustManagerFactory',
-    'trustAllCerts',
+    'trustAll',
+    'hostnameVerifier',
+    'checkServerTrusted',
+    'insecureSkipTLSVerify',
+    'insecure-skip-tls-verify',
     'curl',
     'wget',
     'GIT_SSL_NO_VERIFY',

@@ -33,6 +33,16 @@ export interface CredentialFormat {
   generic?: boolean;
   /** Placeholders are allowed (the format has fixed runs such as AAAAAAAAAA). */
   uniformRunsAllowed?: boolean;
+  /**
+   * The pattern is tried this many characters before the keyword (the keyword is inside the
+   * token, as Azure's `8Q~` or MaxMind's `_mmk` suffix). Default 0: at the keyword.
+   */
+  back?: number;
+  /**
+   * Values of this format known not to be secrets (gitleaks' per-rule allowlist): a secret, or
+   * with `target: 'match'` the whole match, that one of these finds is not reported.
+   */
+  allowlist?: { regexes: readonly RegExp[]; target?: 'secret' | 'match' };
 }
 
 /** What may follow a secret: a quote, a separator, an escaped newline, the end of the line. */
@@ -53,6 +63,7 @@ interface Options {
   wordStart?: boolean;
   /** false: a short prefix is a keyword on its own (another rule has it already, so it costs nothing more). */
   bounded?: boolean;
+  allowlist?: CredentialFormat['allowlist'];
 }
 
 /**
@@ -89,6 +100,7 @@ export function prefixed(
     wordStart: !short && (options.wordStart ?? true),
     ...(options.accepts ? { accepts: options.accepts } : {}),
     ...(options.uniformRunsAllowed ? { uniformRunsAllowed: true } : {}),
+    ...(options.allowlist ? { allowlist: options.allowlist } : {}),
   };
 }
 
@@ -141,5 +153,6 @@ export function named(
     wordStart: false,
     ...(options.accepts ? { accepts: options.accepts } : {}),
     ...(options.uniformRunsAllowed ? { uniformRunsAllowed: true } : {}),
+    ...(options.allowlist ? { allowlist: options.allowlist } : {}),
   };
 }

@@ -2,9 +2,19 @@
 // `secret` scan rule runs for GitHub, GitLab PATs, AWS, Slack, Stripe, npm, OpenAI, Anthropic,
 // and URLs with passwords): gitleaks' default rules with a recognisable shape, written here as
 // data. Long by nature: one entry per format, nothing else.
+//
+// Left out on purpose (gitleaks has them): client ids (Asana, Bitbucket, Discord, LinkedIn,
+// Looker, MessageBird, Plaid, Sendbird, Sumo Logic ids), which identify an app and grant nothing
+// alone; public tokens (Mapbox pk., Flutterwave public keys, Datadog pub… client tokens,
+// Algolia search-only keys), which ship in web pages by design; JWTs that grant no privileged
+// role (jwt-privileged reads the claims); Facebook app tokens (id|secret) without a provider
+// name, whose shape is too common; Airtable's pat… tokens without the provider name (`pat`
+// begins path and pattern: as a keyword it made reviews of ordinary code 30% slower); .p12/.pfx
+// keystores added as binary files, which carry no added line the line rules could report.
 import type { CredentialFormat } from './format.ts';
 import { named, prefixed } from './format.ts';
 import { privilegedJwt } from './jwt.ts';
+import { CONTEXT_FORMATS } from './context-formats.ts';
 import { NAMED_VALUES } from './named-values.ts';
 
 const HEX = '[a-f0-9]';
@@ -26,7 +36,23 @@ const PREFIXED: CredentialFormat[] = [
   prefixed('anthropic-admin-api-key', 'Anthropic admin API key', ['sk-ant-admin01-'], '[\\w-]{93}AA'),
   prefixed('artifactory-api-key', 'Artifactory API key', ['AKCp'], `${ALNUM}{69}`, { entropy: 4.5 }),
   prefixed('artifactory-reference-token', 'Artifactory reference token', ['cmVmd'], `${ALNUM}{59}`, { entropy: 4.5 }),
+  // secretlint's AWS rule knows AKIA, A3T, AGPA, AIDA, AROA, AIPA, ANPA, ANVA and ASIA.
+  prefixed('aws-access-token', 'AWS access key id', ['ABIA', 'ACCA'], '[A-Z2-7]{16}', { entropy: 3 }),
   prefixed('aws-bedrock-api-key', 'Amazon Bedrock API key', ['ABSK'], '[A-Za-z0-9+/]{109,269}={0,2}', { entropy: 3 }),
+  prefixed(
+    'aws-amazon-bedrock-api-key-short-lived',
+    'Amazon Bedrock API key',
+    ['bedrock-api-key-YmVkcm9jay5hbWF6b25hd3MuY29t'],
+    '[\\w+/=%-]{20,4000}',
+    { entropy: 3 },
+  ),
+  prefixed(
+    'authress-service-client-access-key',
+    'Authress service client access key',
+    ['sc_', 'ext_', 'scauth_', 'authress_'],
+    '[a-z0-9]{5,30}\\.[a-z0-9]{4,6}\\.acc[_-][a-z0-9-]{10,32}\\.[a-z0-9+/_=-]{30,120}',
+    { entropy: 2, flags: 'i' },
+  ),
   prefixed('clickhouse-cloud-api-secret-key', 'ClickHouse Cloud API secret key', ['4b1d'], `${ALNUM}{38}`, {
     entropy: 3,
   }),
@@ -45,9 +71,15 @@ const PREFIXED: CredentialFormat[] = [
   prefixed('flutterwave-secret-key', 'Flutterwave secret key', ['FLWSECK_TEST-', 'FLWSECK-'], '[a-hA-H0-9]{32}-X', {
     entropy: 2,
   }),
-  prefixed('flutterwave-encryption-key', 'Flutterwave encryption key', ['FLWSECK_TEST', 'FLWSECK'], '[a-hA-H0-9]{12}', {
-    entropy: 2,
-  }),
+  prefixed(
+    'flutterwave-encryption-key',
+    'Flutterwave encryption key',
+    ['FLWSECK_TEST-', 'FLWSECK_TEST', 'FLWSECK'],
+    '[a-hA-H0-9]{12}',
+    {
+      entropy: 2,
+    },
+  ),
   prefixed('flyio-access-token', 'Fly.io access token', ['fo1_', 'fm1a_', 'fm1r_', 'fm2_'], '[\\w+/-]{43,400}={0,3}', {
     entropy: 4,
   }),
@@ -56,6 +88,7 @@ const PREFIXED: CredentialFormat[] = [
   prefixed('gitlab-cicd-job-token', 'GitLab CI/CD job token', ['glcbt-'], '[0-9a-zA-Z]{1,5}_[\\w-]{20}', {
     entropy: 3,
   }),
+  prefixed('gitlab-oauth-app-secret', 'GitLab OAuth application secret', ['gloas-'], '[\\w-]{64}', { entropy: 3 }),
   prefixed('gitlab-deploy-token', 'GitLab deploy token', ['gldt-'], '[\\w-]{20}', { entropy: 3 }),
   prefixed('gitlab-feature-flag-client-token', 'GitLab feature flag client token', ['glffct-'], '[\\w-]{20}', {
     entropy: 3,
@@ -80,6 +113,9 @@ const PREFIXED: CredentialFormat[] = [
     wordStart: false,
   }),
   prefixed('grafana-api-key', 'Grafana API key', ['eyJrIjoi'], `${ALNUM}{70,400}={0,3}`, { entropy: 3 }),
+  prefixed('harness-api-key', 'Harness API key', ['pat.', 'sat.'], `[\\w-]{22}\\.${ALNUM}{24}\\.${ALNUM}{20}`, {
+    entropy: 3,
+  }),
   prefixed('heroku-api-key-v2', 'Heroku API key', ['HRKU-AA'], '[\\w-]{58}', { entropy: 4 }),
   prefixed('huggingface-organization-api-token', 'Hugging Face organization token', ['api_org_'], '[A-Za-z]{34}', {
     entropy: 2,
@@ -129,6 +165,22 @@ const PREFIXED: CredentialFormat[] = [
     '\\d-[A-Za-z0-9]{146,166}',
     { entropy: 2 },
   ),
+  prefixed('slack-legacy-token', 'Slack legacy token', ['xoxs-'], '\\d{1,20}-\\d{1,20}-\\d{1,20}-[a-fA-F\\d]{8,128}', {
+    entropy: 2,
+  }),
+  prefixed('slack-legacy-workspace-token', 'Slack workspace token', ['xoxa-', 'xoxr-'], '(?:\\d-)?[0-9a-zA-Z]{8,48}', {
+    entropy: 2,
+  }),
+  prefixed('slack-user-token', 'Slack user token', ['xoxe-'], '(?:[0-9]{10,13}-){3}[a-zA-Z0-9-]{28,34}', {
+    entropy: 2,
+  }),
+  prefixed(
+    'slack-webhook-url',
+    'Slack webhook URL',
+    ['hooks.slack.com/workflows/', 'hooks.slack.com/triggers/'],
+    '[A-Za-z0-9+/]{43,120}',
+    { wordStart: false },
+  ),
   prefixed('sourcegraph-access-token', 'Sourcegraph access token', ['sgp_'], `(?:${HEX}{16}_|local_)?${HEX}{40}`, {
     entropy: 3,
   }),
@@ -139,9 +191,11 @@ const PREFIXED: CredentialFormat[] = [
     'teams-webhook',
     'Microsoft Teams webhook URL',
     ['.webhook.office.com/webhookb2/'],
-    `${UUID}@${UUID}/IncomingWebhook/[a-z0-9]{32}/${UUID}`,
+    // Today's URLs end in /V2 and a signature.
+    `${UUID}@${UUID}/IncomingWebhook/[a-z0-9]{32}/${UUID}(?:/V2[\\w-]{20,200})?`,
     { wordStart: false },
   ),
+  prefixed('twilio-api-key', 'Twilio API key', ['SK'], '[0-9a-fA-F]{32}', { entropy: 3 }),
   prefixed('typeform-api-token', 'Typeform personal access token', ['tfp_'], '[\\w.=-]{59}'),
   prefixed('vault-batch-token', 'HashiCorp Vault batch token', ['hvb.'], '[\\w-]{138,300}', { entropy: 4 }),
   prefixed('hashicorp-tf-api-token', 'Terraform Cloud API token', ['.atlasv1.'], '[\\w=-]{60,70}', {
@@ -177,7 +231,10 @@ const NAMED: CredentialFormat[] = [
     ['airtable'],
     `pat${ALNUM}{14}\\.${HEX}{64}|key[a-z0-9]{14}`,
   ),
-  named('algolia-api-key', 'Algolia API key', 'algolia', ['algolia'], '[a-z0-9]{32}'),
+  named('algolia-api-key', 'Algolia API key', 'algolia', ['algolia'], '[a-z0-9]{32}', {
+    // A search-only key is public by design (it ships in the page).
+    allowlist: { regexes: [/search/i], target: 'match' },
+  }),
   named('alibaba-secret-key', 'Alibaba Cloud secret key', 'alibaba', ['alibaba'], '[a-z0-9]{30}'),
   named('asana-client-secret', 'Asana client secret', 'asana', ['asana'], '[a-z0-9]{32}'),
   named(
@@ -193,7 +250,7 @@ const NAMED: CredentialFormat[] = [
   named('bittrex-key', 'Bittrex API key', 'bittrex', ['bittrex'], '[a-z0-9]{32}'),
   named('cisco-meraki-api-key', 'Cisco Meraki API key', 'meraki', ['meraki'], `${HEX}{40}`),
   named('cloudflare-api-key', 'Cloudflare API key', 'cloudflare', ['cloudflare'], '[\\w-]{40}|[a-f0-9]{37}'),
-  named('codecov-access-token', 'Codecov access token', 'codecov', ['codecov'], '[a-z0-9]{32}|' + UUID),
+  named('codecov-access-token', 'Codecov access token', 'codecov', ['codecov'], `[a-z0-9]{32}|${UUID}`),
   named('cohere-api-token', 'Cohere API key', 'cohere|co_api_key', ['cohere', 'co_api_key'], '[a-zA-Z0-9]{40}', {
     entropy: 4,
   }),
@@ -268,7 +325,7 @@ const NAMED: CredentialFormat[] = [
     'LaunchDarkly access token',
     'launchdarkly',
     ['launchdarkly'],
-    '(?:api|sdk|mob)-' + UUID + '|[\\w=-]{40}',
+    `(?:api|sdk|mob)-${UUID}|[\\w=-]{40}`,
   ),
   named('linear-client-secret', 'Linear client secret', 'linear', ['linear'], `${HEX}{32}`, { entropy: 3.2 }),
   named(
@@ -336,7 +393,17 @@ const NAMED: CredentialFormat[] = [
   named('sumologic-access-token', 'Sumo Logic access key', 'sumo', ['sumo'], 'su[a-zA-Z0-9]{12}|[a-z0-9]{64}'),
   named('telegram-bot-api-token', 'Telegram bot token', 'telegr', ['telegr'], '\\d{5,16}:A[\\w-]{34}'),
   named('travisci-access-token', 'Travis CI access token', 'travis', ['travis'], '[a-z0-9]{22}'),
-  named('twilio-api-key', 'Twilio API key', 'twilio', ['twilio'], `SK${HEX}{32}|${HEX}{32}`),
+  named('twilio-auth-token', 'Twilio API key or auth token', 'twilio', ['twilio'], `SK${HEX}{32}|${HEX}{32}`),
+  named(
+    'sidekiq-secret',
+    'Sidekiq Enterprise credential',
+    'bundle_(?:enterprise|gems)__contribsys__com',
+    ['bundle_enterprise__contribsys__com', 'bundle_gems__contribsys__com'],
+    `${HEX}{8}:${HEX}{8}`,
+    { entropy: 2 },
+  ),
+  named('lob-api-key', 'Lob API key', 'lob', ['lob'], `(?:live|test)_${HEX}{35}`),
+  named('vault-service-token', 'HashiCorp Vault token', 'vault', ['vault'], 's\\.[A-Za-z0-9]{24}', { entropy: 3.5 }),
   named('twitch-api-token', 'Twitch API token', 'twitch', ['twitch'], '[a-z0-9]{30}'),
   named(
     'twitter-secret',
@@ -356,4 +423,9 @@ const NAMED: CredentialFormat[] = [
   named('zendesk-secret-key', 'Zendesk API token', 'zendesk', ['zendesk'], '[a-z0-9]{40}'),
 ];
 
-export const CREDENTIAL_FORMATS: readonly CredentialFormat[] = [...PREFIXED, ...NAMED, ...NAMED_VALUES];
+export const CREDENTIAL_FORMATS: readonly CredentialFormat[] = [
+  ...PREFIXED,
+  ...NAMED,
+  ...CONTEXT_FORMATS,
+  ...NAMED_VALUES,
+];

@@ -4,17 +4,22 @@
 // with an empty user name and a password (redis://:pw@host). Precision first: the name must end
 // in the credential word, and the value must look chosen or random, not like a label, a path,
 // an identifier or a placeholder.
-import { lastPathMemo } from '../files.ts';
+import { isDockerfile, lastPathMemo } from '../files.ts';
 import type { CredentialFormat } from './format.ts';
-import { END, spellings } from './format.ts';
+import { spellings } from './format.ts';
 import { isPlaceholderSecret, isReference, shannonEntropy } from './placeholders.ts';
 
-/** Files whose values are written bare: `password: hunter22`, `db.password=...`. */
+/**
+ * Files whose values are written bare: `password: hunter22`, `db.password=...`, and shell
+ * scripts and Dockerfiles (`export API_TOKEN=…`, `ENV API_KEY=…`), where a value runs to the end
+ * of the line or a comment.
+ */
 export const isConfigFile = lastPathMemo(
   (path: string): boolean =>
-    /\.(ya?ml|properties|toml|ini|cfg|conf|env)$/i.test(path) ||
+    /\.(ya?ml|properties|toml|ini|cfg|conf|env|sh|bash|zsh)$/i.test(path) ||
     /(^|\/)\.env(\.[\w-]+)?$/.test(path) ||
-    /(^|\/)\.?(npmrc|pypirc|netrc)$/.test(path),
+    /(^|\/)\.?(npmrc|pypirc|netrc|envrc)$/.test(path) ||
+    isDockerfile(path),
 );
 
 /** Between the name and the value: `=`, `:`, `=>`, `:=`, `?=`, with the name's closing quote. */
@@ -70,41 +75,6 @@ export function looksLikeRandomKey(value: string): boolean {
 }
 
 const PASSWORD_WORDS = ['password', 'passwd'];
-/** Schemes whose URLs carry a password: databases, caches, queues, mail and file transfer. */
-const URL_SCHEMES = [
-  'redis',
-  'rediss',
-  'amqp',
-  'amqps',
-  'mongodb',
-  'mongodb+srv',
-  'postgres',
-  'postgresql',
-  'mysql',
-  'mariadb',
-  'mssql',
-  'sqlserver',
-  'oracle',
-  'clickhouse',
-  'cockroachdb',
-  'couchdb',
-  'neo4j',
-  'neo4j+s',
-  'bolt',
-  'nats',
-  'kafka',
-  'mqtt',
-  'mqtts',
-  'ftp',
-  'sftp',
-  'smtp',
-  'smtps',
-  'imap',
-  'ldap',
-  'memcached',
-  'elasticsearch',
-  'cassandra',
-].filter((scheme) => scheme.length >= 4);
 const KEY_WORDS = [
   'secret',
   'token',
@@ -140,7 +110,8 @@ const KEY_KEYWORDS = [
 ];
 const PASSWORD_KEYWORDS = spellings(PASSWORD_WORDS);
 const isCamel = (word: string): boolean => /[A-Z]/.test(word) && /[a-z]/.test(word);
-const OBJECT_VALUES = [': "', ": '", '": "', "': '"];
+/** An object's literal value, or a literal assigned to the name (const clientSecret = "…"). */
+const OBJECT_VALUES = [': "', ": '", '": "', "': '", ' = "', " = '"];
 /** Capitalised words joined by a separator (Access_key, Api-key): nobody's spelling. */
 const isOddSpelling = (word: string): boolean => /[_-]/.test(word) && /[A-Z]/.test(word) && /[a-z]/.test(word);
 const inCode = (keywords: readonly string[]): string[] =>
@@ -151,7 +122,16 @@ const inCode = (keywords: readonly string[]): string[] =>
   });
 const KEY_KEYWORDS_IN_CODE = inCode(KEY_KEYWORDS);
 const PASSWORD_KEYWORDS_IN_CODE = inCode(PASSWORD_KEYWORDS);
-const KEY_NAMES = String.raw`(?:secret|token|api[_-]?key|access[_-]?key|auth[_-]?key|private[_-]?key)`;
+const KEY_NAMES = '(?:secret|token|api[_-]?key|access[_-]?key|auth[_-]?key|private[_-]?key)';
+
+/** Tokens that are public by design, whatever name they are given (gitleaks' allowlists have them too). */
+const PUBLIC_VALUES: CredentialFormat['allowlist'] = {
+  regexes: [
+    /^pub[0-9a-f]{32}$/, // a Datadog browser client token
+    /^pk\.eyJ[\w.-]+$/, // a Mapbox public token
+    /^pk_(?:live|test)_\w+$/, // a Stripe publishable key
+  ],
+};
 
 function generic(
   id: string,
@@ -173,6 +153,7 @@ function generic(
     generic: true,
     files: bare ? isConfigFile : (path) => !isConfigFile(path),
     accepts: (secret, match) => NAME_TAIL.test(nameTailOf(match)) && accepts(secret),
+    allowlist: PUBLIC_VALUES,
   };
 }
 
@@ -208,7 +189,9 @@ export const NAMED_VALUES: CredentialFormat[] = [
       ...spellings(['password=']),
       ...[';', '&', '?', ' ', '"', "'"].flatMap((before) => ['pwd=', 'Pwd=', 'PWD='].map((pwd) => before + pwd)),
     ],
-    pattern: /[;&? "']?(?:password|pwd)=(?<secret>[^;&\s'"\x60]{6,128})(?=[;&'"\x60\s]|$)/diy,
+    // A parameter of a connection string (after ; & ? a quote or a space) or a --password= flag;
+    // not a name that ends in password (DB_PASSWORD=, a variable: the generic rules' "password").
+    pattern: /(?:[;&? "']|(?<=[;&?"' ]|--))(?:password|pwd)=(?<secret>[^;&\s'"\x60]{6,128})(?=[;&'"\x60\s]|$)/diy,
     secretGroup: 0,
     entropy: 0,
     wordStart: false,
@@ -216,14 +199,27 @@ export const NAMED_VALUES: CredentialFormat[] = [
     accepts: looksLikePassword,
   },
   {
-    // Databases, caches and queues (secretlint reads http(s) and the common database schemes; this
-    // adds the rest, and an empty user name: redis://:pw@host).
+    // .netrc: `machine host login user password value`, no = or :.
+    id: 'netrc-password',
+    kind: 'password',
+    keywords: ['password'],
+    pattern: /password[ \t]+(?<secret>[^\s"'\x60]{6,128})(?=\s|$)/dy,
+    secretGroup: 0,
+    entropy: 0,
+    wordStart: true,
+    generic: true,
+    files: (path) => /(^|\/)[._]netrc$/.test(path),
+    accepts: looksLikePassword,
+  },
+  {
+    // A URL of any scheme with a user and a password: databases, caches, queues, SQLAlchemy's
+    // dialect+driver (postgresql+psycopg2://), https to an internal host (secretlint's basic-auth
+    // rule reads only hosts with a public suffix). Tried at each "://", the scheme read backwards.
     id: 'url-credentials',
     kind: 'password in a connection URL',
-    // The scheme and its colon: with "://" the sieve would pick blocks shared with every https:// URL.
-    keywords: URL_SCHEMES.map((scheme) => `${scheme}:`),
+    keywords: ['://'],
     pattern:
-      /[\w+.-]{1,20}:\/\/(?<user>[^:@/\s'"\x60]{0,64}):(?<secret>[^@\s/'"\x60]{3,128})@[\w.-]{1,253}(?=[:/?#'"\x60\s]|$)/dy,
+      /(?<=[A-Za-z][A-Za-z0-9+.-]{1,30}):\/\/(?<user>[^:@/\s'"\x60]{0,64}):(?<secret>[^@\s/'"\x60]{3,128})@[\w.-]{1,253}(?=[:/?#'"\x60\s]|$)/dy,
     secretGroup: 0,
     entropy: 0,
     wordStart: false,

@@ -22,9 +22,29 @@ const PLACEHOLDER_WORDS =
 /** A run of one character, or a counting run, that random data has next to never. */
 const UNIFORM_RUN = /(.)\1{5}|012345|123456|234567|345678|456789|abcdef|ABCDEF|qwerty/;
 
+/** A unit of one to four characters repeated over the whole value: 1234…1234, abcdabcd…, abab…. */
+const PERIODIC = /^(.{1,4})\1+$/s;
+
+/**
+ * The token's body repeats a short unit (ghp_1234…1234, sk_live_abcdabcd…): the part after its
+ * last separator (`_`, `-`, `.`), or the whole value, eight characters or more.
+ */
+export function isPeriodic(value: string): boolean {
+  let from = 0;
+  for (let i = value.length - 1; i >= 0; i--) {
+    const c = value[i];
+    if (c === '_' || c === '-' || c === '.') {
+      from = i + 1;
+      break;
+    }
+  }
+  const body = value.length - from >= 8 ? value.slice(from) : value;
+  return body.length >= 8 && PERIODIC.test(body);
+}
+
 /** The value is a placeholder or too uniform to be a real secret (its own entropy gate aside). */
 export function isPlaceholderSecret(value: string): boolean {
-  if (PLACEHOLDER_WORDS.test(value) || UNIFORM_RUN.test(value)) return true;
+  if (PLACEHOLDER_WORDS.test(value) || UNIFORM_RUN.test(value) || isPeriodic(value)) return true;
   // Four or fewer distinct characters over 12 or more: a pattern, not a key.
   return value.length >= 12 && new Set(value).size <= 4;
 }
@@ -38,13 +58,19 @@ export function isReference(value: string): boolean {
 }
 
 /**
- * Templates (`.env.example`, `config.sample.yml`, `*.template`) and documentation hold example
- * values by design: the `secret` rule does not read them.
+ * Templates (`.env.example`, `config.sample.yml`, `*.template`) and documentation (Markdown,
+ * reStructuredText, AsciiDoc; README and CHANGELOG texts, .txt under docs/) hold example values by
+ * design: the `secret` rule does not read them.
  */
 export const isTemplateOrDoc = lastPathMemo((path: string): boolean => {
   const name = baseName(path).toLowerCase();
   return (
-    /\.(example|sample|template|tmpl|tpl|dist)(\.\w+)?$/.test(name) || /\.(md|mdx|markdown|rst|adoc|txt)$/.test(name)
+    /\.(example|sample|template|tmpl|tpl|dist)(\.\w+)?$/.test(name) ||
+    /\.(md|mdx|markdown|rst|adoc)$/.test(name) ||
+    // A .txt file is prose where it is named or kept as such; elsewhere (deploy/token.txt) it is read.
+    (name.endsWith('.txt') &&
+      (/^(readme|changelog|changes|history|license|licence|notice|authors|contributing|copying|news)\b/.test(name) ||
+        /(^|\/)docs?\//i.test(path)))
   );
 });
 
@@ -72,4 +98,41 @@ export function isQuotedSource(text: string, code: string, from: number, to: num
     if ((c === '"' || c === "'" || c === '`') && code[i] === ' ') return true;
   }
   return false;
+}
+
+/** Words people put in example URLs (https://user:token@host): not credentials. */
+const PLACEHOLDERS = new Set([
+  'user',
+  'username',
+  'name',
+  'login',
+  'token',
+  'pass',
+  'password',
+  'passwd',
+  'pwd',
+  'secret',
+  'key',
+  'apikey',
+  'pat',
+  'oauth2',
+  'x-access-token',
+  'foo',
+  'bar',
+  'baz',
+  'alice',
+  'bob',
+  'example',
+  'test',
+  'changeme',
+  'hunter2',
+]);
+
+/** user:password@ in a URL where the user is a placeholder and the password is one too, or too short to be a real one. */
+export function isPlaceholderCredential(matched: string): boolean {
+  const m = /:\/\/([^:/\s@]+):([^@/\s]+)@/.exec(matched);
+  if (!m) return false;
+  const user = m[1]!.toLowerCase();
+  const password = m[2]!.toLowerCase();
+  return PLACEHOLDERS.has(user) && (PLACEHOLDERS.has(password) || password.length < 8);
 }

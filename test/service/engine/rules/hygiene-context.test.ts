@@ -100,6 +100,29 @@ describe('no-console-log in examples', () => {
   });
 });
 
+describe("no-console-log in a logger's own definition", () => {
+  const consoleLines = async (lines: string[]) =>
+    (await findings('src/app.ts', lines)).filter((f) => f.rule_id === 'no-console-log').map((f) => f.line);
+
+  it('is not reported in a Logger class, a logger object or a log function in an ordinary file', async () => {
+    expect(
+      await consoleLines(['class Logger {', '  info(msg: string) {', '    console.log(msg);', '  }', '}']),
+    ).toEqual([]);
+    expect(await consoleLines(['const logger = {', '  info: (msg: string) => console.log(msg),', '};'])).toEqual([]);
+    expect(
+      await consoleLines(['export function debugLog(msg: string) {', '  console.log(`[debug] ${msg}`);', '}']),
+    ).toEqual([]);
+  });
+
+  it('is still reported in a function or object that is no logger', async () => {
+    expect(await consoleLines(['export function login(user: User) {', '  console.log(user);', '}'])).toEqual([2]);
+    expect(await consoleLines(['const dialog = {', '  open: () => console.log("open"),', '};'])).toEqual([2]);
+    expect(await consoleLines(['class Catalog {', '  load() {', '    console.log(this.items);', '  }', '}'])).toEqual([
+      3,
+    ]);
+  });
+});
+
 describe('no-inner-html', () => {
   it('does not report a string literal, reports a value', async () => {
     expect(await findings('src/a.js', ["el.innerHTML = '';", 'el.innerHTML = "<br>"; // spacer'])).toEqual([]);

@@ -25,8 +25,24 @@ describe('no-actions-script-injection', () => {
     '      - run: echo "$TITLE"',
   ];
 
-  it('reports untrusted text inside a run: block, not in env: or with:', async () => {
-    expect(await linesOf('no-actions-script-injection', '.github/workflows/triage.yml', workflow)).toEqual([10]);
+  it("reports untrusted text inside a run: block and github-script's script:, not in env:", async () => {
+    expect(await linesOf('no-actions-script-injection', '.github/workflows/triage.yml', workflow)).toEqual([10, 13]);
+  });
+
+  it("reads a github-script script: block, and not another action's script: input", async () => {
+    const steps = (uses: string) => [
+      '    steps:',
+      `      - uses: ${uses}`,
+      '        with:',
+      '          script: |',
+      '            const title = "${{ github.event.issue.title }}";',
+    ];
+    expect(
+      await linesOf('no-actions-script-injection', '.github/workflows/t.yml', steps('actions/github-script@v7')),
+    ).toEqual([5]);
+    expect(await linesOf('no-actions-script-injection', '.github/workflows/t.yml', steps('acme/run-tool@v1'))).toEqual(
+      [],
+    );
   });
 
   it("reads the run: key above an added line of a block from the diff's context", async () => {
@@ -65,6 +81,44 @@ describe('no-pull-request-target-checkout', () => {
     ).toEqual([8]);
   });
 
+  it('reports gh pr checkout and git fetch of pull/N/head, not gh pr view', async () => {
+    const steps = [
+      'on: pull_request_target',
+      'jobs:',
+      '  test:',
+      '    steps:',
+      '      - run: gh pr checkout ${{ github.event.pull_request.number }} && npm test',
+      '      - run: git fetch origin pull/${{ github.event.number }}/head:pr && git checkout pr',
+      '      - run: gh pr view ${{ github.event.pull_request.number }} --json title',
+    ];
+    expect(await linesOf('no-pull-request-target-checkout', '.github/workflows/pr.yml', steps)).toEqual([5, 6]);
+  });
+
+  it('finds the trigger in another hunk of the file; reports nothing when the diff does not show it', async () => {
+    const step = ['      - uses: actions/checkout@v4', '        with:', '          ref: ${{ github.head_ref }}'];
+    const twoHunks = [
+      'diff --git a/.github/workflows/pr.yml b/.github/workflows/pr.yml',
+      '--- a/.github/workflows/pr.yml',
+      '+++ b/.github/workflows/pr.yml',
+      '@@ -1,3 +1,3 @@',
+      '-on: pull_request',
+      '+on: pull_request_target',
+      ' jobs:',
+      '   test:',
+      '@@ -40,2 +40,5 @@',
+      '     steps:',
+      ...step.map((l) => `+${l}`),
+      '       - run: npm test',
+      '',
+    ].join('\n');
+    const found = (await reviewDiff(twoHunks)).findings.filter((f) => f.rule_id === 'no-pull-request-target-checkout');
+    expect(found.map((f) => f.line)).toEqual([43]);
+    const stepOnly = modifiedFileDiff('.github/workflows/pr.yml', ['    steps:'], step);
+    expect(
+      (await reviewDiff(stepOnly)).findings.filter((f) => f.rule_id === 'no-pull-request-target-checkout'),
+    ).toEqual([]);
+  });
+
   it('does not report the same checkout under pull_request', async () => {
     expect(
       await linesOf('no-pull-request-target-checkout', '.github/workflows/pr.yml', workflow('pull_request')),
@@ -91,6 +145,25 @@ describe('no-cors-any-origin-credentials', () => {
       ');',
     ];
     expect(await linesOf('no-cors-any-origin-credentials', 'src/server.ts', listed)).toEqual([]);
+  });
+});
+
+describe('no-cors-any-origin-credentials: FastAPI and Spring over several lines', () => {
+  it('reads allow_origins and allowedOriginPatterns beside the credentials setting', async () => {
+    const fastapi = [
+      'app.add_middleware(',
+      '    CORSMiddleware,',
+      '    allow_origins=["*"],',
+      '    allow_credentials=True,',
+      ')',
+    ];
+    expect(await linesOf('no-cors-any-origin-credentials', 'app/main.py', fastapi)).toEqual([4]);
+    const spring = [
+      'registry.addMapping("/api/**")',
+      '    .allowedOriginPatterns("*")',
+      '    .allowCredentials(true);',
+    ];
+    expect(await linesOf('no-cors-any-origin-credentials', 'src/main/java/WebConfig.java', spring)).toEqual([3]);
   });
 });
 

@@ -106,7 +106,7 @@ const CASES: Record<string, Case[]> = {
       'no-console-log',
       false,
     ],
-    ['src/a.js', ['/** Logs. */', 'function log(x) {', '  console.log(x);', '}'], 'no-console-log', true],
+    ['src/a.js', ['/** Logs. */', 'function show(x) {', '  console.log(x);', '}'], 'no-console-log', true],
   ],
   'tests may silence a lint rule on one line, not on the whole file': [
     [

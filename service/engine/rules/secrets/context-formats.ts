@@ -1,0 +1,92 @@
+// Credential formats found by where they stand rather than by a prefix: a token whose mark is
+// inside it (Azure AD's `8Q~`, MaxMind's `_mmk` suffix), a header or a user:password on a curl
+// command line, a NuGet config's ClearTextPassword. gitleaks' rules of the same ids.
+import type { CredentialFormat } from './format.ts';
+import { END, spellings } from './format.ts';
+import { isPlaceholderSecret, isReference, shannonEntropy } from './placeholders.ts';
+
+/** A curl command before the match on the same line, the value passed to -H/--header or -u/--user. */
+const ON_CURL_LINE = /\bcurl\b/;
+const curlBefore = (match: RegExpExecArray): boolean => ON_CURL_LINE.test(match.input.slice(0, match.index));
+
+/** A value worth reporting after a header or -u: not a reference ($TOKEN), not a placeholder. */
+const chosenValue = (value: string, entropy: number): boolean =>
+  !isReference(value) && !isPlaceholderSecret(value) && !value.includes('$') && shannonEntropy(value) >= entropy;
+
+/** Headers that carry a credential: `Authorization: Bearer …`, `X-Api-Key: …`, `X-Auth-Token: …`. */
+const HEADER_KEYWORDS = [
+  ...spellings(['authorization: ']),
+  'X-Api-Key:',
+  'X-API-Key:',
+  'X-API-KEY:',
+  'x-api-key:',
+  'Api-Key:',
+  'api-key:',
+  'X-Auth-Token:',
+  'x-auth-token:',
+  'X-Access-Token:',
+  'x-access-token:',
+];
+
+const TOKEN_CHARS = '[\\w=~@.+/-]';
+
+export const CONTEXT_FORMATS: CredentialFormat[] = [
+  {
+    // {3 chars}{digit}Q~{31–34 chars}: the shape of every Azure AD (Entra ID) client secret.
+    id: 'azure-ad-client-secret',
+    kind: 'Azure AD client secret',
+    keywords: [...'0123456789'].map((digit) => `${digit}Q~`),
+    back: 3,
+    pattern:
+      /(?<![^\\'"\x60\s>=:\x28,\x29])(?<secret>[a-zA-Z0-9_~.]{3}\dQ~[a-zA-Z0-9_~.-]{31,34})(?=$|[\\'"\x60\s<),;])/dy,
+    secretGroup: 0,
+    entropy: 3,
+    wordStart: false,
+  },
+  {
+    id: 'maxmind-license-key',
+    kind: 'MaxMind license key',
+    keywords: ['_mmk'],
+    back: 36,
+    pattern: new RegExp(`(?<![A-Za-z0-9])(?<secret>[A-Za-z0-9]{6}_[A-Za-z0-9]{29}_mmk)${END}`, 'dy'),
+    secretGroup: 0,
+    entropy: 4,
+    wordStart: false,
+  },
+  {
+    id: 'curl-auth-header',
+    kind: 'credential in a curl header',
+    keywords: HEADER_KEYWORDS,
+    pattern: new RegExp(
+      `(?:authorization:[ \\t]{0,5}(?:(?:basic|bearer|token|api-token)[ \\t]{1,3})?|[\\w-]{0,20}:[ \\t]{0,5})(?<secret>${TOKEN_CHARS}{8,400})(?=["'])`,
+      'dyi',
+    ),
+    secretGroup: 0,
+    entropy: 2.75,
+    wordStart: false,
+    accepts: (secret, match) =>
+      curlBefore(match) &&
+      /(?:-H|--header)[ \t=]{0,5}["']$/.test(match.input.slice(Math.max(0, match.index - 16), match.index)) &&
+      chosenValue(secret, 2.75),
+  },
+  {
+    id: 'curl-auth-user',
+    kind: 'password on a curl command line',
+    keywords: [' -u ', ' -u"', " -u'", ' --user ', ' --user=', ' --user "', " --user '"],
+    pattern: /[ \t](?:-u|--user)(?:=|[ \t]{0,5})["']?[\w@.-]{1,64}:(?<secret>[^\s"'$]{6,128})["']?(?=\s|$)/dy,
+    secretGroup: 0,
+    entropy: 2.5,
+    wordStart: false,
+    accepts: (secret, match) => curlBefore(match) && chosenValue(secret, 2.5),
+  },
+  {
+    id: 'nuget-config-password',
+    kind: 'NuGet feed password',
+    keywords: ['key="ClearTextPassword"', 'key="Password"', 'key="password"', 'key="cleartextpassword"'],
+    pattern: /key="(?:ClearText)?Password"\s{0,5}value="(?<secret>[^"]{8,256})"/diy,
+    secretGroup: 0,
+    entropy: 1,
+    wordStart: false,
+    accepts: (secret) => !isReference(secret) && !isPlaceholderSecret(secret),
+  },
+];

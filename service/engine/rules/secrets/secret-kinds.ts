@@ -1,0 +1,51 @@
+// The `secret` rule's page lists what it recognises and what it leaves out, made from the same
+// data the rule runs on (the credential formats, secretlint's preset table, the allowlists), so
+// that the page cannot drift from the rule.
+import { CREDENTIAL_FORMATS } from './formats.ts';
+import { PRESET_KINDS } from './preset-needles.ts';
+
+const sorted = (kinds: Iterable<string>): string[] =>
+  [...new Set(kinds)].sort((a, b) => a.localeCompare(b, 'en', { sensitivity: 'base' }));
+
+/** Markdown sections for docs/rules/secret.md: the kinds recognised, and what is excluded. */
+export function secretKindsMarkdown(): string {
+  const shaped = sorted([
+    ...CREDENTIAL_FORMATS.filter((format) => !format.generic).map((format) => format.kind),
+    ...Object.values(PRESET_KINDS),
+    'GitHub personal access token',
+    'GitHub fine-grained personal access token',
+    'GitHub OAuth access token',
+    'GitHub app installation token',
+    'credential in a Kubernetes Secret',
+  ]);
+  const byName = sorted(CREDENTIAL_FORMATS.filter((format) => format.generic).map((format) => format.kind));
+  // Formats that share one allowlist (the generic names' public values) are listed once.
+  const allowlists = new Map<string, string[]>();
+  for (const format of CREDENTIAL_FORMATS) {
+    if (!format.allowlist) continue;
+    const values = `${format.allowlist.regexes.map((regex) => `\`${regex.source}\``).join(', ')}${format.allowlist.target === 'match' ? ' (in the whole match)' : ''}`;
+    allowlists.set(values, [...(allowlists.get(values) ?? []), format.id]);
+  }
+  const allowlisted = [...allowlists].map(
+    ([values, ids]) => `  - ${ids.map((id) => `\`${id}\``).join(', ')}: ${values}`,
+  );
+  return [
+    '## What it recognises',
+    '',
+    `${shaped.length} kinds of credential by their shape (a prefix, a checksum-like body, the place they stand in), whatever they are called:`,
+    '',
+    shaped.join(' · '),
+    '',
+    `By the name they are assigned to (a literal value, quoted in code, also bare in YAML, properties, TOML, INI, .env files, shell scripts and Dockerfiles): ${byName.join(', ')}. Private keys are \`no-private-key\`; .env files \`no-env-file\`.`,
+    '',
+    '## What it does not report',
+    '',
+    '- Placeholders: example, sample, dummy, fake, changeme, placeholder, redacted, your-…, insert-…, xxxx, `***`, `…`, `<…>`, `[…]`; runs of one character or counting runs (123456, abcdef); values of four or fewer distinct characters; token bodies that repeat a unit of one to four characters (ghp_1234…1234); token bodies of too little entropy (secretlint findings: 3 bits a character after the prefix; each format has its own gate).',
+    '- References to where the secret lives: `${VAR}`, `${{ secrets.X }}`, `{{ … }}`, `%VAR%`, ENV[…], os.environ, os.getenv, process.env, System.getenv, secretKeyRef, `vault:`, AWS Secrets Manager ARNs, `!Ref`/`!Sub`.',
+    '- URLs whose user and password are placeholder words (https://user:token@host), and passwords that are defaults, labels, paths or format strings.',
+    '- Templates and documentation: `*.example`, `*.sample`, `*.template`, `*.tmpl`, `*.tpl`, `*.dist` files, Markdown, reStructuredText and AsciiDoc, README/CHANGELOG-like `.txt` files and `.txt` under docs/.',
+    '- In tests and fixtures: values known by a generic name only, values assigned to a fake-sounding name (fakeToken, dummyKey, exampleSecret), and source code quoted in a test string. Provider tokens are reported there too.',
+    "- Public values, by each format's allowlist:",
+    ...allowlisted,
+  ].join('\n');
+}

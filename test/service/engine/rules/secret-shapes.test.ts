@@ -1,0 +1,257 @@
+// Credential shapes gitleaks detects that the engine once missed (each under a neutral name, so
+// that only the shape can find it), private keys inline in strings, connection URLs of any
+// scheme, and the gates that keep placeholders out: periodic bodies, low entropy, public values.
+import { describe, expect, it } from 'vitest';
+import { findings } from '../review-helpers.ts';
+
+const HEX32 = '3f9a0c7e5b1d4f2a8c6e0b9d7f1a3c5e';
+const B64 = 'Qm7xT2vK9pLwR4sZ8yN3cF6hJ1dG5bV0aE2iU7oX9qMk3Lz5Wn8Rt0Yp2Hs4Dj6Fg';
+const uuid = '4f1c2b3a-9d8e-4a7b-a6c5-1e2d3f4a5b6c';
+const PASSWORD = 'Kq7vXz9Lm2Rt!';
+
+/** The messages of the `secret`-family findings (secret, no-private-key) on each line. */
+async function secretMessages(path: string, lines: string[]): Promise<string[]> {
+  return (await findings(path, lines))
+    .filter((f) => f.rule_id === 'secret' || f.rule_id === 'no-private-key')
+    .map((f) => `${f.line}: ${f.message}`);
+}
+
+describe('secret: shapes found without a provider name', () => {
+  it.each([
+    ['AWS access key id', 'src/a.py', `key_id = "ABIA${'QWERTZUIOPASDFGH'.replace(/[IO]/g, 'K')}"`],
+    ['AWS access key id', 'src/a.py', 'key_id = "ACCA7KQ2MZ5XW3RT4LPN"'],
+    ['Amazon Bedrock API key', 'src/a.py', `v = "bedrock-api-key-YmVkcm9jay5hbWF6b25hd3MuY29t${B64}${B64}"`],
+    ['Azure AD client secret', 'src/a.ts', `const v = "Xy18Q~${B64.slice(0, 34)}";`],
+    [
+      'Microsoft Teams webhook URL',
+      'src/t.ts',
+      `const u = "https://acme.webhook.office.com/webhookb2/${uuid}@${uuid}/IncomingWebhook/${HEX32}/${uuid}/V2${B64.slice(0, 46)}";`,
+    ],
+    ['GitLab OAuth application secret', 'src/a.rb', `v = "gloas-${B64.slice(0, 64)}"`],
+    ['Harness API key', 'ci/a.sh', `export H=pat.${B64.slice(0, 22)}.${B64.slice(22, 46)}.${B64.slice(0, 20)}`],
+    ['MaxMind license key', 'Dockerfile', `ENV LICENSE_KEY=Ab3dE5_${B64.slice(0, 29)}_mmk`],
+    [
+      'Authress service client access key',
+      'src/a.ts',
+      `const k = "sc_k3j4h5g6f7.d8s9a.acc_0q1w2e3r4t5y6u7i.${B64.slice(0, 60)}";`,
+    ],
+    ['Twilio API key', 'src/a.py', `client = Client("SK${HEX32}", secret, sid)`],
+    ['Slack legacy token', 'src/a.py', `v = "xoxs-4817293056-9063718254-730591846273-${HEX32}${HEX32}"`],
+    ['Slack workspace token', 'src/a.py', `v = "xoxr-${B64.slice(0, 40)}"`],
+    ['Slack user token', 'src/a.py', `v = "xoxe-48172930561-90637182549-730591846273-${HEX32}"`],
+    [
+      'Slack webhook URL',
+      'src/a.py',
+      'U = "https://hooks.slack.com/workflows/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"',
+    ],
+    ['Slack webhook URL', 'src/a.py', `U = "https://hooks.slack.com/triggers/T0A1B2C3D4E/7305918462739/${HEX32}"`],
+    ['Flutterwave encryption key', 'src/a.js', 'const k = "FLWSECK_TEST-3f9a0c7e5b1d";'],
+    [
+      'credential in a curl header',
+      'ci/a.sh',
+      `curl -H "Authorization: Bearer ${B64.slice(0, 40)}" https://api.acme.io`,
+    ],
+    ['credential in a curl header', 'ci/a.sh', `curl --header 'X-Api-Key: ${B64.slice(0, 40)}' https://api.acme.io`],
+    ['password on a curl command line', 'ci/a.sh', `curl -u deploy:${PASSWORD} https://dav.internal/x`],
+    ['NuGet feed password', 'NuGet.Config', `<add key="ClearTextPassword" value="${PASSWORD}" />`],
+    [
+      'Sidekiq Enterprise credential',
+      '.github/workflows/ci.yml',
+      '  BUNDLE_ENTERPRISE__CONTRIBSYS__COM: 3f9a0c7e:5b1d4f2a',
+    ],
+  ])('%s: %s', async (kind, path, line) => {
+    const messages = await secretMessages(path, [line]);
+    expect(messages).toHaveLength(1);
+    expect(messages[0]).toContain(kind);
+  });
+
+  it('does not read a curl header or user from a variable, or a header outside a curl command', async () => {
+    expect(await secretMessages('ci/a.sh', ['curl -H "Authorization: Bearer $TOKEN" https://api.acme.io'])).toEqual([]);
+    expect(await secretMessages('ci/a.sh', ['curl -u "deploy:${PASSWORD}" https://dav.internal/x'])).toEqual([]);
+    expect(await secretMessages('src/a.ts', [`headers.set("X-Api-Key: ${B64.slice(0, 40)}");`])).toEqual([]);
+  });
+
+  it('reads the data of a Kubernetes Secret by decoding it, not a ConfigMap or a harmless value', async () => {
+    const b64 = (value: string) => Buffer.from(value).toString('base64');
+    const secret = ['apiVersion: v1', 'kind: Secret', 'metadata:', '  name: app', 'data:'];
+    expect(
+      await secretMessages('k8s/secret.yaml', [
+        ...secret,
+        `  DATABASE_URL: ${b64(`postgres://app:${PASSWORD}@db:5432/app`)}`,
+        `  stripe-key: ${b64(`sk_live_${B64.slice(0, 40)}`)}`,
+        `  LOG_LEVEL: ${b64('debug-verbose')}`,
+      ]),
+    ).toEqual([
+      '6: secret: A connection URL with a password in a Kubernetes Secret was added; remove it, rotate it, and load it from the environment or a secret store.',
+      '7: secret: A credential in a Kubernetes Secret was added; remove it, rotate it, and load it from the environment or a secret store.',
+    ]);
+    expect(
+      await secretMessages('k8s/config.yaml', [
+        'kind: ConfigMap',
+        'data:',
+        `  DATABASE_URL: ${b64(`postgres://app:${PASSWORD}@db/app`)}`,
+      ]),
+    ).toEqual([]);
+  });
+});
+
+describe('secret: private keys inline in strings and JSON', () => {
+  it('finds a PGP private key after a blank line or an armour header, in a string and in JSON', async () => {
+    const body = `${B64}${B64}`;
+    expect(
+      await secretMessages('src/k.ts', [
+        `const k = "-----BEGIN PGP PRIVATE KEY BLOCK-----\\n\\n${body}\\n-----END PGP PRIVATE KEY BLOCK-----";`,
+      ]),
+    ).toHaveLength(1);
+    expect(
+      await secretMessages('keys.json', [
+        `{"k": "-----BEGIN PGP PRIVATE KEY BLOCK-----\\r\\nVersion: GnuPG v2\\r\\n\\r\\n${body}"}`,
+      ]),
+    ).toHaveLength(1);
+    expect(await secretMessages('src/k.ts', ['const header = "-----BEGIN PGP PRIVATE KEY BLOCK-----\\n\\n";'])).toEqual(
+      [],
+    );
+  });
+});
+
+describe('secret: connection URLs of any scheme', () => {
+  it.each([
+    'ftp',
+    'ssh',
+    'ldaps',
+    'couchbase',
+    'snowflake',
+    'influxdb',
+    's3',
+    'rabbitmq',
+    'redis+sentinel',
+    'postgresql+psycopg2',
+    'mysql+pymysql',
+    'https',
+  ])('%s://user:password@an.internal.host', async (scheme) => {
+    expect(
+      await secretMessages('config/app.py', [`URL = "${scheme}://app:${PASSWORD}@host.internal:1234/db"`]),
+    ).toHaveLength(1);
+  });
+
+  it('keeps the password gate: placeholders, references and words are not passwords', async () => {
+    for (const line of [
+      'URL = "ftp://user:password@files.internal/in"',
+      'URL = "snowflake://app:${SNOWFLAKE_PASSWORD}@acme/db"',
+      'URL = f"postgresql+psycopg2://{user}:{password}@db/app"',
+      'URL = "https://nexus.corp.internal:8443/repo"',
+      'URL = "ssh://git@github.com:22/acme/app.git"',
+    ])
+      expect(await secretMessages('config/app.py', [line]), line).toEqual([]);
+  });
+});
+
+describe('secret: placeholders among secretlint findings', () => {
+  it.each([
+    `const k = "ghp_${'1234'.repeat(9)}";`,
+    `const k = "ghp_${'abcd'.repeat(9)}";`,
+    `const k = "sk_live_${'1234'.repeat(7)}";`,
+    `const k = "sk_live_${'ab'.repeat(14)}";`,
+    `const k = "glpat-${'x1'.repeat(10)}";`,
+    'const k = "xoxb-111111111111-111111111111-aaaaaaaaaaaaaaaaaaaaaaaa";',
+  ])('%s is not reported', async (line) => {
+    expect(await secretMessages('src/a.ts', [line])).toEqual([]);
+  });
+
+  it('names the kind as the own formats do', async () => {
+    expect(await secretMessages('src/a.ts', ['const k = "ghp_aB3dE5fG7hJ9kL1mN2pQ4rS6tU8vW0xY2zA4";'])).toEqual([
+      '1: secret: A GitHub personal access token was added; remove it, rotate it, and load it from the environment or a secret store.',
+    ]);
+    const [stripe] = await secretMessages('src/a.ts', [`const k = "sk_live_${B64.slice(0, 40)}";`]);
+    expect(stripe).toContain('A Stripe live secret key was added');
+  });
+});
+
+describe('secret: what a password is called', () => {
+  it('says "a password" for DB_PASSWORD= and keeps "in a connection string" for connection strings', async () => {
+    expect(await secretMessages('scripts/db.sh', [`export DB_PASSWORD="${PASSWORD}"`])).toEqual([
+      '1: secret: A password was added; remove it, rotate it, and load it from the environment or a secret store.',
+    ]);
+    const [jdbc] = await secretMessages('src/Db.java', [
+      `String url = "jdbc:mysql://db/app?user=app&password=${PASSWORD}";`,
+    ]);
+    expect(jdbc).toContain('A password in a connection string');
+  });
+});
+
+describe('secret: per-format allowlists', () => {
+  it('does not report public values: a search-only Algolia key, a Datadog client token, a Mapbox public token', async () => {
+    expect(
+      await secretMessages('web/search.ts', [`const algoliaSearchKey = "k3j4h5g6f7d8s9a0q1w2e3r4t5y6u7i8";`]),
+    ).toEqual([]);
+    expect(await secretMessages('web/rum.ts', [`  clientToken: "pub${HEX32}",`])).toEqual([]);
+    expect(
+      await secretMessages('web/search.ts', [`const algoliaAdminKey = "k3j4h5g6f7d8s9a0q1w2e3r4t5y6u7i8";`]),
+    ).toHaveLength(1);
+  });
+});
+
+describe('secret: bare values in shell and Dockerfiles, camelCase names, plain-text files', () => {
+  it('reads export NAME=value, ENV NAME=value and .netrc passwords', async () => {
+    expect(await secretMessages('scripts/deploy.sh', [`export API_TOKEN=${B64.slice(0, 40)}`])).toHaveLength(1);
+    expect(await secretMessages('Dockerfile', [`ENV API_KEY=${B64.slice(0, 40)}`])).toHaveLength(1);
+    expect(await secretMessages('.netrc', [`machine api.acme.io login deploy password ${PASSWORD}`])).toHaveLength(1);
+    expect(
+      await secretMessages('scripts/deploy.sh', [
+        'export API_TOKEN=$(cat /run/secrets/token)',
+        'export DB_PASSWORD="${DB_PASSWORD:-}"',
+        'TOKEN_FILE=/run/secrets/token',
+      ]),
+    ).toEqual([]);
+  });
+
+  it('reads a literal assigned to a camelCase name, not one read from elsewhere', async () => {
+    expect(await secretMessages('src/x.ts', [`const apiKey = "${B64.slice(0, 40)}";`])).toHaveLength(1);
+    expect(await secretMessages('src/x.ts', [`const clientSecret = '${B64.slice(0, 40)}';`])).toHaveLength(1);
+    expect(await secretMessages('src/x.ts', ['const apiKey = "x-api-key";', 'const clientSecret = "";'])).toEqual([]);
+  });
+
+  it('reads .txt files other than documentation, and short prefixes at the start of a line', async () => {
+    const gcp = `AIza${B64.slice(0, 35)}`;
+    expect(await secretMessages('deploy/token.txt', [`ghp_aB3dE5fG7hJ9kL1mN2pQ4rS6tU8vW0xY2zA4`])).toHaveLength(1);
+    expect(await secretMessages('deploy/keys.txt', [gcp])).toEqual([
+      '1: secret: A Google API key was added; remove it, rotate it, and load it from the environment or a secret store.',
+    ]);
+    expect(await secretMessages('config/keys.yml', [gcp])).toHaveLength(1);
+    expect(await secretMessages('docs/setup.txt', [gcp])).toEqual([]);
+    expect(await secretMessages('CHANGELOG.txt', [gcp])).toEqual([]);
+    expect(await secretMessages('requirements.txt', ['requests==2.32.3', 'fastapi>=0.110'])).toEqual([]);
+  });
+});
+
+describe('secret: its page lists what it recognises and what it leaves out', () => {
+  it('names every kind of the formats, from the same data', async () => {
+    const { readFileSync } = await import('node:fs');
+    const { CREDENTIAL_FORMATS } = await import('../../../../service/engine/rules/secrets/formats.ts');
+    const page = readFileSync(new URL('../../../../docs/rules/secret.md', import.meta.url), 'utf8');
+    for (const format of CREDENTIAL_FORMATS) expect(page, format.id).toContain(format.kind);
+    expect(page).toContain('## What it does not report');
+    expect(page).toContain('`algolia-api-key`: `search`');
+  });
+});
+
+describe('secret: no rule turns the keyword sieve off for ordinary files', () => {
+  it('keeps the pre-filter for YAML, shell, Dockerfiles, text and code (a rule without keywords reads every line)', async () => {
+    const { Planner, activateRules } = await import('../../../../service/engine/plan.ts');
+    const { ALL_RULES } = await import('../../../../service/engine/rules/index.ts');
+    const planner = new Planner(activateRules(ALL_RULES, undefined), true);
+    for (const path of [
+      'k8s/deploy.yaml',
+      '.github/workflows/ci.yml',
+      'scripts/deploy.sh',
+      'Dockerfile',
+      'deploy/token.txt',
+      'src/a.ts',
+      'app/main.py',
+    ])
+      expect(planner.planFor(path).everyLine, path).toBe(false);
+    // Files that are read whole by design: .env files, and YAML named as a Kubernetes Secret.
+    expect(planner.planFor('.env').everyLine).toBe(true);
+    expect(planner.planFor('k8s/db-secret.yaml').everyLine).toBe(true);
+  });
+});
