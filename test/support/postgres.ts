@@ -2,7 +2,7 @@
 // root: initdb refuses root), pg_ctl on a free 127.0.0.1 port with its socket in the same temp
 // dir, removed afterwards. Each test takes a fresh database of its own from it (CREATE DATABASE
 // is a file copy: milliseconds). Where no server binaries are found the suites skip, except in CI
-// (CI=true), where a PostgreSQL suite that skips is a failure.
+// (CI=1 or true), where a PostgreSQL suite that skips is a failure.
 import { execFile } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { chown, mkdtemp, rm } from 'node:fs/promises';
@@ -32,9 +32,9 @@ export function postgresBin(): string | undefined {
  */
 export function postgresAvailable(): boolean {
   if (postgresBin() !== undefined) return true;
-  if (process.env.CI === 'true')
+  if (/^(1|true)$/i.test(process.env.CI ?? ''))
     throw new Error(
-      "CI=true but no PostgreSQL server binaries (initdb) were found: .ci/run installs Debian's postgresql",
+      "CI is set but no PostgreSQL server binaries (initdb) were found: .ci/run installs Debian's postgresql",
     );
   return false;
 }
@@ -144,4 +144,16 @@ function freePort(): Promise<number> {
       server.close(() => resolve(port));
     });
   });
+}
+
+/** Runs one query on its own connection and answers the first column of its first row as a number (a count). */
+export async function scalar(databaseUrl: string, sql: string, params: unknown[] = []): Promise<number> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query({ text: sql, values: params, rowMode: 'array' });
+    return Number((rows[0] as unknown[])[0]);
+  } finally {
+    await client.end();
+  }
 }

@@ -7,7 +7,7 @@ import { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseJsonBody } from '../../../service/http/json-body.ts';
 import { settledReview } from '../../support/settled-review.ts';
-import { DEBUGGER_DIFF, startTestService, TEST_STORAGE, type TestService } from '../../support/test-service.ts';
+import { DEBUGGER_DIFF, startTestService, type TestService } from '../../support/test-service.ts';
 
 let t: TestService;
 let token: string;
@@ -113,9 +113,9 @@ const withoutDate = (raw: string[]) =>
     .flatMap((name, i) => (name.toLowerCase() === 'date' ? [] : [name, raw[2 * i + 1]!]));
 
 describe('the poll fast path (service/http/poll-answerer.ts)', () => {
-  // It answers from the store's in-memory lookup, which the PostgreSQL store does not have (yet:
-  // issue 10's cache of finished reviews).
-  it.skipIf(TEST_STORAGE !== 'lowdb')(
+  // It answers from the store's in-memory lookup: lowdb's document, or the PostgreSQL store's
+  // copies of finished reviews (store/postgres/at-hand.ts).
+  it(
     'answers a finished review before Fastify, with the bytes and header lines Fastify sent',
     async () => {
       const id = await finishedReview();

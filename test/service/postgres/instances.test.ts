@@ -2,7 +2,7 @@
 // multi-process.test.ts): what one instance does, the others see and honour.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
-import { postgresAvailable, startPostgres, type PostgresCluster } from '../../support/postgres.ts';
+import { postgresAvailable, scalar, startPostgres, type PostgresCluster } from '../../support/postgres.ts';
 import { DEBUGGER_DIFF, sleep, startTestService, type TestService } from '../../support/test-service.ts';
 import type { ReviewJob } from '../../../service/api/schemas.ts';
 import { TestClock } from '../../support/test-clock.ts';
@@ -50,16 +50,6 @@ describe.skipIf(!postgresAvailable())('several instances on one database', () =>
     return t;
   }
 
-  async function countRows(databaseUrl: string, sql: string): Promise<number> {
-    const client = new pg.Client({ connectionString: databaseUrl });
-    await client.connect();
-    try {
-      return Number((await client.query<{ n: string }>(sql)).rows[0]!.n);
-    } finally {
-      await client.end();
-    }
-  }
-
   it('the same Idempotency-Key sent to two instances at once makes one review', async () => {
     const { databaseUrl, clients } = await instances(2);
     const [a, b] = clients as [NonNullable<(typeof clients)[0]>, NonNullable<(typeof clients)[0]>];
@@ -74,7 +64,7 @@ describe.skipIf(!postgresAvailable())('several instances on one database', () =>
       ]);
       expect(new Set(answers.map((j) => j.review_id)).size).toBe(1);
     }
-    expect(await countRows(databaseUrl, 'SELECT count(*) AS n FROM reviews')).toBe(10);
+    expect(await scalar(databaseUrl, 'SELECT count(*) AS n FROM reviews')).toBe(10);
     // a different body under a used key is still refused, by the other instance too
     const first = await a.createReview(body, { idempotencyKey: 'mixed' });
     await expect(
@@ -120,7 +110,7 @@ describe.skipIf(!postgresAvailable())('several instances on one database', () =>
     await services[0]!.stop(); // as SIGTERM does
     const done = await reaches(b.client(token), slow.review_id, 'completed');
     expect(done.comments).toEqual([]);
-    const rows = await countRows(
+    const rows = await scalar(
       databaseUrl,
       `SELECT attempts AS n FROM reviews WHERE review_id = '${slow.review_id}'`,
     );

@@ -2,12 +2,11 @@
 // polls spread over all of them, one killed with SIGKILL in the middle of a burst and started
 // again. Every acknowledged review completes exactly once, with the right comments. Waits are
 // bounded; nothing here asserts how fast anything was (test/bench/ measures that).
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ReviewJob } from '../../../service/api/schemas.ts';
 import { createClient, type DiffReviewClient } from '../../../service/client/index.ts';
 import { instanceOn, killInstances, type ServedInstance } from '../../support/postgres-serve.ts';
-import { postgresAvailable, startPostgres, type PostgresCluster } from '../../support/postgres.ts';
+import { postgresAvailable, scalar, startPostgres, type PostgresCluster } from '../../support/postgres.ts';
 import { DEBUGGER_DIFF, sleep } from '../../support/test-service.ts';
 
 const DASHBOARD = `multi-process-dashboard-${'x'.repeat(16)}`;
@@ -15,16 +14,6 @@ const DASHBOARD = `multi-process-dashboard-${'x'.repeat(16)}`;
 // (the controlled test worker). The other kind is reviewed by the real engine: one finding.
 const SLOW_DIFF = 'SLEEP 700\n';
 const DIFFS = [DEBUGGER_DIFF, SLOW_DIFF];
-
-async function scalar(databaseUrl: string, sql: string): Promise<number> {
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
-  try {
-    return Number((await client.query<{ n: string }>(sql)).rows[0]!.n);
-  } finally {
-    await client.end();
-  }
-}
 
 const RUNNING = "SELECT count(*) AS n FROM reviews WHERE status = 'running'";
 
