@@ -5,7 +5,7 @@
 // (CI=1 or true), where a PostgreSQL suite that skips is a failure.
 import { execFile } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
-import { chown, mkdtemp, rm } from 'node:fs/promises';
+import { chown, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -51,6 +51,10 @@ export interface PostgresCluster {
   /** Stops the server at once (as a crash would), keeping its files; start() brings it back. */
   stop(): Promise<void>;
   start(): Promise<void>;
+  /** Freezes the server and all its processes (SIGSTOP): it accepts connections but answers nothing. */
+  freeze(): Promise<void>;
+  /** Undoes freeze() (SIGCONT). */
+  thaw(): Promise<void>;
   /** Stops the server and removes its files. */
   destroy(): Promise<void>;
 }
@@ -92,6 +96,12 @@ export async function startPostgres(clusterOptions: PostgresClusterOptions = {})
     await as('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']);
   };
   await start();
+  let frozen: number[] = [];
+  const serverProcesses = async () => {
+    const postmaster = Number((await readFile(path.join(data, 'postmaster.pid'), 'utf8')).split('\n')[0]);
+    const { stdout } = await run('ps', ['-o', 'pid=', '--ppid', String(postmaster)]);
+    return [postmaster, ...stdout.split('\n').filter(Boolean).map(Number)];
+  };
   const adminUrl = `postgres://postgres@${host}:${port}/postgres`;
   let running = true;
   return {
@@ -108,7 +118,15 @@ export async function startPostgres(clusterOptions: PostgresClusterOptions = {})
       await start();
       running = true;
     },
+    async freeze() {
+      frozen = await serverProcesses();
+      for (const pid of frozen) process.kill(pid, 'SIGSTOP');
+    },
+    async thaw() {
+      for (const pid of frozen.splice(0)) process.kill(pid, 'SIGCONT');
+    },
     async destroy() {
+      for (const pid of frozen.splice(0)) process.kill(pid, 'SIGCONT');
       if (running) await stop().catch(() => {});
       running = false;
       await rm(dir, { recursive: true, force: true });

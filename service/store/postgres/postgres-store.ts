@@ -29,6 +29,8 @@ export interface PostgresStoreOptions {
   poolSize?: number;
   /** A connection not had within this long fails the query. Default 5 s. */
   connectTimeoutMs?: number;
+  /** A query unanswered this long fails (503), and its connection is dropped. Default 10 s. */
+  queryTimeoutMs?: number;
   log?: StoreLog;
 }
 
@@ -58,6 +60,11 @@ export class PostgresStore implements Store {
       connectionString: libpqConnectionString(url),
       max: options.poolSize ?? 10,
       connectionTimeoutMillis: options.connectTimeoutMs ?? 5000,
+      // A database that stops answering (frozen, or a network that drops packets) would otherwise
+      // hold a request for as long as TCP takes to notice: minutes. The HTTP timeouts cover reading
+      // the request, not writing the answer, so the bound is here (query.ts maps it to a 503).
+      query_timeout: options.queryTimeoutMs ?? 10_000,
+      keepAlive: true,
       application_name: 'diff-review',
     });
     // An idle connection that breaks (the server restarted) is dropped by the pool; without a
