@@ -154,12 +154,13 @@ export async function storedTexts(t: TestService): Promise<{ where: string; text
       const { rows: tables } = await client.query<{ tablename: string }>(
         "SELECT tablename FROM pg_tables WHERE schemaname = 'public'",
       );
-      return await Promise.all(
-        tables.map(async ({ tablename }) => ({
-          where: tablename,
-          text: JSON.stringify((await client.query(`SELECT * FROM ${pg.escapeIdentifier(tablename)}`)).rows),
-        })),
-      );
+      const texts: { where: string; text: string }[] = [];
+      // one query at a time: a client does not run them side by side (node-postgres warns, pg@9 refuses)
+      for (const { tablename } of tables) {
+        const { rows } = await client.query(`SELECT * FROM ${pg.escapeIdentifier(tablename)}`);
+        texts.push({ where: tablename, text: JSON.stringify(rows) });
+      }
+      return texts;
     } finally {
       await client.end();
     }
@@ -170,6 +171,32 @@ export async function storedTexts(t: TestService): Promise<{ where: string; text
     if (entry.isFile()) texts.push({ where: file, text: await readFile(file, 'utf8') });
   }
   return texts;
+}
+
+/** The reviews as stored (the service may be stopped): store.json's, or the reviews table's. */
+export async function storedReviews(t: TestService): Promise<StoredReview[]> {
+  if (t.databaseUrl !== undefined) {
+    const texts = await storedTexts(t);
+    return JSON.parse(texts.find((x) => x.where === 'reviews')!.text) as StoredReview[];
+  }
+  return (JSON.parse(await readFile(path.join(t.dataDir, 'store.json'), 'utf8')) as { reviews: StoredReview[] })
+    .reviews;
+}
+
+/**
+ * The reviews whose bulky parts (diff, findings) are stored: the files in <data dir>/results and
+ * the rows of review_diffs and review_findings; each review id once per part.
+ */
+export async function storedReviewParts(t: TestService): Promise<string[]> {
+  if (t.databaseUrl !== undefined) {
+    const texts = await storedTexts(t);
+    return ['review_diffs', 'review_findings'].flatMap((table) =>
+      (JSON.parse(texts.find((x) => x.where === table)!.text) as { review_id: string }[]).map((r) => r.review_id),
+    );
+  }
+  const dirs = ['diffs', 'results'].map((dir) => path.join(t.dataDir, dir));
+  const names = await Promise.all(dirs.map((dir) => readdir(dir).catch(() => [] as string[])));
+  return names.flat().map((name) => name.replace(/\.[a-z.]+$/, ''));
 }
 
 /** The tokens as stored (with their hashes), from store.json or the database. */

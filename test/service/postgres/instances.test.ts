@@ -110,10 +110,7 @@ describe.skipIf(!postgresAvailable())('several instances on one database', () =>
     await services[0]!.stop(); // as SIGTERM does
     const done = await reaches(b.client(token), slow.review_id, 'completed');
     expect(done.comments).toEqual([]);
-    const rows = await scalar(
-      databaseUrl,
-      `SELECT attempts AS n FROM reviews WHERE review_id = '${slow.review_id}'`,
-    );
+    const rows = await scalar(databaseUrl, `SELECT attempts AS n FROM reviews WHERE review_id = '${slow.review_id}'`);
     expect(rows).toBe(2); // started on A, handed back, finished on B
   });
 
