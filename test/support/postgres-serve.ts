@@ -35,6 +35,7 @@ export function instanceOn(options: {
   dashboardToken: string;
   concurrency?: number;
   shutdownGraceMs?: number;
+  rateLimits?: { create?: number; read?: number; tokens?: number };
 }): Promise<ServedInstance> {
   return started(
     spawn(process.execPath, [CHILD], {
