@@ -5,7 +5,7 @@
 // (CI=1 or true), where a PostgreSQL suite that skips is a failure.
 import { execFile } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
-import { chown, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { chown, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -64,6 +64,8 @@ let databases = 0;
 export interface PostgresClusterOptions {
   /** Serve TLS too, with a self-signed certificate made for the cluster (for sslmode tests). */
   ssl?: boolean;
+  /** Require this password of the postgres user (scram-sha-256) instead of trusting every connection. */
+  password?: string;
 }
 
 export async function startPostgres(clusterOptions: PostgresClusterOptions = {}): Promise<PostgresCluster> {
@@ -76,7 +78,13 @@ export async function startPostgres(clusterOptions: PostgresClusterOptions = {})
     asRoot ? run('runuser', ['-u', 'postgres', '--', file, ...args]) : run(file, args);
   const as = (cmd: string, args: string[]) => asPostgres(path.join(bin, cmd), args);
   const data = path.join(dir, 'data');
-  await as('initdb', ['-D', data, '-U', 'postgres', '-A', 'trust', '-E', 'UTF8', '--no-locale', '--no-sync']);
+  const auth = ['-A', 'trust'];
+  if (clusterOptions.password !== undefined) {
+    const pwfile = path.join(dir, 'pwfile');
+    await writeFile(pwfile, `${clusterOptions.password}\n`, { mode: 0o644 });
+    auth.splice(0, 2, '-A', 'scram-sha-256', '--pwfile', pwfile);
+  }
+  await as('initdb', ['-D', data, '-U', 'postgres', ...auth, '-E', 'UTF8', '--no-locale', '--no-sync']);
   const port = await freePort();
   const host = '127.0.0.1';
   let certificate: string | undefined;
@@ -102,7 +110,9 @@ export async function startPostgres(clusterOptions: PostgresClusterOptions = {})
     const { stdout } = await run('ps', ['-o', 'pid=', '--ppid', String(postmaster)]);
     return [postmaster, ...stdout.split('\n').filter(Boolean).map(Number)];
   };
-  const adminUrl = `postgres://postgres@${host}:${port}/postgres`;
+  const user =
+    clusterOptions.password === undefined ? 'postgres' : `postgres:${encodeURIComponent(clusterOptions.password)}`;
+  const adminUrl = `postgres://${user}@${host}:${port}/postgres`;
   let running = true;
   return {
     port,

@@ -9,7 +9,7 @@ import type { StoreLog } from '../store-log.ts';
 import type { IdempotencyRecord, ReviewQuery, Store, StoredReview, StoredToken, TokenType } from '../types.ts';
 import { PostgresAtHand } from './at-hand.ts';
 import { countInWindow } from './coordination.ts';
-import { DatabaseUnreachableError, describeDatabase, libpqConnectionString } from './database-url.ts';
+import { checkDatabaseUrl, DatabaseUnreachableError, describeDatabase, libpqConnectionString } from './database-url.ts';
 import { migrate } from './migrations.ts';
 import { PostgresIdempotency } from './postgres-idempotency.ts';
 import { PostgresReviewFiles } from './postgres-review-files.ts';
@@ -51,6 +51,7 @@ export class PostgresStore implements Store {
    * database, never the password.
    */
   static async open(url: string, options: PostgresStoreOptions = {}): Promise<PostgresStore> {
+    checkDatabaseUrl(url);
     const pool = new pg.Pool({
       connectionString: libpqConnectionString(url),
       max: options.poolSize ?? 10,

@@ -72,7 +72,9 @@ describe.skipIf(!postgresAvailable())('serve --database-url', () => {
       env: { ...process.env, DIFF_REVIEW_DATABASE_URL: bad, DIFF_REVIEW_DASHBOARD_TOKEN: DASHBOARD },
     }).catch((e: { code: number; stdout: string; stderr: string }) => e);
     expect('code' in error && error.code).toBe(1);
-    expect(error.stderr).toBe('diff-review: cannot connect to PostgreSQL at 127.0.0.1:1/reviews: ECONNREFUSED\n');
+    expect(error.stderr).toBe(
+      'diff-review: cannot connect to PostgreSQL at 127.0.0.1:1/reviews: nothing listens there (ECONNREFUSED)\n',
+    );
     expect(error.stdout + error.stderr).not.toContain('s3cr3t');
   });
 
