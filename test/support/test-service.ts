@@ -115,13 +115,15 @@ export async function startTestService(options: ServiceOptions = {}, dataDir?: s
 /**
  * Ends a test file's service and checks what every file should leave behind: the service still
  * answers, no request ended in a 500 or an unexpected job failure (pino: 50 = error, 60 = fatal),
- * and no response strayed from the OpenAPI document.
+ * no log line holds the database password, and no response strayed from the OpenAPI document.
  */
 export async function closeHealthy(t: TestService | undefined): Promise<void> {
   if (!t) return;
   const health = await t.api('GET', '/healthz', { token: null });
   expect(health.status).toBe(200);
   expect(t.logs.filter((line) => /"level":(50|60)/.test(line))).toEqual([]);
+  const password = t.databaseUrl && new URL(t.databaseUrl).password;
+  if (password) expect(t.logs.join('')).not.toContain(password);
   await t.close();
   expect(t.contract.violations).toEqual([]);
 }
