@@ -47,7 +47,8 @@ export function instanceOn(options: {
 
 const CHILD = fileURLToPath(new URL('./postgres-instance-child.ts', import.meta.url));
 
-async function started(child: ChildProcess): Promise<ServedInstance> {
+/** Resolves once the child's log says it listens (and where); killInstances() ends it. */
+export async function started(child: ChildProcess): Promise<ServedInstance> {
   children.push(child);
   let output = '';
   child.stdout!.on('data', (d) => (output += d));
