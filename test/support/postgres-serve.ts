@@ -20,9 +20,11 @@ export function serveOn(
   databaseUrl: string,
   dataDir: string,
   env: Record<string, string> = {},
+  args: string[] = [],
 ): Promise<ServedInstance> {
+  const serve = [CLI, 'serve', '--port', '0', '--data-dir', dataDir, '--database-url', databaseUrl, ...args];
   return started(
-    spawn(process.execPath, [CLI, 'serve', '--port', '0', '--data-dir', dataDir, '--database-url', databaseUrl], {
+    spawn(process.execPath, serve, {
       env: { ...process.env, DIFF_REVIEW_LOG_LEVEL: 'info', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     }),
