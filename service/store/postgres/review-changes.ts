@@ -101,7 +101,10 @@ export class ReviewChanges {
           () => this.#lost(client),
         );
       } else if (Date.now() - sentAt >= PROOF_LATE_MS) {
-        this.#lost(client);
+        // After a busy event loop the answer may be read but not handled yet (timers run before
+        // I/O): judged once the I/O that is waiting has been handled.
+        const late = sentAt;
+        setImmediate(() => sentAt === late && this.#lost(client));
       }
     }, PROOF_EVERY_MS).unref();
   }
