@@ -9,7 +9,7 @@ export default defineConfig({
     pool: 'forks',
     projects: [
       { extends: true, test: { name: 'default', include: ['test/**/*.test.ts'] } },
-      // The whole API suite again, in PostgreSQL mode (test/support/test-service.ts reads the
+      // The whole API suite again (and the job runner's, on pg-boss), in PostgreSQL mode (test/support/test-service.ts reads the
       // variable). Where the server binaries are missing it is left out, except in CI, where
       // postgresAvailable() fails the run instead.
       ...(postgresAvailable()
@@ -18,7 +18,12 @@ export default defineConfig({
               extends: true as const,
               test: {
                 name: 'api-on-postgres',
-                include: ['test/service/http/**/*.test.ts'],
+                include: [
+                  'test/service/http/**/*.test.ts',
+                  'test/service/{jobs,lifecycle,retention}.test.ts',
+                  'test/service/faults/hostile-input.test.ts',
+                  'test/service/cli/service-review.test.ts',
+                ],
                 env: { DIFF_REVIEW_TEST_STORE: 'postgres' },
                 globalSetup: ['test/support/postgres-global-setup.ts'],
               },

@@ -43,6 +43,8 @@ export interface ServiceOptions {
   databaseUrl?: string;
   /** Connections to the database this instance opens at most. Default 10. */
   databasePoolSize?: number;
+  /** A database query unanswered this long fails with 503 (a frozen server, a lost network). Default 10 s. */
+  databaseQueryTimeoutMs?: number;
   /** Default 127.0.0.1: the service is reachable from this machine only unless told otherwise. */
   host?: string;
   /** Default 0: a free port (the CLI defaults to 7411). */
@@ -135,7 +137,11 @@ export async function createService(options: ServiceOptions = {}): Promise<Servi
       // Loaded only in PostgreSQL mode: the embedded default never pays for pg or pg-boss.
       const { PostgresStore } = await import('./store/postgres/postgres-store.ts');
       const { startPostgresJobs } = await import('./jobs/postgres-jobs.ts');
-      const postgres = await PostgresStore.open(databaseUrl, { poolSize: options.databasePoolSize, log });
+      const postgres = await PostgresStore.open(databaseUrl, {
+        poolSize: options.databasePoolSize,
+        queryTimeoutMs: options.databaseQueryTimeoutMs,
+        log,
+      });
       store = windowCounter = postgres;
       atHand = postgres.atHand; // copies, kept current through NOTIFY once the listener runs
       undo.push(() => store.close());

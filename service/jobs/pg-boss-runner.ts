@@ -203,6 +203,8 @@ export class PgBossRunner implements ReviewJobRunner {
     if (this.#closing) return this.#handBack(job).catch(() => {});
     const controller = new AbortController();
     this.#running.set(reviewId, { job, controller });
+    // The limit is per delivery: one redelivered after its instance died gets a whole new limit
+    // (the attempt that died did not finish; attempts are capped at MAX_ATTEMPTS).
     const timer = setTimeout(() => controller.abort('timeout' satisfies StopReason), jobTimeoutMs);
     try {
       const started = await jobs.start(reviewId, now());

@@ -205,7 +205,13 @@ export class ReviewService {
       }
       throw error;
     }
-    await runner.enqueue(review.review_id);
+    try {
+      await runner.enqueue(review.review_id);
+    } catch (error) {
+      // The review ended failed without running: a retry with the key must make a new one, not replay it.
+      if (idempotency) await store.deleteIdempotency(owner, idempotency.key).catch(() => {});
+      throw error;
+    }
     events.changed(review);
     return review;
   }

@@ -1,10 +1,8 @@
 // Retention: finished reviews are deleted after the retention period, with their files;
 // unfinished ones never are. Time moves through the injectable clock.
-import { readdir } from 'node:fs/promises';
-import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { TestClock } from '../support/test-clock.ts';
-import { DEBUGGER_DIFF, startTestService, type TestService } from '../support/test-service.ts';
+import { DEBUGGER_DIFF, startTestService, storedReviewParts, type TestService } from '../support/test-service.ts';
 
 const DAY = 24 * 60 * 60 * 1000;
 const clock = new TestClock(Date.parse('2026-11-01T12:00:00.000Z'));
@@ -22,7 +20,7 @@ describe('retention', () => {
     expect((await client.waitForReview(job.review_id, { timeoutMs: 20_000, pollIntervalMs: 25 })).status).toBe(
       'completed',
     );
-    expect(await readdir(path.join(t.dataDir, 'results'))).toEqual([`${job.review_id}.json`]);
+    expect(await storedReviewParts(t)).toContain(job.review_id); // files, or rows in PostgreSQL mode
 
     clock.advance(29 * DAY); // tokens last 90 days by default, so the same token still works
     const kept = await t.restart({ clock, retentionDays: 30 }); // a sweep runs on start
@@ -36,6 +34,6 @@ describe('retention', () => {
       status: 404,
       error: 'not_found',
     });
-    expect(await readdir(path.join(t.dataDir, 'results'))).toEqual([]);
+    expect(await storedReviewParts(t)).toEqual([]);
   });
 });

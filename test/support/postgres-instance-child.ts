@@ -9,6 +9,7 @@ const options = JSON.parse(process.env.INSTANCE_OPTIONS ?? '{}') as {
   dashboardToken: string;
   concurrency?: number;
   shutdownGraceMs?: number;
+  rateLimits?: { create?: number; read?: number; tokens?: number };
 };
 const service = await createService({
   ...options,

@@ -20,9 +20,11 @@ export function serveOn(
   databaseUrl: string,
   dataDir: string,
   env: Record<string, string> = {},
+  args: string[] = [],
 ): Promise<ServedInstance> {
+  const serve = [CLI, 'serve', '--port', '0', '--data-dir', dataDir, '--database-url', databaseUrl, ...args];
   return started(
-    spawn(process.execPath, [CLI, 'serve', '--port', '0', '--data-dir', dataDir, '--database-url', databaseUrl], {
+    spawn(process.execPath, serve, {
       env: { ...process.env, DIFF_REVIEW_LOG_LEVEL: 'info', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     }),
@@ -35,6 +37,7 @@ export function instanceOn(options: {
   dashboardToken: string;
   concurrency?: number;
   shutdownGraceMs?: number;
+  rateLimits?: { create?: number; read?: number; tokens?: number };
 }): Promise<ServedInstance> {
   return started(
     spawn(process.execPath, [CHILD], {
@@ -46,7 +49,8 @@ export function instanceOn(options: {
 
 const CHILD = fileURLToPath(new URL('./postgres-instance-child.ts', import.meta.url));
 
-async function started(child: ChildProcess): Promise<ServedInstance> {
+/** Resolves once the child's log says it listens (and where); killInstances() ends it. */
+export async function started(child: ChildProcess): Promise<ServedInstance> {
   children.push(child);
   let output = '';
   child.stdout!.on('data', (d) => (output += d));

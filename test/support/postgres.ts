@@ -2,10 +2,10 @@
 // root: initdb refuses root), pg_ctl on a free 127.0.0.1 port with its socket in the same temp
 // dir, removed afterwards. Each test takes a fresh database of its own from it (CREATE DATABASE
 // is a file copy: milliseconds). Where no server binaries are found the suites skip, except in CI
-// (CI=true), where a PostgreSQL suite that skips is a failure.
+// (CI=1 or true), where a PostgreSQL suite that skips is a failure.
 import { execFile } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
-import { chown, mkdtemp, rm } from 'node:fs/promises';
+import { chown, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -32,9 +32,9 @@ export function postgresBin(): string | undefined {
  */
 export function postgresAvailable(): boolean {
   if (postgresBin() !== undefined) return true;
-  if (process.env.CI === 'true')
+  if (/^(1|true)$/i.test(process.env.CI ?? ''))
     throw new Error(
-      "CI=true but no PostgreSQL server binaries (initdb) were found: .ci/run installs Debian's postgresql",
+      "CI is set but no PostgreSQL server binaries (initdb) were found: .ci/run installs Debian's postgresql",
     );
   return false;
 }
@@ -51,6 +51,10 @@ export interface PostgresCluster {
   /** Stops the server at once (as a crash would), keeping its files; start() brings it back. */
   stop(): Promise<void>;
   start(): Promise<void>;
+  /** Freezes the server and all its processes (SIGSTOP): it accepts connections but answers nothing. */
+  freeze(): Promise<void>;
+  /** Undoes freeze() (SIGCONT). */
+  thaw(): Promise<void>;
   /** Stops the server and removes its files. */
   destroy(): Promise<void>;
 }
@@ -60,6 +64,8 @@ let databases = 0;
 export interface PostgresClusterOptions {
   /** Serve TLS too, with a self-signed certificate made for the cluster (for sslmode tests). */
   ssl?: boolean;
+  /** Require this password of the postgres user (scram-sha-256) instead of trusting every connection. */
+  password?: string;
 }
 
 export async function startPostgres(clusterOptions: PostgresClusterOptions = {}): Promise<PostgresCluster> {
@@ -72,7 +78,13 @@ export async function startPostgres(clusterOptions: PostgresClusterOptions = {})
     asRoot ? run('runuser', ['-u', 'postgres', '--', file, ...args]) : run(file, args);
   const as = (cmd: string, args: string[]) => asPostgres(path.join(bin, cmd), args);
   const data = path.join(dir, 'data');
-  await as('initdb', ['-D', data, '-U', 'postgres', '-A', 'trust', '-E', 'UTF8', '--no-locale', '--no-sync']);
+  const auth = ['-A', 'trust'];
+  if (clusterOptions.password !== undefined) {
+    const pwfile = path.join(dir, 'pwfile');
+    await writeFile(pwfile, `${clusterOptions.password}\n`, { mode: 0o644 });
+    auth.splice(0, 2, '-A', 'scram-sha-256', '--pwfile', pwfile);
+  }
+  await as('initdb', ['-D', data, '-U', 'postgres', ...auth, '-E', 'UTF8', '--no-locale', '--no-sync']);
   const port = await freePort();
   const host = '127.0.0.1';
   let certificate: string | undefined;
@@ -92,7 +104,15 @@ export async function startPostgres(clusterOptions: PostgresClusterOptions = {})
     await as('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']);
   };
   await start();
-  const adminUrl = `postgres://postgres@${host}:${port}/postgres`;
+  let frozen: number[] = [];
+  const serverProcesses = async () => {
+    const postmaster = Number((await readFile(path.join(data, 'postmaster.pid'), 'utf8')).split('\n')[0]);
+    const { stdout } = await run('ps', ['-o', 'pid=', '--ppid', String(postmaster)]);
+    return [postmaster, ...stdout.split('\n').filter(Boolean).map(Number)];
+  };
+  const user =
+    clusterOptions.password === undefined ? 'postgres' : `postgres:${encodeURIComponent(clusterOptions.password)}`;
+  const adminUrl = `postgres://${user}@${host}:${port}/postgres`;
   let running = true;
   return {
     port,
@@ -108,7 +128,15 @@ export async function startPostgres(clusterOptions: PostgresClusterOptions = {})
       await start();
       running = true;
     },
+    async freeze() {
+      frozen = await serverProcesses();
+      for (const pid of frozen) process.kill(pid, 'SIGSTOP');
+    },
+    async thaw() {
+      for (const pid of frozen.splice(0)) process.kill(pid, 'SIGCONT');
+    },
     async destroy() {
+      for (const pid of frozen.splice(0)) process.kill(pid, 'SIGCONT');
       if (running) await stop().catch(() => {});
       running = false;
       await rm(dir, { recursive: true, force: true });
@@ -144,4 +172,16 @@ function freePort(): Promise<number> {
       server.close(() => resolve(port));
     });
   });
+}
+
+/** Runs one query on its own connection and answers the first column of its first row as a number (a count). */
+export async function scalar(databaseUrl: string, sql: string, params: unknown[] = []): Promise<number> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query({ text: sql, values: params, rowMode: 'array' });
+    return Number((rows[0] as unknown[])[0]);
+  } finally {
+    await client.end();
+  }
 }

@@ -115,13 +115,15 @@ export async function startTestService(options: ServiceOptions = {}, dataDir?: s
 /**
  * Ends a test file's service and checks what every file should leave behind: the service still
  * answers, no request ended in a 500 or an unexpected job failure (pino: 50 = error, 60 = fatal),
- * and no response strayed from the OpenAPI document.
+ * no log line holds the database password, and no response strayed from the OpenAPI document.
  */
 export async function closeHealthy(t: TestService | undefined): Promise<void> {
   if (!t) return;
   const health = await t.api('GET', '/healthz', { token: null });
   expect(health.status).toBe(200);
   expect(t.logs.filter((line) => /"level":(50|60)/.test(line))).toEqual([]);
+  const password = t.databaseUrl && new URL(t.databaseUrl).password;
+  if (password) expect(t.logs.join('')).not.toContain(password);
   await t.close();
   expect(t.contract.violations).toEqual([]);
 }
@@ -154,12 +156,13 @@ export async function storedTexts(t: TestService): Promise<{ where: string; text
       const { rows: tables } = await client.query<{ tablename: string }>(
         "SELECT tablename FROM pg_tables WHERE schemaname = 'public'",
       );
-      return await Promise.all(
-        tables.map(async ({ tablename }) => ({
-          where: tablename,
-          text: JSON.stringify((await client.query(`SELECT * FROM ${pg.escapeIdentifier(tablename)}`)).rows),
-        })),
-      );
+      const texts: { where: string; text: string }[] = [];
+      // one query at a time: a client does not run them side by side (node-postgres warns, pg@9 refuses)
+      for (const { tablename } of tables) {
+        const { rows } = await client.query(`SELECT * FROM ${pg.escapeIdentifier(tablename)}`);
+        texts.push({ where: tablename, text: JSON.stringify(rows) });
+      }
+      return texts;
     } finally {
       await client.end();
     }
@@ -170,6 +173,32 @@ export async function storedTexts(t: TestService): Promise<{ where: string; text
     if (entry.isFile()) texts.push({ where: file, text: await readFile(file, 'utf8') });
   }
   return texts;
+}
+
+/** The reviews as stored (the service may be stopped): store.json's, or the reviews table's. */
+export async function storedReviews(t: TestService): Promise<StoredReview[]> {
+  if (t.databaseUrl !== undefined) {
+    const texts = await storedTexts(t);
+    return JSON.parse(texts.find((x) => x.where === 'reviews')!.text) as StoredReview[];
+  }
+  return (JSON.parse(await readFile(path.join(t.dataDir, 'store.json'), 'utf8')) as { reviews: StoredReview[] })
+    .reviews;
+}
+
+/**
+ * The reviews whose bulky parts (diff, findings) are stored: the files in <data dir>/results and
+ * the rows of review_diffs and review_findings; each review id once per part.
+ */
+export async function storedReviewParts(t: TestService): Promise<string[]> {
+  if (t.databaseUrl !== undefined) {
+    const texts = await storedTexts(t);
+    return ['review_diffs', 'review_findings'].flatMap((table) =>
+      (JSON.parse(texts.find((x) => x.where === table)!.text) as { review_id: string }[]).map((r) => r.review_id),
+    );
+  }
+  const dirs = ['diffs', 'results'].map((dir) => path.join(t.dataDir, dir));
+  const names = await Promise.all(dirs.map((dir) => readdir(dir).catch(() => [] as string[])));
+  return names.flat().map((name) => name.replace(/\.[a-z.]+$/, ''));
 }
 
 /** The tokens as stored (with their hashes), from store.json or the database. */

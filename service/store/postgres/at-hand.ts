@@ -3,7 +3,9 @@
 // and finished reviews (which never change). Other instances' changes arrive by NOTIFY (migration
 // 6): a token is read again when it changes (a revocation reaches every instance within
 // milliseconds), a deleted review is forgotten. While the listener is disconnected the tokens are
-// not trusted (tokensAtHand() is false) and each check asks the database, as the store does.
+// not trusted (tokensAtHand() is false) and each check asks the database, as the store does; the
+// finished reviews are forgotten then too (a deletion announced meanwhile would be missed), and none
+// is kept again until the listener is back.
 import { LRUCache } from 'lru-cache';
 import type pg from 'pg';
 import { isTerminal } from '../../api/review-status.ts';
@@ -43,7 +45,7 @@ export class PostgresAtHand implements InMemoryLookups {
 
   /** Keeps a review that has ended (it will not change again; only its deletion is announced). */
   remember(review: StoredReview): void {
-    if (isTerminal(review)) this.#finished.set(review.review_id, { ...review });
+    if (this.#trusted && isTerminal(review)) this.#finished.set(review.review_id, { ...review });
   }
 
   forget(reviewId: string): void {
@@ -64,6 +66,7 @@ export class PostgresAtHand implements InMemoryLookups {
   /** The listener lost its connection: changes may be missed until reloadTokens(). */
   distrust(): void {
     this.#trusted = false;
+    this.#finished.clear();
   }
 
   /** A token changed somewhere: read again (or dropped, when deleted). */

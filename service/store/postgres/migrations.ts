@@ -139,6 +139,11 @@ export const MIGRATIONS: readonly Migration[] = [
 
 /** Any constant unique to this application: the lock instances queue on while migrating. */
 const MIGRATION_LOCK = 7_411_001;
+/** A migration (or the wait for another instance's) may rewrite big tables: not the pool's query bound. */
+const MIGRATION_TIMEOUT_MS = 3_600_000;
+/** A statement with that bound (node-postgres reads query_timeout per query too; its types do not say so). */
+const unbounded = (text: string, values: unknown[] = []) =>
+  ({ text, values, query_timeout: MIGRATION_TIMEOUT_MS }) as pg.QueryConfig;
 
 export class SchemaTooNewError extends Error {
   constructor(found: number, known: number) {
@@ -158,7 +163,7 @@ export async function migrate(pool: pg.Pool, migrations: readonly Migration[] = 
   const client = await pool.connect();
   try {
     await client.query('BEGIN');
-    await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
+    await client.query(unbounded('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]));
     await client.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
       version    integer PRIMARY KEY,
       name       text NOT NULL,
@@ -172,7 +177,7 @@ export async function migrate(pool: pg.Pool, migrations: readonly Migration[] = 
     const done: number[] = [];
     for (const migration of [...migrations].sort((a, b) => a.version - b.version)) {
       if (applied.has(migration.version)) continue;
-      await client.query(migration.sql);
+      await client.query(unbounded(migration.sql));
       await client.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [
         migration.version,
         migration.name,

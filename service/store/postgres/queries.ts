@@ -6,31 +6,30 @@ import type pg from 'pg';
 import { ServiceUnavailableError } from '../../api/errors.ts';
 import { StoreWriteError } from '../types.ts';
 
-/** A read; a database out of reach is ServiceUnavailableError, anything else goes up as it is. */
-export async function read<R extends pg.QueryResultRow>(
-  pool: pg.Pool,
-  sql: string,
-  params: unknown[],
-): Promise<pg.QueryResult<R>> {
-  try {
-    return await pool.query<R>(sql, params);
-  } catch (error) {
-    throw isConnectionError(error) ? new ServiceUnavailableError({ cause: error }) : error;
-  }
+/** What a failed query becomes for the layers above. */
+type Failure = (error: unknown) => unknown;
+
+/** A read's: a database out of reach is ServiceUnavailableError, anything else goes up as it is. */
+const readFailure: Failure = (error) =>
+  isConnectionError(error) ? new ServiceUnavailableError({ cause: error }) : error;
+
+/** A write's: a database out of reach is ServiceUnavailableError, any other failure StoreWriteError. */
+const writeFailure: Failure = (error) =>
+  isConnectionError(error) ? new ServiceUnavailableError({ cause: error }) : new StoreWriteError(error);
+
+/** One statement through the pool, its failure named by `failure`. */
+function query(failure: Failure) {
+  return async <R extends pg.QueryResultRow>(pool: pg.Pool, sql: string, params: unknown[]) => {
+    try {
+      return await pool.query<R>(sql, params);
+    } catch (error) {
+      throw failure(error);
+    }
+  };
 }
 
-/** A write; a database out of reach is ServiceUnavailableError, any other failure StoreWriteError. */
-export async function write<R extends pg.QueryResultRow>(
-  pool: pg.Pool,
-  sql: string,
-  params: unknown[],
-): Promise<pg.QueryResult<R>> {
-  try {
-    return await pool.query<R>(sql, params);
-  } catch (error) {
-    throw storeError(error);
-  }
-}
+export const read = query(readFailure);
+export const write = query(writeFailure);
 
 /** Runs `work` in one transaction on one connection; it says whether to commit. Failures as write()'s. */
 export async function transaction<T>(
@@ -41,7 +40,7 @@ export async function transaction<T>(
   try {
     client = await pool.connect();
   } catch (error) {
-    throw storeError(error);
+    throw writeFailure(error);
   }
   let broken: Error | undefined;
   try {
@@ -51,14 +50,11 @@ export async function transaction<T>(
     return value;
   } catch (error) {
     await client.query('ROLLBACK').catch((e: Error) => (broken = e));
-    throw storeError(error);
+    throw writeFailure(error);
   } finally {
     client.release(broken); // a connection that cannot even roll back is dropped, not reused
   }
 }
-
-const storeError = (error: unknown) =>
-  isConnectionError(error) ? new ServiceUnavailableError({ cause: error }) : new StoreWriteError(error);
 
 /** A failure to reach the server at all (as opposed to an error the server answered). */
 export function isConnectionError(error: unknown): boolean {

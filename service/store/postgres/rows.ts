@@ -1,7 +1,7 @@
 // Rows of the PostgreSQL tables as the store's records and back. Timestamps are timestamptz(3) in
 // the database (they sort and compare as times) and ISO strings with milliseconds in the records.
 import type { JobErrorCode, ReviewStatus } from '../../api/schemas.ts';
-import type { IdempotencyRecord, Scope, StoredReview, StoredToken, TokenType } from '../types.ts';
+import type { IdempotencyRecord, StoredReview, StoredToken } from '../types.ts';
 
 export interface ReviewRow {
   review_id: string;
@@ -18,19 +18,13 @@ export interface ReviewRow {
   attempts: number;
 }
 
-export interface TokenRow {
-  id: string;
-  owner: string;
-  type: TokenType;
-  name: string;
-  scopes: Scope[];
-  prefix: string;
-  hash: string;
+/** A token's row: the record, with its times as the driver reads timestamptz. */
+export type TokenRow = Omit<StoredToken, 'created_at' | 'expires_at' | 'last_used_at' | 'revoked_at'> & {
   created_at: Date;
   expires_at: Date | null;
   last_used_at: Date | null;
   revoked_at: Date | null;
-}
+};
 
 export interface IdempotencyRow {
   owner: string;

@@ -7,7 +7,7 @@ import { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseJsonBody } from '../../../service/http/json-body.ts';
 import { settledReview } from '../../support/settled-review.ts';
-import { DEBUGGER_DIFF, startTestService, TEST_STORAGE, type TestService } from '../../support/test-service.ts';
+import { DEBUGGER_DIFF, startTestService, type TestService } from '../../support/test-service.ts';
 
 let t: TestService;
 let token: string;
@@ -113,29 +113,26 @@ const withoutDate = (raw: string[]) =>
     .flatMap((name, i) => (name.toLowerCase() === 'date' ? [] : [name, raw[2 * i + 1]!]));
 
 describe('the poll fast path (service/http/poll-answerer.ts)', () => {
-  // It answers from the store's in-memory lookup, which the PostgreSQL store does not have (yet:
-  // issue 10's cache of finished reviews).
-  it.skipIf(TEST_STORAGE !== 'lowdb')(
-    'answers a finished review before Fastify, with the bytes and header lines Fastify sent',
-    async () => {
-      const id = await finishedReview();
-      const url = `${t.url}/v1/reviews/${id}`;
-      // finishedReview() polled until the job was finished, which kept its bytes; a query string
-      // makes the fast path stand aside, so this is Fastify's answer.
-      const first = await handledByFastify(() => rawGet(`${url}?via=fastify`, `Bearer ${token}`));
-      expect(first.fastify).toBe(1);
-      const again = await handledByFastify(async () => [
-        await rawGet(url, `Bearer ${token}`),
-        await rawGet(url, `Bearer ${token}`),
-      ]);
-      expect(again.fastify).toBe(0);
-      for (const answer of again.result) {
-        expect(answer.status).toBe(200);
-        expect(answer.body).toBe(first.result.body);
-        expect(withoutDate(answer.rawHeaders)).toEqual(withoutDate(first.result.rawHeaders));
-      }
-    },
-  );
+  // It answers from the store's in-memory lookup: lowdb's document, or the PostgreSQL store's
+  // copies of finished reviews (store/postgres/at-hand.ts).
+  it('answers a finished review before Fastify, with the bytes and header lines Fastify sent', async () => {
+    const id = await finishedReview();
+    const url = `${t.url}/v1/reviews/${id}`;
+    // finishedReview() polled until the job was finished, which kept its bytes; a query string
+    // makes the fast path stand aside, so this is Fastify's answer.
+    const first = await handledByFastify(() => rawGet(`${url}?via=fastify`, `Bearer ${token}`));
+    expect(first.fastify).toBe(1);
+    const again = await handledByFastify(async () => [
+      await rawGet(url, `Bearer ${token}`),
+      await rawGet(url, `Bearer ${token}`),
+    ]);
+    expect(again.fastify).toBe(0);
+    for (const answer of again.result) {
+      expect(answer.status).toBe(200);
+      expect(answer.body).toBe(first.result.body);
+      expect(withoutDate(answer.rawHeaders)).toEqual(withoutDate(first.result.rawHeaders));
+    }
+  });
 
   it('leaves every other request to Fastify, which answers it as before', async () => {
     const id = await finishedReview();

@@ -1,12 +1,16 @@
-// PostgreSQL restarted under a running service: meanwhile every request is answered 503 in the
-// error shape (never a 500 with internals, never a hang), and the service recovers by itself when
-// the database is back: requests succeed, acknowledged jobs finish, new ones run.
+// PostgreSQL restarted (or frozen: it accepts connections and answers nothing) under a running
+// service: meanwhile every request is answered 503 in the error shape (never a 500 with internals,
+// never a hang), and the service recovers by itself when the database is back: requests succeed,
+// acknowledged jobs finish, new ones run. The URL carries a password (trust auth ignores it), which
+// no log line and no answer may show.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postgresAvailable, startPostgres, type PostgresCluster } from '../../support/postgres.ts';
 import { DEBUGGER_DIFF, sleep, startTestService, type TestService } from '../../support/test-service.ts';
 
 const workerFile = new URL('../../fixtures/workers/controlled-worker.ts', import.meta.url);
 const body = (diff: string) => ({ diff, repository: 'github.com/acme/app' });
+const PASSWORD = 's3cr3t-pa55word';
+const withPassword = (url: string) => url.replace('postgres@', `postgres:${PASSWORD}@`);
 
 describe.skipIf(!postgresAvailable())('PostgreSQL restarted while the service runs', () => {
   let cluster: PostgresCluster;
@@ -20,7 +24,7 @@ describe.skipIf(!postgresAvailable())('PostgreSQL restarted while the service ru
   });
 
   it('answers 503 in the error shape while it is down, then recovers by itself; no acknowledged job is lost', async () => {
-    const databaseUrl = await cluster.createDatabase();
+    const databaseUrl = withPassword(await cluster.createDatabase());
     t = await startTestService({
       databaseUrl,
       dashboardToken: `restart-dashboard-${'x'.repeat(20)}`,
@@ -48,6 +52,7 @@ describe.skipIf(!postgresAvailable())('PostgreSQL restarted while the service ru
       expect(JSON.parse(text)).toEqual({ error: 'service_unavailable', message: expect.any(String) });
       expect(response.headers.get('retry-after')).toMatch(/^\d+$/);
       expect(text).not.toMatch(/ECONNREFUSED|127\.0\.0\.1|postgres/i); // no internals
+      expect(text).not.toContain(PASSWORD);
     }
     const dashboard = await t.api('GET', '/v1/auth/tokens', { token: t.dashboardToken });
     expect(dashboard.status).toBe(503);
@@ -67,5 +72,43 @@ describe.skipIf(!postgresAvailable())('PostgreSQL restarted while the service ru
     ).toHaveLength(1);
     // what went wrong was logged without the connection string's secrets, and nothing as a 500
     expect(t.logs.filter((line) => /"statusCode":500/.test(line))).toEqual([]);
+    expect(t.logs.join('')).toContain('the database listener lost its connection'); // the logs were read
+    expect(t.logs.join('')).not.toContain(PASSWORD);
+  }, 90_000);
+
+  it('frozen (SIGSTOP): requests end 503 at the query bound instead of hanging, then recover', async () => {
+    await t?.close();
+    t = await startTestService({
+      databaseUrl: withPassword(await cluster.createDatabase()),
+      dashboardToken: `frozen-dashboard-${'x'.repeat(20)}`,
+      databaseQueryTimeoutMs: 1500,
+    });
+    const client = t.client();
+    const first = await client.createReview(body(DEBUGGER_DIFF));
+    await client.waitForReview(first.review_id, { timeoutMs: 20_000, pollIntervalMs: 25 });
+    await cluster.freeze();
+    try {
+      for (const [method, path, payload] of [
+        ['GET', '/v1/reviews'],
+        ['POST', '/v1/reviews', body(DEBUGGER_DIFF)],
+      ] as const) {
+        const response = await t.api(method, path, payload === undefined ? {} : { body: payload });
+        const text = await response.text();
+        expect(response.status, `${method} ${path}: ${text}`).toBe(503);
+        expect(JSON.parse(text)).toMatchObject({ error: 'service_unavailable' });
+        expect(text).not.toContain(PASSWORD);
+      }
+    } finally {
+      await cluster.thaw();
+    }
+    let status = 0;
+    for (const until = Date.now() + 20_000; status !== 200 && Date.now() < until; await sleep(100))
+      status = (await t.api('GET', '/v1/reviews')).status;
+    expect(status).toBe(200);
+    const after = await client.createReview(body(DEBUGGER_DIFF));
+    expect((await client.waitForReview(after.review_id, { timeoutMs: 20_000, pollIntervalMs: 25 })).status).toBe(
+      'completed',
+    );
+    expect(t.logs.join('')).not.toContain(PASSWORD);
   }, 90_000);
 });

@@ -30,7 +30,9 @@ describe.skipIf(!postgresAvailable())('a job the queue refuses', () => {
     await db.query(`
       CREATE FUNCTION refuse_job() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'no jobs today'; END $$;
       CREATE TRIGGER refuse_job BEFORE INSERT ON pgboss.job FOR EACH ROW EXECUTE FUNCTION refuse_job();`);
-    const refused = await t.api('POST', '/v1/reviews', { body: { diff: DEBUGGER_DIFF, repository: 'r' } });
+    const body = { diff: DEBUGGER_DIFF, repository: 'r' };
+    const headers = { 'idempotency-key': 'retry-me' };
+    const refused = await t.api('POST', '/v1/reviews', { body, headers });
     expect(refused.status).toBe(503);
     const error = (await refused.json()) as { error: string; message: string };
     expect(error.error).toBe('service_unavailable');
@@ -43,7 +45,11 @@ describe.skipIf(!postgresAvailable())('a job the queue refuses', () => {
     expect(listed[0]).toMatchObject({ status: 'failed', error: { code: 'internal_error' } });
 
     await db.query('DROP TRIGGER refuse_job ON pgboss.job; DROP FUNCTION refuse_job();');
-    const again = await t.client().createReview({ diff: DEBUGGER_DIFF, repository: 'r' });
+    // The key was released with the failure: its retry makes a new review, not a replay of the failed one.
+    const retried = await t.api('POST', '/v1/reviews', { body, headers });
+    expect(retried.status).toBe(202);
+    const again = (await retried.json()) as { review_id: string };
+    expect(again.review_id).not.toBe(listed[0]!.review_id);
     const done = await t.client().waitForReview(again.review_id, { timeoutMs: 20_000, pollIntervalMs: 25 });
     expect(done.status).toBe('completed');
   });

@@ -2,7 +2,7 @@
 // multi-process.test.ts): what one instance does, the others see and honour.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
-import { postgresAvailable, startPostgres, type PostgresCluster } from '../../support/postgres.ts';
+import { postgresAvailable, scalar, startPostgres, type PostgresCluster } from '../../support/postgres.ts';
 import { DEBUGGER_DIFF, sleep, startTestService, type TestService } from '../../support/test-service.ts';
 import type { ReviewJob } from '../../../service/api/schemas.ts';
 import { TestClock } from '../../support/test-clock.ts';
@@ -50,16 +50,6 @@ describe.skipIf(!postgresAvailable())('several instances on one database', () =>
     return t;
   }
 
-  async function countRows(databaseUrl: string, sql: string): Promise<number> {
-    const client = new pg.Client({ connectionString: databaseUrl });
-    await client.connect();
-    try {
-      return Number((await client.query<{ n: string }>(sql)).rows[0]!.n);
-    } finally {
-      await client.end();
-    }
-  }
-
   it('the same Idempotency-Key sent to two instances at once makes one review', async () => {
     const { databaseUrl, clients } = await instances(2);
     const [a, b] = clients as [NonNullable<(typeof clients)[0]>, NonNullable<(typeof clients)[0]>];
@@ -74,7 +64,7 @@ describe.skipIf(!postgresAvailable())('several instances on one database', () =>
       ]);
       expect(new Set(answers.map((j) => j.review_id)).size).toBe(1);
     }
-    expect(await countRows(databaseUrl, 'SELECT count(*) AS n FROM reviews')).toBe(10);
+    expect(await scalar(databaseUrl, 'SELECT count(*) AS n FROM reviews')).toBe(10);
     // a different body under a used key is still refused, by the other instance too
     const first = await a.createReview(body, { idempotencyKey: 'mixed' });
     await expect(
@@ -120,10 +110,7 @@ describe.skipIf(!postgresAvailable())('several instances on one database', () =>
     await services[0]!.stop(); // as SIGTERM does
     const done = await reaches(b.client(token), slow.review_id, 'completed');
     expect(done.comments).toEqual([]);
-    const rows = await countRows(
-      databaseUrl,
-      `SELECT attempts AS n FROM reviews WHERE review_id = '${slow.review_id}'`,
-    );
+    const rows = await scalar(databaseUrl, `SELECT attempts AS n FROM reviews WHERE review_id = '${slow.review_id}'`);
     expect(rows).toBe(2); // started on A, handed back, finished on B
   });
 
@@ -135,7 +122,7 @@ describe.skipIf(!postgresAvailable())('several instances on one database', () =>
     await onB.listReviews();
     await a.client(DASHBOARD).deleteToken(made.id);
     // A refuses it at once; B within moments (its copy of the tokens hears the change by NOTIFY).
-    // The wait is bounded, not timed: test/bench/ measures how long it takes.
+    // The wait is bounded, not timed: test/bench/postgres-instances.ts measures it (target: within 1 s).
     await expect(a.client(made.token).listReviews()).rejects.toMatchObject({ status: 401 });
     let refused = await onB.listReviews().then(
       () => false,
@@ -167,6 +154,23 @@ describe.skipIf(!postgresAvailable())('several instances on one database', () =>
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
     const alsoRefused = await services[0]!.api('POST', '/v1/reviews', { token, body: body(DEBUGGER_DIFF) });
     expect(alsoRefused.status).toBe(429);
+  });
+
+  it('the queue limit counts the backlog of all instances: B refuses when A filled the queue', async () => {
+    const { databaseUrl, token, clients } = await instances(1, { concurrency: 1, shutdownGraceMs: 0 });
+    for (let i = 0; i < 4; i++) await clients[0]!.createReview(body('SLEEP 60000\n'));
+    const counts = async () => [
+      await scalar(databaseUrl, "SELECT count(*) FROM reviews WHERE status = 'running'"),
+      await scalar(databaseUrl, "SELECT count(*) FROM reviews WHERE status = 'queued'"),
+    ];
+    let seen = await counts();
+    for (let n = 0; n < 400 && seen.join() !== '1,3'; n++) seen = await sleep(25).then(counts);
+    expect(seen).toEqual([1, 3]); // A runs one, three wait
+    // B, with room for 2, has accepted nothing itself: the backlog it counts is A's (it may take one of them)
+    const b = await another(databaseUrl, { concurrency: 1, shutdownGraceMs: 0, maxQueuedJobs: 2 });
+    const refused = await b.api('POST', '/v1/reviews', { token, body: body(DEBUGGER_DIFF) });
+    expect(refused.status).toBe(429);
+    expect(((await refused.json()) as { error: string }).error).toBe('queue_full');
   });
 
   it('retention on one instance: the deleted review is gone on the others too, though they kept it in memory', async () => {

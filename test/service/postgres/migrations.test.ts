@@ -1,5 +1,6 @@
 // Schema migrations on a real PostgreSQL: from an empty database, from the previous version with
 // data in it, several instances starting at once, and a schema newer than the code.
+import { createHash } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MIGRATIONS, migrate, SchemaTooNewError, schemaVersions } from '../../../service/store/postgres/migrations.ts';
@@ -12,6 +13,22 @@ const poolFor = (connectionString: string) => {
   pools.push(pool);
   return pool;
 };
+
+describe('shipped migrations', () => {
+  // A migration that has shipped has run on databases already: editing it would leave them and new
+  // ones with different schemas. A change is a new migration; only a new one may be added here.
+  it('are never edited: each one is pinned by a hash of its SQL', () => {
+    const hashes = MIGRATIONS.map((m) => [m.version, createHash('sha256').update(m.sql).digest('hex').slice(0, 16)]);
+    expect(hashes).toEqual([
+      [1, 'dcd5486217013981'],
+      [2, '42e2c0861b6fb872'],
+      [3, '4e488a11c7e89ca4'],
+      [4, 'e9bfdcb9f98851cb'],
+      [5, 'd7fce14bc00ad286'],
+      [6, '7ebccf213229d565'],
+    ]);
+  });
+});
 
 describe.skipIf(!postgresAvailable())('PostgreSQL schema migrations', () => {
   beforeAll(async () => {

@@ -2,12 +2,11 @@
 // polls spread over all of them, one killed with SIGKILL in the middle of a burst and started
 // again. Every acknowledged review completes exactly once, with the right comments. Waits are
 // bounded; nothing here asserts how fast anything was (test/bench/ measures that).
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ReviewJob } from '../../../service/api/schemas.ts';
 import { createClient, type DiffReviewClient } from '../../../service/client/index.ts';
 import { instanceOn, killInstances, type ServedInstance } from '../../support/postgres-serve.ts';
-import { postgresAvailable, startPostgres, type PostgresCluster } from '../../support/postgres.ts';
+import { postgresAvailable, scalar, startPostgres, type PostgresCluster } from '../../support/postgres.ts';
+import { settledReviews } from '../../support/settled-review.ts';
 import { DEBUGGER_DIFF, sleep } from '../../support/test-service.ts';
 
 const DASHBOARD = `multi-process-dashboard-${'x'.repeat(16)}`;
@@ -15,16 +14,6 @@ const DASHBOARD = `multi-process-dashboard-${'x'.repeat(16)}`;
 // (the controlled test worker). The other kind is reviewed by the real engine: one finding.
 const SLOW_DIFF = 'SLEEP 700\n';
 const DIFFS = [DEBUGGER_DIFF, SLOW_DIFF];
-
-async function scalar(databaseUrl: string, sql: string): Promise<number> {
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
-  try {
-    return Number((await client.query<{ n: string }>(sql)).rows[0]!.n);
-  } finally {
-    await client.end();
-  }
-}
 
 const RUNNING = "SELECT count(*) AS n FROM reviews WHERE status = 'running'";
 
@@ -71,17 +60,13 @@ describe.skipIf(!postgresAvailable())('several service processes on one database
     expect(acknowledged.size).toBeGreaterThanOrEqual(30);
 
     // Polls spread over the instances; bounded by the recovery a killed instance's jobs need (heartbeat 10 s)
-    const done = new Map<string, ReviewJob>();
-    for (const until = Date.now() + 90_000; done.size < acknowledged.size && Date.now() < until; ) {
-      let i = 0;
-      for (const id of acknowledged.keys()) {
-        if (done.has(id)) continue;
-        const job = await client(i++).getReview(id);
-        if (job.status === 'completed' || job.status === 'failed') done.set(id, job);
-      }
-      await sleep(200);
-    }
-    expect(done.size).toBe(acknowledged.size);
+    const ids = [...acknowledged.keys()];
+    let turn = 0;
+    const settled = await settledReviews(() => Promise.all(ids.map((id) => client(turn++).getReview(id))), {
+      timeoutMs: 90_000,
+      intervalMs: 200,
+    });
+    const done = new Map(settled.map((job) => [job.review_id, job]));
     for (const [id, job] of done) {
       expect(job.status, id).toBe('completed');
       const expected =
@@ -110,9 +95,10 @@ describe.skipIf(!postgresAvailable())('several service processes on one database
     expect(await scalar(databaseUrl, 'SELECT count(*) AS n FROM reviews WHERE attempts > 1')).toBeGreaterThanOrEqual(1);
   }, 150_000);
 
-  it('across processes: one Idempotency-Key makes one review, and a cancel stops the review wherever it runs', async () => {
+  it('across processes: one Idempotency-Key makes one review, a cancel stops it wherever it runs, events, revocation and rate limits are shared', async () => {
     const databaseUrl = await cluster.createDatabase();
-    const start = () => instanceOn({ databaseUrl, dashboardToken: DASHBOARD, concurrency: 1 });
+    const rateLimits = { create: 14 }; // writes (creates, cancels) a minute per token: enough for the steps before the last
+    const start = () => instanceOn({ databaseUrl, dashboardToken: DASHBOARD, concurrency: 1, rateLimits });
     const [a, b] = await Promise.all([start(), start()]);
     const token = (await createClient({ baseUrl: a!.url, token: DASHBOARD, retry: 0 }).createToken({ name: 'x' }))
       .token;
@@ -136,5 +122,43 @@ describe.skipIf(!postgresAvailable())('several service processes on one database
     const done = await onA.waitForReview(next.review_id, { timeoutMs: 15_000, pollIntervalMs: 50 });
     expect(done.status).toBe('completed');
     for (const job of long) expect((await onA.getReview(job.review_id)).error?.code).toBe('cancelled');
-  }, 60_000);
+
+    // Events: followed on both processes, so one of them hears the end from the other, through the database.
+    const followed = await onA.createReview({ diff: 'SLEEP 1000\n', repository: 'github.com/acme/app' });
+    const follow = async (c: DiffReviewClient) => {
+      const seen: string[] = [];
+      for await (const job of c.events(followed.review_id, { signal: AbortSignal.timeout(20_000) }))
+        seen.push(job.status);
+      return seen.at(-1);
+    };
+    expect(await Promise.all([follow(onA), follow(onB)])).toEqual(['completed', 'completed']);
+
+    // Revocation: made through A, refused by B (its copy of the tokens hears it, or is not trusted).
+    const dashboardOnA = createClient({ baseUrl: a!.url, token: DASHBOARD, retry: 0 });
+    const doomed = await dashboardOnA.createToken({ name: 'doomed' });
+    const doomedOnB = createClient({ baseUrl: b!.url, token: doomed.token, retry: 0 });
+    await doomedOnB.listReviews();
+    await dashboardOnA.deleteToken(doomed.id);
+    const refused = () =>
+      doomedOnB.listReviews().then(
+        () => 0,
+        (e: { status?: number }) => e.status ?? 0,
+      );
+    let status = await refused();
+    for (let n = 0; n < 250 && status !== 401; n++) status = await sleep(20).then(refused);
+    expect(status).toBe(401);
+
+    // Rate limits: one budget per token over both processes.
+    const limited = (await dashboardOnA.createToken({ name: 'limited' })).token;
+    const create = (url: string) =>
+      fetch(`${url}/v1/reviews`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${limited}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ diff: DEBUGGER_DIFF, repository: 'github.com/acme/app' }),
+      }).then((r) => r.status);
+    const statuses: number[] = [];
+    for (let n = 0; n < rateLimits.create; n++) statuses.push(await create((n % 2 === 0 ? a : b)!.url));
+    expect(statuses).toEqual(Array(rateLimits.create).fill(202));
+    expect([await create(a!.url), await create(b!.url)]).toEqual([429, 429]);
+  }, 90_000);
 });

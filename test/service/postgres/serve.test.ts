@@ -5,6 +5,7 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from '../../../service/client/index.ts';
 import { CLI, exited } from '../../support/cli-process.ts';
@@ -66,13 +67,55 @@ describe.skipIf(!postgresAvailable())('serve --database-url', () => {
     expect(await readdir(dirB)).toEqual([]);
   });
 
+  it('--database-pool-size bounds the connections: 50 requests at once use at most 2, pg-boss 3, the listener 1', async () => {
+    const databaseUrl = await cluster.createDatabase();
+    const s = await serveOn(databaseUrl, await emptyDir(), env, ['--database-pool-size', '2']);
+    const dashboard = createClient({ baseUrl: s.url, token: DASHBOARD, retry: 0 });
+    const client = createClient({
+      baseUrl: s.url,
+      token: (await dashboard.createToken({ name: 'x' })).token,
+      retry: 0,
+    });
+    const watcher = new pg.Client({ connectionString: databaseUrl });
+    await watcher.connect();
+    const most = new Map<string, number>();
+    let busy = true;
+    const watching = (async () => {
+      while (busy) {
+        const { rows } = await watcher.query<{ name: string; n: number }>(
+          'SELECT application_name AS name, count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() GROUP BY 1',
+        );
+        for (const { name, n } of rows) most.set(name, Math.max(most.get(name) ?? 0, n));
+      }
+    })();
+    try {
+      await Promise.all(
+        Array.from({ length: 50 }, (_, i) =>
+          i % 5 === 0
+            ? client.createReview({ diff: DEBUGGER_DIFF, repository: 'github.com/acme/app' })
+            : client.listReviews(),
+        ),
+      );
+    } finally {
+      busy = false;
+      await watching;
+      await watcher.end();
+    }
+    expect(most.get('diff-review')).toBeGreaterThanOrEqual(1);
+    expect(most.get('diff-review')).toBeLessThanOrEqual(2);
+    expect(most.get('diff-review pg-boss')).toBeLessThanOrEqual(3);
+    expect(most.get('diff-review listener')).toBe(1);
+  });
+
   it('a database that cannot be reached: one line naming host, port and database, never the password; exit code 1', async () => {
     const bad = `postgres://review:pw-s3cr3t@127.0.0.1:1/reviews`;
     const error = await run(process.execPath, [CLI, 'serve', '--port', '0', '--data-dir', await emptyDir()], {
       env: { ...process.env, DIFF_REVIEW_DATABASE_URL: bad, DIFF_REVIEW_DASHBOARD_TOKEN: DASHBOARD },
     }).catch((e: { code: number; stdout: string; stderr: string }) => e);
     expect('code' in error && error.code).toBe(1);
-    expect(error.stderr).toBe('diff-review: cannot connect to PostgreSQL at 127.0.0.1:1/reviews: ECONNREFUSED\n');
+    expect(error.stderr).toBe(
+      'diff-review: cannot connect to PostgreSQL at 127.0.0.1:1/reviews: nothing listens there (ECONNREFUSED)\n',
+    );
     expect(error.stdout + error.stderr).not.toContain('s3cr3t');
   });
 

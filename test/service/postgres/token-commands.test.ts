@@ -72,7 +72,9 @@ describe.skipIf(!postgresAvailable())('token commands with --database-url', () =
         (e: { code: number; stdout: string; stderr: string }) => e,
       );
       expect('code' in error && error.code).toBe(1);
-      expect(error.stderr).toBe('diff-review: cannot connect to PostgreSQL at 127.0.0.1:1/reviews: ECONNREFUSED\n');
+      expect(error.stderr).toBe(
+        'diff-review: cannot connect to PostgreSQL at 127.0.0.1:1/reviews: nothing listens there (ECONNREFUSED)\n',
+      );
       expect(error.stdout).toBe('');
     }
   });

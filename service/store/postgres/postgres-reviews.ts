@@ -1,0 +1,93 @@
+// The reviews' records in PostgreSQL (the ReviewStore): guarded updates, so that the first end of a
+// review wins whichever instance wrote it, and finished reviews answered from the copies at hand.
+import type { ReviewStore } from '../review-store.ts';
+import type { ReviewQuery, StoredReview } from '../types.ts';
+import type { PostgresAtHand } from './at-hand.ts';
+import { claimPeriodicTask } from './coordination.ts';
+import { read, write } from './queries.ts';
+import { INSERT_REVIEW, reviewPatchColumns, reviewValues, toStoredReview, type ReviewRow } from './rows.ts';
+import type pg from 'pg';
+
+export class PostgresReviews implements ReviewStore {
+  readonly #pool: pg.Pool;
+  readonly #atHand: PostgresAtHand;
+
+  constructor(pool: pg.Pool, atHand: PostgresAtHand) {
+    this.#pool = pool;
+    this.#atHand = atHand;
+  }
+
+  async insertReview(review: StoredReview) {
+    await write(this.#pool, INSERT_REVIEW, reviewValues(review));
+  }
+
+  async getReview(id: string) {
+    const finished = this.#atHand.peekReview(id); // it will not change (a deletion is announced)
+    if (finished) return { ...finished }; // a copy, as a read from the database would be
+    const { rows } = await read<ReviewRow>(this.#pool, 'SELECT * FROM reviews WHERE review_id = $1', [id]);
+    const review = rows[0] && toStoredReview(rows[0]);
+    if (review) this.#atHand.remember(review);
+    return review;
+  }
+
+  /**
+   * A patch that ends the review (completed or failed) applies only to one still queued or running:
+   * the first end wins, whichever instance wrote it, and the review as it is comes back.
+   */
+  async updateReview(id: string, patch: Partial<StoredReview>) {
+    const columns = reviewPatchColumns(patch);
+    const sets = columns.map(([column], i) => `${column} = $${i + 2}`);
+    const ending = patch.status === 'completed' || patch.status === 'failed';
+    const guard = ending ? " AND status IN ('queued', 'running')" : '';
+    const sql =
+      sets.length === 0
+        ? 'SELECT * FROM reviews WHERE review_id = $1'
+        : `UPDATE reviews SET ${sets.join(', ')} WHERE review_id = $1${guard} RETURNING *`;
+    const { rows } = await write<ReviewRow>(this.#pool, sql, [id, ...columns.map(([, value]) => value)]);
+    if (rows[0]) return toStoredReview(rows[0]);
+    const ended = ending ? await this.getReview(id) : undefined;
+    if (!ended) throw new Error(`no review ${id}`);
+    return ended;
+  }
+
+  async listReviews(query: ReviewQuery) {
+    const { rows } = await read<ReviewRow>(
+      this.#pool,
+      `SELECT * FROM reviews
+       WHERE owner = $1 AND ($2::text IS NULL OR status = $2) AND ($3::text IS NULL OR repository = $3) AND ($4::text IS NULL OR review_id < $4)
+       ORDER BY review_id DESC LIMIT $5`,
+      [query.owner, query.status ?? null, query.repository ?? null, query.before ?? null, query.limit],
+    );
+    return rows.map(toStoredReview);
+  }
+
+  async unfinishedReviews() {
+    const { rows } = await read<ReviewRow>(
+      this.#pool,
+      "SELECT * FROM reviews WHERE status IN ('queued', 'running') ORDER BY review_id",
+      [],
+    );
+    return rows.map(toStoredReview);
+  }
+
+  async deleteFinishedBefore(date: string) {
+    // One statement: the records and their files go together, or not at all.
+    const { rows } = await write<{ n: number }>(
+      this.#pool,
+      `WITH gone AS (
+         DELETE FROM reviews WHERE status IN ('completed', 'failed') AND updated_at < $1 RETURNING review_id
+       ), diffs AS (
+         DELETE FROM review_diffs WHERE review_id IN (SELECT review_id FROM gone)
+       ), findings AS (
+         DELETE FROM review_findings WHERE review_id IN (SELECT review_id FROM gone)
+       )
+       SELECT count(*)::int AS n FROM gone`,
+      [date],
+    );
+    return rows[0]!.n;
+  }
+
+  claimPeriodicTask(task: string, periodMs: number, now: string) {
+    return claimPeriodicTask(this.#pool, task, periodMs, now);
+  }
+}
