@@ -2,10 +2,11 @@
 // it against the config schema. The file is untrusted input: it is parsed as plain data (YAML's
 // core schema, no custom tags, aliases capped) and only selects and grades rules; it runs nothing.
 // Every error names the file, the line and the valid choices.
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import type { Document } from 'yaml';
 import { UsageError } from '../exit-codes.ts';
+import { readUserFile } from '../user-file.ts';
 import { CONFIG_SCHEMA, CONFIGURABLE_RULES, OVERRIDE_KEYS, RULE_SETTINGS, type RuleSetting } from './config-schema.ts';
 
 export const CONFIG_FILE_NAMES = ['.diff-review.yml', '.diff-review.yaml', '.diff-review.json'] as const;
@@ -42,15 +43,14 @@ export async function loadProjectConfig(
   const file = options.explicit !== undefined ? resolve(cwd, options.explicit) : await findConfigFile(root, cwd);
   if (file === undefined) return { rules: {}, ignore: [], overrides: [] };
   const shown = displayPath(file, cwd);
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new ConfigError(
-      `${options.explicit !== undefined ? '--config ' : ''}${shown}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a folder, not a config file' : (error as Error).message}.`,
-    );
-  }
+  const text = await readUserFile(
+    file,
+    `${options.explicit !== undefined ? '--config ' : ''}${shown}`,
+    'a config file',
+    {
+      error: ConfigError,
+    },
+  );
   return { file, ...(await parseProjectConfig(text, shown)) };
 }
 
