@@ -9,14 +9,20 @@ export interface ReviewReport {
   findings: Finding[];
   /** Findings the baseline knows (not in `findings`). */
   hiddenByBaseline: number;
-  /** Findings in paths the project config ignores (not in `findings`). */
+  /** Findings in paths the project config ignores (not in `findings`): those of a diff whose files could not be left out before the review. */
   ignoredByConfig: number;
+  /** Files of the diff in paths the project config ignores: left out, not reviewed. */
+  ignoredFiles: number;
+  /** The service cut its list of findings (a `review-truncated` finding says so): the review is incomplete. */
+  truncated: boolean;
   /** Files of the diff the engine could not review (outside ignored paths): every format names them. */
   notReviewed: NotReviewedFile[];
   /** Every rule of the engine, for SARIF's rule descriptions. */
   rules: readonly RuleInfo[];
   repository?: string;
   baseCommit?: string;
+  /** The commit reviewed, when the diff came from commits. */
+  headCommit?: string;
   /** Files in the diff and lines it adds. */
   stats: { files: number; addedLines: number };
   durationMs: number;

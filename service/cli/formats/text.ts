@@ -66,6 +66,9 @@ function summary(report: ReviewReport, paint: Paint): string {
   const counts = countBySeverity(report.findings);
   const known =
     (report.hiddenByBaseline > 0 ? `, ${report.hiddenByBaseline} known to the baseline not shown` : '') +
+    (report.ignoredFiles > 0
+      ? `, ${report.ignoredFiles} file${report.ignoredFiles === 1 ? '' : 's'} in ignored paths not reviewed`
+      : '') +
     (report.ignoredByConfig > 0 ? `, ${report.ignoredByConfig} in ignored paths not shown` : '') +
     (report.notReviewed.length > 0
       ? `, ${report.notReviewed.length} file${report.notReviewed.length === 1 ? '' : 's'} not reviewed`
