@@ -36,7 +36,7 @@ export function configSchema(rules: readonly RuleInfo[]): Record<string, unknown
       $schema: { type: 'string', description: 'The schema of this file, for editors.' },
       rules: ruleSettings('Turn a rule off, or give it another severity: off, error, warning or info.'),
       ignore: patterns(
-        'Paths whose findings are not reported: gitignore-style patterns, relative to the repository root.',
+        'Paths left out of the review: gitignore-style patterns, relative to the repository root.',
       ),
       overrides: {
         description:

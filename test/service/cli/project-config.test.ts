@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { checkConfig } from '../../../service/cli/project-config/check-config.ts';
 import { CONFIG_SCHEMA } from '../../../service/cli/project-config/config-schema.ts';
 import { CONFIG_SCHEMA_FILE } from '../../../service/cli/project-config/write-config-schema.ts';
 import { RULES } from '../../../service/engine/index.ts';
@@ -301,5 +302,43 @@ describe('project config: the JSON Schema that ships in the package', () => {
     expect(validate({ rules: { secret: 'critical' } })).toBe(false);
     expect(validate({ rules: { 'no-such-rule': 'off' } })).toBe(false);
     expect(validate({ extra: true })).toBe(false);
+  });
+
+  it("the CLI's own check (check-config.ts) takes exactly what the schema takes", () => {
+    const validate = new Ajv2020({ strict: true }).compile(JSON.parse(readFileSync(file, 'utf8')));
+    const samples: unknown[] = [
+      {},
+      { $schema: './s.json', rules: { secret: 'off', 'no-debugger': 'error' }, ignore: ['a/**', '!b'] },
+      {
+        overrides: [
+          { files: ['t/'], rules: { secret: 'info' } },
+          { files: ['x'], rules: {} },
+        ],
+      },
+      [],
+      'rules',
+      42,
+      { $schema: 3 },
+      { extra: true },
+      { rules: [] },
+      { rules: { secret: 'critical' } },
+      { rules: { 'no-such-rule': 'off' } },
+      { rules: { 'review-truncated': 'off' } },
+      { rules: { secret: null } },
+      { ignore: 'vendor/' },
+      { ignore: ['vendor/', 42] },
+      { ignore: [''] },
+      { overrides: {} },
+      { overrides: ['x'] },
+      { overrides: [{ files: ['a'] }] },
+      { overrides: [{ rules: {} }] },
+      { overrides: [{ files: [], rules: {} }] },
+      { overrides: [{ files: [''], rules: {} }] },
+      { overrides: [{ files: ['a'], rules: { nope: 'off' } }] },
+      { overrides: [{ files: ['a'], rules: { secret: 'loud' } }] },
+      { overrides: [{ files: ['a'], rules: {}, extra: 1 }] },
+    ];
+    for (const sample of samples)
+      expect({ sample, valid: checkConfig(sample) === undefined }).toEqual({ sample, valid: validate(sample) });
   });
 });
