@@ -35,10 +35,16 @@ export function checkConfig(value: unknown): ConfigProblem | undefined {
 }
 
 function checkOverrides(overrides: unknown, problems: ConfigProblem[]): void {
-  if (!Array.isArray(overrides)) return void problems.push(typeProblem(['overrides'], 'a list'));
-  overrides.forEach((override: unknown, i) => {
+  if (!Array.isArray(overrides)) {
+    problems.push(typeProblem(['overrides'], 'a list'));
+    return;
+  }
+  for (const [i, override] of (overrides as unknown[]).entries()) {
     const path = ['overrides', String(i)];
-    if (!isMapping(override)) return void problems.push(typeProblem(path, 'a mapping'));
+    if (!isMapping(override)) {
+      problems.push(typeProblem(path, 'a mapping'));
+      continue;
+    }
     unknownKeys(
       override,
       path,
@@ -54,11 +60,14 @@ function checkOverrides(overrides: unknown, problems: ConfigProblem[]): void {
         problems.push({ path: [...path, 'files'], message: `${where([...path, 'files'])} must not be empty.` });
     }
     if ('rules' in override) checkRules(override['rules'], [...path, 'rules'], problems);
-  });
+  }
 }
 
 function checkRules(rules: unknown, path: string[], problems: ConfigProblem[]): void {
-  if (!isMapping(rules)) return void problems.push(typeProblem(path, 'a mapping'));
+  if (!isMapping(rules)) {
+    problems.push(typeProblem(path, 'a mapping'));
+    return;
+  }
   const ids = [...RULE_IDS].sort();
   unknownKeys(rules, path, ids, (key) => `unknown rule "${key}". Valid rule ids: ${ids.join(', ')}.`, problems);
   for (const [id, setting] of Object.entries(rules))
@@ -70,12 +79,15 @@ function checkRules(rules: unknown, path: string[], problems: ConfigProblem[]): 
 }
 
 function checkPatterns(patterns: unknown, path: string[], problems: ConfigProblem[]): void {
-  if (!Array.isArray(patterns)) return void problems.push(typeProblem(path, 'a list'));
-  patterns.forEach((pattern: unknown, i) => {
+  if (!Array.isArray(patterns)) {
+    problems.push(typeProblem(path, 'a list'));
+    return;
+  }
+  for (const [i, pattern] of (patterns as unknown[]).entries()) {
     const at = [...path, String(i)];
     if (typeof pattern !== 'string') problems.push(typeProblem(at, 'a string'));
     else if (pattern === '') problems.push({ path: at, message: `${where(at)} must not be empty.` });
-  });
+  }
 }
 
 function unknownKeys(
