@@ -1,5 +1,5 @@
 // The largest diff `diff-review review` reads: the whole diff is held in memory as one string and
-// reviewed in one pass, which takes about seven times its size in memory (an 86 MB diff: 630 MB),
+// reviewed in one pass, which takes several times its size in memory (a 200 MB diff: ~760 MB, ~6 s),
 // and V8's longest string is about 512 MiB. The service's own limit (LIMITS.diffBytes) is far lower.
 import { ReviewFailedError } from './exit-codes.ts';
 
