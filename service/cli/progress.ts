@@ -58,8 +58,7 @@ export class Progress {
 
 /** The threshold: DIFF_REVIEW_PROGRESS_AFTER_MS (for tests, so a small review reports too), else a second. */
 export function progressAfterMs(env: NodeJS.ProcessEnv): number {
-  const value = Number(env['DIFF_REVIEW_PROGRESS_AFTER_MS']);
-  return env['DIFF_REVIEW_PROGRESS_AFTER_MS'] !== undefined && Number.isFinite(value) && value >= 0
-    ? value
-    : DEFAULT_AFTER_MS;
+  const text = env['DIFF_REVIEW_PROGRESS_AFTER_MS'] ?? '';
+  const value = Number(text);
+  return text.trim() !== '' && Number.isFinite(value) && value >= 0 ? value : DEFAULT_AFTER_MS;
 }

@@ -74,7 +74,7 @@ async function review(flags: ReviewFlags, cwd: string, progress: Progress): Prom
     ? (await import('./service-review.ts')).serviceReviewer(flags.service, source)
     : reviewOffline;
   progress.stage(
-    `reviewing ${source.label} (${Math.round(Buffer.byteLength(diff) / 1024)} KB)${flags.service ? ` through ${flags.service}` : ''}`,
+    `reviewing ${source.label} (${Math.round(Buffer.byteLength(diff) / 1024)} KB)${flags.service ? ' through the service' : ''}`,
   );
   const result =
     diff === ''

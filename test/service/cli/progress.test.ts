@@ -3,7 +3,7 @@
 // review, through the engine's control hook; a timer covers the waits on git and stdin.
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { reviewOffline } from '../../../service/cli/offline-review.ts';
-import { Progress } from '../../../service/cli/progress.ts';
+import { Progress, progressAfterMs } from '../../../service/cli/progress.ts';
 import { buildCli, FAKE_GITHUB_TOKEN, makeRepo, runCli, type TestRepo } from './review-cli.ts';
 
 const repos: TestRepo[] = [];
@@ -79,8 +79,12 @@ describe('diff-review review: the progress line (threshold from DIFF_REVIEW_PROG
     expect(JSON.parse(run.stdout).runs[0].results).toHaveLength(1);
   });
 
-  it('a quick review says nothing', async () => {
-    const run = await runCli(['review', '--diff', '-'], { cwd: process.cwd(), input: diffOf(1) });
-    expect(run.stderr).toBe('');
+  it('the threshold is a second unless DIFF_REVIEW_PROGRESS_AFTER_MS gives a number of milliseconds', () => {
+    expect(progressAfterMs({})).toBe(1000);
+    expect(progressAfterMs({ DIFF_REVIEW_PROGRESS_AFTER_MS: '' })).toBe(1000);
+    expect(progressAfterMs({ DIFF_REVIEW_PROGRESS_AFTER_MS: '-5' })).toBe(1000);
+    expect(progressAfterMs({ DIFF_REVIEW_PROGRESS_AFTER_MS: 'soon' })).toBe(1000);
+    expect(progressAfterMs({ DIFF_REVIEW_PROGRESS_AFTER_MS: '0' })).toBe(0);
+    expect(progressAfterMs({ DIFF_REVIEW_PROGRESS_AFTER_MS: '250' })).toBe(250);
   });
 });

@@ -74,6 +74,18 @@ describe('diff-review review --service', () => {
     expect(empty.code).toBe(0);
   });
 
+  it('the progress line covers the wait on the service, and names no address (it may hold credentials)', async () => {
+    const r = repoWithFindings();
+    const run = await runCli(['review', '--format', 'json', '--service', service.url], {
+      cwd: r.dir,
+      env: { ...viaService(), DIFF_REVIEW_PROGRESS_AFTER_MS: '0' },
+    });
+    expect(run.stderr).toMatch(
+      /^diff-review: reading the diff from git…\ndiff-review: reviewing main\.\.\.HEAD \(\d+ KB\) through the service…\n$/,
+    );
+    expect(JSON.parse(run.stdout).findings.length).toBeGreaterThan(0);
+  });
+
   it('a text that is not a diff exits 2 as in-process does', async () => {
     const r = repoWithFindings();
     const run = await runCli(['review', '--diff', '-', '--service', service.url], {
