@@ -175,16 +175,24 @@ async function installHookManagers(): Promise<string | Error> {
   const installed = () => ['husky', 'lefthook'].every((name) => existsSync(join(cache, 'node_modules', '.bin', name)));
   if (installed()) return cache;
   try {
-    await promisify(execFile)('npm', [
-      'install',
-      '--no-save',
-      '--no-audit',
-      '--no-fund',
-      '--prefix',
-      cache,
-      'husky@9',
-      'lefthook@2',
-    ]);
+    mkdirSync(cache, { recursive: true });
+    // --ignore-scripts: lefthook's postinstall runs `lefthook install` in the folder npm was started
+    // from, which would put its hooks in that repository; the binary works without it.
+    await promisify(execFile)(
+      'npm',
+      [
+        'install',
+        '--no-save',
+        '--no-audit',
+        '--no-fund',
+        '--ignore-scripts',
+        '--prefix',
+        cache,
+        'husky@9',
+        'lefthook@2',
+      ],
+      { cwd: cache },
+    );
   } catch (error) {
     return error as Error;
   }
