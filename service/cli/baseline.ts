@@ -1,9 +1,10 @@
 // The baseline: findings a team has accepted, recorded by the engine's line-independent
 // fingerprint (a finding that only moved is still known), so CI reports only new ones. The file is
 // sorted and stable (diff-friendly) and holds no line text, so no secret value.
-import { readFile, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import type { Finding } from '../engine/index.ts';
 import { UsageError } from './exit-codes.ts';
+import { readUserFile } from './user-file.ts';
 
 const BASELINE_VERSION = 1;
 
@@ -15,15 +16,9 @@ export interface BaselineEntry {
 
 /** The fingerprints recorded in a baseline file. */
 export async function readBaseline(file: string): Promise<Set<string>> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new UsageError(
-      `--baseline ${file}: ${code === 'ENOENT' ? 'no such file (make one with --update-baseline)' : (error as Error).message}.`,
-    );
-  }
+  const text = await readUserFile(file, `--baseline ${file}`, 'a baseline file', {
+    whenMissing: ' (make one with --update-baseline)',
+  });
   let document: unknown;
   try {
     document = JSON.parse(text);

@@ -1,6 +1,9 @@
 // `diff-review review`: its flags and help. The review itself (run-review.ts) is imported only when
 // the command runs, so `--help` and the other subcommands do not load the engine.
 import { type Command, Option } from 'commander';
+import { DIFF_LIMIT_TEXT } from '../api/errors.ts';
+import { DEFAULT_MAX_FINDINGS } from '../engine/finish.ts';
+import { MAX_DIFF_TEXT } from './diff-limit.ts';
 import { EXIT, FAIL_ON } from './exit-codes.ts';
 import { FORMATS } from './formats/names.ts';
 import type { ReviewFlags } from './run-review.ts';
@@ -15,8 +18,15 @@ export function addReviewCommand(program: Command): void {
       new Option('--base <ref>', "compare against this branch or commit instead of the remote's default branch"),
     )
     .addOption(
+      new Option(
+        '--head <ref>',
+        'review this branch or commit against the base (three-dot) instead of HEAD, e.g. a pushed range',
+      ),
+    )
+    .addOption(
       new Option('--staged', 'review the staged changes (the index), for pre-commit hooks').conflicts([
         'base',
+        'head',
         'uncommitted',
         'diff',
       ]),
@@ -24,10 +34,14 @@ export function addReviewCommand(program: Command): void {
     .addOption(
       new Option('--uncommitted', "include the working tree's uncommitted changes to tracked files").conflicts([
         'diff',
+        'head',
       ]),
     )
     .addOption(
-      new Option('--diff <file>', 'review a unified diff from a file, or from stdin with "-"').conflicts(['base']),
+      new Option('--diff <file>', 'review a unified diff from a file, or from stdin with "-"').conflicts([
+        'base',
+        'head',
+      ]),
     )
     .addOption(
       new Option(
@@ -61,13 +75,20 @@ export function addReviewCommand(program: Command): void {
         '',
         'Exit codes: 0 nothing at or above --fail-on; 1 something is; 2 a usage or configuration error; 3 the review could not be done.',
         '',
-        'Diffs of any size are reviewed in-process (the service takes at most 1,000,000 bytes).',
+        `In-process, diffs up to ${MAX_DIFF_TEXT} are reviewed, with every finding (the service takes at most ${DIFF_LIMIT_TEXT} and reports at most ${DEFAULT_MAX_FINDINGS} findings); a larger diff exits 3.`,
       ].join('\n'),
     )
     // Usage errors exit 2 (commander's own exit 1 is what a finding means here).
     .exitOverride((error) => process.exit(error.exitCode === 0 ? 0 : EXIT.usage))
     .action(async (flags: ReviewFlags) => {
-      const { runReview } = await import('./run-review.ts');
-      process.exitCode = await runReview(flags);
+      try {
+        const { runReview } = await import('./run-review.ts');
+        process.exitCode = await runReview(flags);
+      } catch (error) {
+        // A crash before the review could start (the review's code failed to load): no review was
+        // done, which is 3; 1 would say "findings", and a gate on --fail-on none would pass it.
+        process.stderr.write(`diff-review review: ${error instanceof Error ? error.message : String(error)}\n`);
+        process.exitCode = EXIT.reviewFailed;
+      }
     });
 }

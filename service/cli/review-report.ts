@@ -2,6 +2,7 @@
 // baseline), with what the formats need beside them.
 import type { Severity } from '../api/schemas.ts';
 import { parseUnifiedDiff, type Finding, type RuleInfo } from '../engine/index.ts';
+import { MAX_LINE_READ } from '../engine/line-review.ts';
 import { secretRules } from '../engine/rules/secrets.ts';
 
 export interface ReviewReport {
@@ -9,14 +10,20 @@ export interface ReviewReport {
   findings: Finding[];
   /** Findings the baseline knows (not in `findings`). */
   hiddenByBaseline: number;
-  /** Findings in paths the project config ignores (not in `findings`). */
+  /** Findings in paths the project config ignores (not in `findings`): those of a diff whose files could not be left out before the review. */
   ignoredByConfig: number;
+  /** Files of the diff in paths the project config ignores: left out, not reviewed. */
+  ignoredFiles: number;
+  /** The service cut its list of findings (a `review-truncated` finding says so): the review is incomplete. */
+  truncated: boolean;
   /** Files of the diff the engine could not review (outside ignored paths): every format names them. */
   notReviewed: NotReviewedFile[];
   /** Every rule of the engine, for SARIF's rule descriptions. */
   rules: readonly RuleInfo[];
   repository?: string;
   baseCommit?: string;
+  /** The commit reviewed, when the diff came from commits. */
+  headCommit?: string;
   /** Files in the diff and lines it adds. */
   stats: { files: number; addedLines: number };
   durationMs: number;
@@ -29,20 +36,46 @@ export interface NotReviewedFile {
   file_path: string;
   /** For people: why, e.g. "a binary file (the diff does not carry its content)". */
   reason: string;
+  /** Reviewed in part only (a line longer than the line rules read), not skipped. */
+  partly?: true;
 }
 
-/** `Not reviewed: <reason>.`, the same words in every format. */
-export const notReviewedMessage = (file: NotReviewedFile) => `Not reviewed: ${file.reason}.`;
+/** `Not reviewed: <reason>.` (or `Partly reviewed: …`), the same words in every format. */
+export const notReviewedMessage = (file: NotReviewedFile) =>
+  `${file.partly ? 'Partly reviewed' : 'Not reviewed'}: ${file.reason}.`;
+
+const BINARY = /^(Binary files |GIT binary patch$)/m;
+/** An added line longer than what line rules read of it (linear: each line is read once). */
+const LONG_LINE = new RegExp(`^\\+[^\\n]{${MAX_LINE_READ + 1},}`, 'm');
 
 /**
- * The files the engine cannot review: binary files, whose content a diff does not carry. The diff
- * is parsed only when it has a binary file at all.
+ * The files the engine cannot review: binary files, whose content a diff does not carry; and those
+ * it reviews in part: an added line longer than the line rules read (secrets are searched in all of
+ * it). The diff is parsed only when it has such a file at all.
  */
 export function notReviewedFiles(diff: string, isIgnored: (path: string) => boolean): NotReviewedFile[] {
-  if (!/^(Binary files |GIT binary patch$)/m.test(diff)) return [];
-  return parseUnifiedDiff(diff)
-    .files.filter((file) => file.binary && file.newPath !== null && !isIgnored(file.newPath))
-    .map((file) => ({ file_path: file.newPath!, reason: 'a binary file (the diff does not carry its content)' }));
+  const hasBinary = BINARY.test(diff);
+  const hasLongLine = LONG_LINE.test(diff);
+  if (!hasBinary && !hasLongLine) return [];
+  const files: NotReviewedFile[] = [];
+  for (const file of parseUnifiedDiff(diff).files) {
+    if (file.newPath === null || isIgnored(file.newPath)) continue;
+    if (file.binary) {
+      files.push({ file_path: file.newPath, reason: 'a binary file (the diff does not carry its content)' });
+      continue;
+    }
+    if (!hasLongLine) continue;
+    const long = file.hunks.flatMap((hunk) =>
+      hunk.lines.filter((line) => line.kind === '+' && line.text.length > MAX_LINE_READ).map((line) => line.newLine),
+    );
+    if (long.length > 0)
+      files.push({
+        file_path: file.newPath,
+        partly: true,
+        reason: `line${long.length === 1 ? '' : 's'} ${long.join(', ')} ${long.length === 1 ? 'is' : 'are'} longer than ${MAX_LINE_READ / 1024} KiB: the rules read the first ${MAX_LINE_READ / 1024} KiB of a line (secrets are searched in all of it)`,
+      });
+  }
+  return files;
 }
 
 export function countBySeverity(findings: readonly Finding[]): Record<Severity, number> {

@@ -1,19 +1,22 @@
-// One run of `diff-review review`: read the diff and the project config, review (in-process, or
-// through the service with --service), apply the config and the baseline, print the chosen format,
-// and return the exit code (exit-codes.ts).
+// One run of `diff-review review`: read the diff and the project config, leave the ignored files
+// out, review (in-process, or through the service with --service), apply the rule settings and the
+// baseline, print the chosen format, and return the exit code (exit-codes.ts).
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { RULES } from '../engine/index.ts';
+import { TRUNCATED_RULE_ID } from '../engine/finish.ts';
 import { findRepositoryRoot, GitError } from '../git/index.ts';
 import { VERSION } from '../version.ts';
 import { newFindings, readBaseline, writeBaseline } from './baseline.ts';
-import { readReviewedDiff, type DiffSourceFlags } from './diff-source.ts';
-import { EXIT, failsRun, UsageError, type FailOn } from './exit-codes.ts';
+import { readReviewedDiff, sourceName, type DiffSourceFlags } from './diff-source.ts';
+import { EXIT, failsRun, ReviewFailedError, UsageError, type FailOn } from './exit-codes.ts';
 import { useColour } from './formats/ansi.ts';
 import { formatReport } from './formats/index.ts';
 import type { FormatName } from './formats/names.ts';
 import { reviewOffline, type DiffReview } from './offline-review.ts';
+import { Progress, progressAfterMs } from './progress.ts';
 import { applyProjectConfig, engineConfigOf, ignoredBy } from './project-config/apply-config.ts';
+import { withoutIgnoredFiles } from './project-config/filter-diff.ts';
 import { loadProjectConfig } from './project-config/load-config.ts';
 import { addedLineLookup, notReviewedFiles, type ReviewReport } from './review-report.ts';
 
@@ -27,67 +30,87 @@ export interface ReviewFlags extends DiffSourceFlags {
   service?: string;
 }
 
-/** A review taking longer than this says so on stderr (stdout carries only the format). */
-const PROGRESS_AFTER_MS = 1000;
-
 /** Runs one review and returns the exit code; every error becomes a message on stderr. */
 export async function runReview(flags: ReviewFlags, cwd = process.cwd()): Promise<number> {
+  const progress = new Progress({ afterMs: progressAfterMs(process.env) });
   try {
-    const report = await review(flags, cwd);
+    const report = await review(flags, cwd, progress);
     const colour = flags.output === undefined && useColour(process.env, process.stdout.isTTY === true);
     const output = formatReport(flags.format, report, colour);
     if (flags.output !== undefined) await writeOutput(resolve(cwd, flags.output), output);
     else await writeStdout(output);
-    return report.findings.some((f) => failsRun(f.severity, flags.failOn)) ? EXIT.findings : EXIT.clean;
+    if (report.findings.some((f) => failsRun(f.severity, flags.failOn))) return EXIT.findings;
+    if (report.truncated) {
+      // What was cut may hold what fails the run: an incomplete review is never an all-clear.
+      fail(
+        'the review is incomplete: the service reported only its first findings (see the review-truncated finding). Review in-process, without --service, to see them all.',
+      );
+      return EXIT.reviewFailed;
+    }
+    return EXIT.clean;
   } catch (error) {
-    process.stderr.write(`diff-review review: ${error instanceof Error ? error.message : String(error)}\n`);
+    fail(error instanceof Error ? error.message : String(error));
     return exitCodeOf(error);
+  } finally {
+    progress.end();
   }
 }
 
-async function review(flags: ReviewFlags, cwd: string): Promise<ReviewReport> {
+async function review(flags: ReviewFlags, cwd: string, progress: Progress): Promise<ReviewReport> {
   const started = performance.now();
   if (flags.updateBaseline && flags.baseline === undefined)
     throw new UsageError('--update-baseline needs --baseline <file>: the file to write.');
   const baselineFile = flags.baseline === undefined ? undefined : resolve(cwd, flags.baseline);
   const baseline =
     baselineFile === undefined || flags.updateBaseline ? new Set<string>() : await readBaseline(baselineFile);
+  progress.stage(`reading ${sourceName(flags)}`);
   const source = await readReviewedDiff(flags, cwd);
   const config = await loadProjectConfig(source.root ?? (await rootOrFolder(cwd)), { explicit: flags.config, cwd });
+  const isIgnored = ignoredBy(config);
+  // Ignored files are not reviewed at all, so they cannot crowd the service's cap on findings.
+  const { diff, ignoredFiles } =
+    config.ignore.length === 0 ? { diff: source.diff, ignoredFiles: 0 } : withoutIgnoredFiles(source.diff, isIgnored);
   const reviewer: DiffReview = flags.service
     ? (await import('./service-review.ts')).serviceReviewer(flags.service, source)
     : reviewOffline;
-  const progress = setTimeout(
-    () =>
-      process.stderr.write(
-        `diff-review: reviewing ${source.label} (${Math.round(Buffer.byteLength(source.diff) / 1024)} KB)…\n`,
-      ),
-    PROGRESS_AFTER_MS,
+  progress.stage(
+    `reviewing ${source.label} (${Math.round(Buffer.byteLength(diff) / 1024)} KB)${flags.service ? ' through the service' : ''}`,
   );
-  try {
-    const result =
-      source.diff === ''
-        ? { findings: [], stats: { files: 0, addedLines: 0 } }
-        : await reviewer(source.diff, source.label, engineConfigOf(config));
-    const configured = applyProjectConfig(result.findings, config);
-    if (flags.updateBaseline) await writeBaseline(baselineFile!, configured.findings);
-    const findings = flags.updateBaseline ? [] : newFindings(configured.findings, baseline);
-    return {
-      findings,
-      hiddenByBaseline: configured.findings.length - findings.length,
-      ignoredByConfig: configured.ignored,
-      notReviewed: notReviewedFiles(source.diff, ignoredBy(config)),
-      rules: RULES,
-      ...(source.repository !== undefined ? { repository: source.repository } : {}),
-      ...(source.baseCommit !== undefined ? { baseCommit: source.baseCommit } : {}),
-      stats: result.stats,
-      durationMs: performance.now() - started,
-      toolVersion: VERSION,
-      addedLineText: addedLineLookup(source.diff, findings),
-    };
-  } finally {
-    clearTimeout(progress);
+  const result =
+    diff === ''
+      ? { findings: [], stats: { files: 0, addedLines: 0 } }
+      : await reviewer(diff, source.label, engineConfigOf(config), { stopped: progress.tick });
+  // The service's notice that it cut the list: kept whatever the config and the baseline say.
+  const truncated = result.findings.filter((f) => f.rule_id === TRUNCATED_RULE_ID);
+  const configured = applyProjectConfig(
+    result.findings.filter((f) => f.rule_id !== TRUNCATED_RULE_ID),
+    config,
+  );
+  if (flags.updateBaseline) {
+    if (truncated.length > 0)
+      throw new ReviewFailedError(
+        `--update-baseline: the service reported only its first findings, so ${flags.baseline} was not written. Record it in-process, without --service.`,
+      );
+    await writeBaseline(baselineFile!, configured.findings);
   }
+  const fresh = flags.updateBaseline ? [] : newFindings(configured.findings, baseline);
+  const findings = [...fresh, ...truncated];
+  return {
+    findings,
+    truncated: truncated.length > 0,
+    hiddenByBaseline: configured.findings.length - fresh.length,
+    ignoredByConfig: configured.ignored,
+    ignoredFiles,
+    notReviewed: notReviewedFiles(diff, isIgnored),
+    rules: RULES,
+    ...(source.repository !== undefined ? { repository: source.repository } : {}),
+    ...(source.baseCommit !== undefined ? { baseCommit: source.baseCommit } : {}),
+    ...(source.headCommit !== undefined ? { headCommit: source.headCommit } : {}),
+    stats: result.stats,
+    durationMs: performance.now() - started,
+    toolVersion: VERSION,
+    addedLineText: addedLineLookup(diff, findings),
+  };
 }
 
 /** The repository's top folder, or the folder itself outside a repository (a --diff file). */
@@ -100,8 +123,11 @@ async function rootOrFolder(cwd: string): Promise<string> {
   }
 }
 
+const fail = (message: string) => process.stderr.write(`diff-review review: ${message}\n`);
+
 /** Usage, configuration and repository errors are the caller's to fix (2); anything else means no review was done (3). */
 function exitCodeOf(error: unknown): number {
+  if (error instanceof ReviewFailedError) return EXIT.reviewFailed;
   return error instanceof UsageError || error instanceof GitError ? EXIT.usage : EXIT.reviewFailed;
 }
 

@@ -1,11 +1,12 @@
 // `diff-review review` wall time, process start included: `--diff FILE` of a 20 KB and of a
-// 1,000,000-byte diff (code-like new files, support/harness.ts codeDiff), and `--help`, beside
-// `node -e 0` measured in the same run. Runs are interleaved (one of each per round) and the
+// 1,000,000-byte diff (code-like new files, support/harness.ts codeDiff), the 20 KB one again with
+// a `.diff-review.yml`, the 1 MB one from git (branch mode: base discovery, `git diff`) with that
+// config, and `--help`, beside `node -e 0` measured in the same run. Runs are interleaved (one of each per round) and the
 // median of RUNS rounds is reported. Targets (issue 11): 20 KB < 0.3 s, 1 MB < 0.5 s.
 // Builds first (node esbuild.config.mjs), so the CLI measured is the code in the tree.
 // Run: node test/bench/cli.ts   (RUNS=9)
-import { spawnSync } from 'node:child_process';
-import { writeFile } from 'node:fs/promises';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   BUILT_CLI as CLI,
@@ -36,20 +37,27 @@ export async function cliReview(): Promise<Row[]> {
   try {
     await writeFile(join(work.dir, 'small.diff'), codeDiff(20_000));
     await writeFile(join(work.dir, 'large.diff'), codeDiff(1_000_000));
-    const cases: [string, string[], number | undefined][] = [
-      ['node -e 0', ['-e', '0'], undefined],
-      ['diff-review --help', [CLI, '--help'], undefined],
-      ['review --diff, 20 KB', [CLI, 'review', '--diff', 'small.diff'], 300],
-      ['review --diff, 1,000,000 bytes', [CLI, 'review', '--diff', 'large.diff'], 500],
+    const configured = join(work.dir, 'configured');
+    await mkdir(configured);
+    await writeFile(join(configured, 'small.diff'), codeDiff(20_000));
+    const repo = await branchRepo(join(work.dir, 'repo'), join(work.dir, 'large.diff'));
+    const cases: [string, string[], string, number | undefined][] = [
+      ['node -e 0', ['-e', '0'], work.dir, undefined],
+      ['diff-review --help', [CLI, '--help'], work.dir, undefined],
+      ['review --diff, 20 KB', [CLI, 'review', '--diff', 'small.diff'], work.dir, 300],
+      ['review --diff, 20 KB, with a .diff-review.yml', [CLI, 'review', '--diff', 'small.diff'], configured, 300],
+      ['review --diff, 1,000,000 bytes', [CLI, 'review', '--diff', 'large.diff'], work.dir, 500],
+      ['review from git (branch mode), 1 MB, with a .diff-review.yml', [CLI, 'review', '--base', 'main'], repo, 500],
     ];
+    for (const dir of [configured, repo]) await writeFile(join(dir, '.diff-review.yml'), CONFIG);
     const times = cases.map((): number[] => []);
-    timeRun(cases[3]![1], work.dir); // warm the file cache
+    for (const [, args, cwd] of cases) timeRun(args, cwd); // warm the file cache
     for (let round = 0; round < RUNS; round++)
-      cases.forEach(([, args], i) => {
-        times[i]!.push(timeRun(args, work.dir));
+      cases.forEach(([, args, cwd], i) => {
+        times[i]!.push(timeRun(args, cwd));
       });
     const base = percentile(times[0]!, 50);
-    return cases.map(([figure, , target], i) => {
+    return cases.map(([figure, , , target], i) => {
       const median = percentile(times[i]!, 50);
       return {
         benchmark: `CLI wall time (median of ${RUNS})`,
@@ -62,6 +70,37 @@ export async function cliReview(): Promise<Row[]> {
   } finally {
     await work.remove();
   }
+}
+
+/** A config as a team would write one: rule settings, ignored paths, an override. */
+const CONFIG = [
+  'rules:',
+  '  no-debugger: error',
+  '  todo-without-issue: off',
+  'ignore: [vendor/, "*.min.js"]',
+  'overrides:',
+  '  - files: [tests/]',
+  '    rules: { no-console-log: off }',
+  '',
+].join('\n');
+
+/** A repository on `main`, then a branch `feature` whose commit is the diff (new files). */
+async function branchRepo(dir: string, diffFile: string): Promise<string> {
+  await mkdir(dir);
+  const git = (...args: string[]) =>
+    execFileSync('git', ['-c', 'user.name=bench', '-c', 'user.email=bench@example.com', ...args], {
+      cwd: dir,
+      stdio: 'ignore',
+    });
+  git('init', '-q', '-b', 'main');
+  await writeFile(join(dir, 'README.md'), '# bench\n');
+  git('add', '.');
+  git('commit', '-q', '-m', 'base');
+  git('checkout', '-q', '-b', 'feature');
+  git('apply', diffFile);
+  git('add', 'src');
+  git('commit', '-q', '-m', 'work');
+  return dir;
 }
 
 await runIfMain(import.meta, 'CLI wall time', cliReview);

@@ -16,7 +16,8 @@ export type Paint = (style: Style, text: string) => string;
 
 export function useColour(env: NodeJS.ProcessEnv, isTty: boolean): boolean {
   const force = env['FORCE_COLOR'];
-  if (force !== undefined) return force !== '0' && force !== 'false';
+  // An empty FORCE_COLOR counts as unset (force-color.org).
+  if (force !== undefined && force !== '') return force !== '0' && force !== 'false';
   if (env['NO_COLOR'] !== undefined && env['NO_COLOR'] !== '') return false;
   return isTty && env['TERM'] !== 'dumb';
 }

@@ -25,7 +25,7 @@ export function formatJunit(report: ReviewReport): string {
   }
   for (const file of report.notReviewed) {
     out.push(
-      `    <testcase classname="${xmlEscape(file.file_path)}" name="${xmlEscape(`not reviewed: ${file.file_path}`)}" file="${xmlEscape(file.file_path)}">`,
+      `    <testcase classname="${xmlEscape(file.file_path)}" name="${xmlEscape(`${file.partly ? 'partly reviewed' : 'not reviewed'}: ${file.file_path}`)}" file="${xmlEscape(file.file_path)}">`,
     );
     out.push(`      <skipped message="${xmlEscape(notReviewedMessage(file))}"/>`, '    </testcase>');
   }

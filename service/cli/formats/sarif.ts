@@ -14,6 +14,13 @@ export function formatSarif(report: ReviewReport): string {
     },
     report.rules,
   );
+  const [provenance] = ((log as { runs: { versionControlProvenance?: Record<string, unknown>[] }[] }).runs[0]!
+    .versionControlProvenance ?? []) as Record<string, unknown>[];
+  if (provenance !== undefined && report.headCommit !== undefined) {
+    // The commit the results are about is the one reviewed; the merge base it was compared with goes beside it.
+    provenance['revisionId'] = report.headCommit;
+    provenance['properties'] = { baseCommit: report.baseCommit };
+  }
   if (report.notReviewed.length > 0) {
     // SARIF's place for what the tool could not do: the run's invocation, as notifications on the files
     const [run] = (log as { runs: Record<string, unknown>[] }).runs;

@@ -33,7 +33,9 @@ export function formatText(report: ReviewReport, paint: Paint): string {
     out.push('');
   }
   for (const file of report.notReviewed)
-    out.push(`${paint('dim', 'not reviewed')}  ${printable(file.file_path)}  ${file.reason}`);
+    out.push(
+      `${paint('dim', file.partly ? 'partly reviewed' : 'not reviewed')}  ${printable(file.file_path)}  ${file.reason}`,
+    );
   if (report.notReviewed.length > 0) out.push('');
   out.push(summary(report, paint));
   return out.join('\n') + '\n';
@@ -62,14 +64,19 @@ function frame(report: ReviewReport, finding: Finding, holdsSecret: boolean, pai
   return lines;
 }
 
+/** `, N file(s) <what>`, or nothing for none. */
+const count = (files: number, what: string) => (files > 0 ? `, ${files} file${files === 1 ? '' : 's'} ${what}` : '');
+
 function summary(report: ReviewReport, paint: Paint): string {
   const counts = countBySeverity(report.findings);
   const known =
     (report.hiddenByBaseline > 0 ? `, ${report.hiddenByBaseline} known to the baseline not shown` : '') +
+    (report.ignoredFiles > 0
+      ? `, ${report.ignoredFiles} file${report.ignoredFiles === 1 ? '' : 's'} in ignored paths not reviewed`
+      : '') +
     (report.ignoredByConfig > 0 ? `, ${report.ignoredByConfig} in ignored paths not shown` : '') +
-    (report.notReviewed.length > 0
-      ? `, ${report.notReviewed.length} file${report.notReviewed.length === 1 ? '' : 's'} not reviewed`
-      : '');
+    count(report.notReviewed.filter((file) => !file.partly).length, 'not reviewed') +
+    count(report.notReviewed.filter((file) => file.partly).length, 'partly reviewed');
   const scope = `${report.stats.files} file${report.stats.files === 1 ? '' : 's'}, ${report.stats.addedLines} added line${report.stats.addedLines === 1 ? '' : 's'}${known}, ${Math.round(report.durationMs)} ms`;
   if (report.findings.length === 0) return `No findings (${scope}).`;
   const total = report.findings.length;

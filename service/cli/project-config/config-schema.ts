@@ -35,9 +35,7 @@ export function configSchema(rules: readonly RuleInfo[]): Record<string, unknown
     properties: {
       $schema: { type: 'string', description: 'The schema of this file, for editors.' },
       rules: ruleSettings('Turn a rule off, or give it another severity: off, error, warning or info.'),
-      ignore: patterns(
-        'Paths whose findings are not reported: gitignore-style patterns, relative to the repository root.',
-      ),
+      ignore: patterns('Paths left out of the review: gitignore-style patterns, relative to the repository root.'),
       overrides: {
         description:
           'Rule settings for some paths only, over `rules`: where several entries match a file, the last one wins.',

@@ -2,12 +2,12 @@
 // a script, only real CLI flags), and its scripts run as the runner runs them, on a real
 // repository, with the CLI installed from this tree's tarball.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { BUILT_CLI, buildCli, FAKE_GITHUB_TOKEN, makeRepo, packCli, type TestRepo } from './review-cli.ts';
+import { BUILT_CLI, buildCli, FAKE_GITHUB_TOKEN, git, makeRepo, packCli, type TestRepo } from './review-cli.ts';
 
 interface Step {
   id?: string;
@@ -117,6 +117,25 @@ describe("action.yml's scripts, run as the runner runs them", () => {
     expect(run.outputs).toMatchObject({ 'sarif-file': 'diff-review.sarif', 'exit-code': '1' });
     const sarif = JSON.parse(readFileSync(join(repo.dir, 'diff-review.sarif'), 'utf8'));
     expect(sarif.runs[0].results.map((r: { ruleId: string }) => r.ruleId)).toEqual(['secret']);
+  });
+
+  it('format sarif when no review was done (exit 2 or 3): no sarif-file output, so the upload step does not run on a missing file', () => {
+    const run = review({ FORMAT: 'sarif', BASE: 'no-such-branch', SARIF_FILE: 'not-written.sarif' });
+    expect(run.status).toBe(2);
+    expect(run.stderr).toMatch(/base branch "no-such-branch" was not found/);
+    expect(run.outputs).toEqual({ 'exit-code': '2' });
+    expect(existsSync(join(repo.dir, 'not-written.sarif'))).toBe(false);
+  });
+
+  it("in a pull request (no base input): fetches the PR's base branch and compares with origin/<base>", () => {
+    const origin = join(work, 'origin.git');
+    git(work, 'clone', '-q', '--bare', '--branch', 'main', repo.dir, origin);
+    git(repo.dir, 'remote', 'add', 'origin', origin); // not fetched: origin/main exists only after the step's fetch
+    expect(spawnSync('git', ['rev-parse', '--verify', '-q', 'origin/main'], { cwd: repo.dir }).status).not.toBe(0);
+    const run = review({ BASE: '', PULL_REQUEST_BASE: 'main' });
+    expect(run.status, run.stderr).toBe(1);
+    expect(run.stdout).toMatch(/^::error file=src\/config\.js,line=1,/m);
+    expect(git(repo.dir, 'rev-parse', 'origin/main')).toBe(git(repo.dir, 'rev-parse', 'main'));
   });
 
   it('an unknown format: a clear error, exit 2', () => {

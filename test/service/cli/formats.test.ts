@@ -2,6 +2,8 @@
 // official schema, XML by xmllint, JSON lines one by one. The built CLI on a real repository.
 import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { formatGithub } from '../../../service/cli/formats/github.ts';
+import type { ReviewReport } from '../../../service/cli/review-report.ts';
 import { buildCli, FAKE_GITHUB_TOKEN, makeRepo, runCli, type TestRepo } from './review-cli.ts';
 import { sarifSchemaErrors } from './sarif-schema.ts';
 
@@ -100,6 +102,34 @@ describe('diff-review review --format', () => {
     expect(
       lines.filter((l) => l.startsWith('::notice file=src/app.js,line=3,col=4,endColumn=8,title=todo-without-issue::')),
     ).toHaveLength(1);
+  });
+
+  it('github: a message with %, CR and LF is escaped as the runner reads it back (actions/toolkit)', () => {
+    const finding = {
+      rule_id: 'r',
+      severity: 'error' as const,
+      file_path: 'a.js',
+      line: 1,
+      message: 'r: 100% sure\r\nsecond line: a, b',
+      fingerprint: 'f',
+    };
+    const report: ReviewReport = {
+      findings: [finding],
+      hiddenByBaseline: 0,
+      ignoredByConfig: 0,
+      ignoredFiles: 0,
+      truncated: false,
+      notReviewed: [{ file_path: 'b%\n.bin', reason: 'a binary file' }],
+      rules: [],
+      stats: { files: 1, addedLines: 1 },
+      durationMs: 1,
+      toolVersion: '0',
+      addedLineText: () => undefined,
+    };
+    expect(formatGithub(report)).toBe(
+      '::error file=a.js,line=1,title=r::100%25 sure%0D%0Asecond line: a, b\n' +
+        '::notice file=b%25%0A.bin,title=diff-review::Not reviewed: a binary file.\n',
+    );
   });
 
   it('rdjsonl: reviewdog Diagnostics, columns in UTF-8 bytes', async () => {

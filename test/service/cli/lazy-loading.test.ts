@@ -49,7 +49,8 @@ describe('what each command loads', () => {
 
     writeFileSync(join(dir, '.diff-review.yml'), 'rules:\n  no-debugger: off\n');
     const configured = packagesLoadedBy(['review', '--diff', 'change.diff']);
-    expect(configured).toEqual(expect.arrayContaining(['typebox', 'yaml']));
+    expect(configured).toContain('yaml');
+    expect(configured).not.toContain('typebox'); // a hand-written check (check-config.ts): no validator to load
     expect(configured.filter((name) => SERVICE_PACKAGES.includes(name))).toEqual([]);
     rmSync(join(dir, '.diff-review.yml'));
   });

@@ -103,3 +103,37 @@ describe('a binary file of the diff', () => {
     expect(JSON.parse(run.stdout).not_reviewed).toEqual([expect.objectContaining({ file_path: 'img/a.gif' })]);
   });
 });
+
+describe('a line longer than the rules read (64 KiB)', () => {
+  it('the file is named as partly reviewed, in every format, with the line', async () => {
+    const r = makeRepo();
+    r.write('src/long.js', `var a = 1;${' '.repeat(70_000)}debugger;\nvar b = 2;\n`);
+    r.commit('a long line');
+    const reason =
+      'line 1 is longer than 64 KiB: the rules read the first 64 KiB of a line (secrets are searched in all of it)';
+    try {
+      const run = (format: string) => runCli(['review', '--format', format, '--fail-on', 'none'], { cwd: r.dir });
+      const json = JSON.parse((await run('json')).stdout);
+      expect(json.not_reviewed).toEqual([{ file_path: 'src/long.js', partly: true, reason }]);
+      expect(json.comments).toEqual([]); // the debugger statement is past what the line rules read
+      const text = (await run('text')).stdout;
+      expect(text).toContain(`partly reviewed  src/long.js  ${reason}`);
+      expect(text).toMatch(/, 1 file partly reviewed, \d+ ms\)\.\n$/);
+      expect((await run('github')).stdout).toBe(
+        `::notice file=src/long.js,title=diff-review::Partly reviewed: ${reason}.\n`,
+      );
+      const sarif = JSON.parse((await run('sarif')).stdout);
+      expect(sarifSchemaErrors(sarif)).toEqual([]);
+      expect(sarif.runs[0].invocations[0].toolExecutionNotifications[0].message.text).toBe(
+        `Partly reviewed: ${reason}.`,
+      );
+      for (const format of ['rdjsonl', 'gitlab', 'checkstyle', 'junit'])
+        expect({ format, named: (await run(format)).stdout.includes(`Partly reviewed: ${reason}.`) }).toEqual({
+          format,
+          named: true,
+        });
+    } finally {
+      r.cleanup();
+    }
+  });
+});

@@ -1,6 +1,7 @@
 // .pre-commit-hooks.yaml with the real pre-commit framework (Debian's `pre-commit`) on a temporary
 // repository: a commit that adds a secret is refused, a clean one passes, and `git commit -a` (a
-// temporary index that git names in GIT_INDEX_FILE) gets no false all-clear.
+// temporary index that git names in GIT_INDEX_FILE), `pre-commit run --from-ref/--to-ref` (CI) and
+// the pre-push stage (ranges pre-commit names, with nothing staged) get no false all-clear.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -86,5 +87,44 @@ describe.skipIf(!hasPreCommit)('the diff-review pre-commit hook (real pre-commit
     expect(refused.status).not.toBe(0);
     expect(refused.stdout + refused.stderr).toMatch(/src\/app\.js:2:\d+ {2}error {2}secret/);
     git(repo.dir, 'checkout', '--', 'src/app.js');
+  });
+
+  it('`pre-commit run --from-ref A --to-ref B` (as CI runs it) reviews A...B, not the empty index', () => {
+    repo.write('src/range.js', `export const token = "${FAKE_GITHUB_TOKEN}";\n`);
+    git(repo.dir, 'add', 'src/range.js');
+    expect(commit('--no-verify').status).toBe(0);
+    const run = (from: string) =>
+      spawnSync('pre-commit', ['run', '--from-ref', from, '--to-ref', 'HEAD'], {
+        cwd: repo.dir,
+        env,
+        encoding: 'utf8',
+      });
+    const refused = run('main');
+    expect(refused.status).not.toBe(0);
+    expect(refused.stdout + refused.stderr).toMatch(/src\/range\.js:1:\d+ {2}error {2}secret/);
+    expect(refused.stdout + refused.stderr).not.toContain(FAKE_GITHUB_TOKEN.slice(4));
+    const clean = run('HEAD');
+    expect(clean.stdout + clean.stderr).toMatch(/diff-review\.+Passed/);
+    expect(clean.status).toBe(0);
+  });
+
+  it('the pre-push stage refuses a push of a commit that adds a secret', () => {
+    const origin = join(work, 'origin.git');
+    git(work, 'init', '-q', '--bare', origin);
+    git(repo.dir, 'remote', 'add', 'origin', origin);
+    git(repo.dir, 'push', '-q', 'origin', 'main');
+    execFileSync('pre-commit', ['install', '--hook-type', 'pre-push'], { cwd: repo.dir, env });
+    const push = () =>
+      spawnSync('git', ['push', '-q', 'origin', 'HEAD:feature'], { cwd: repo.dir, env, encoding: 'utf8' });
+    const refused = push(); // the branch holds src/range.js's secret (committed above without the hook)
+    expect(refused.status).not.toBe(0);
+    expect(refused.stdout + refused.stderr).toMatch(/src\/range\.js:1:\d+ {2}error {2}secret/);
+    git(repo.dir, 'rm', '-q', 'src/range.js');
+    expect(commit().status).toBe(0);
+    git(repo.dir, 'reset', '-q', '--soft', 'main');
+    expect(commit().status).toBe(0); // one clean commit on main
+    const pushed = push();
+    expect(pushed.stdout + pushed.stderr).toMatch(/diff-review\.+Passed/);
+    expect(pushed.status).toBe(0);
   });
 });

@@ -32,12 +32,13 @@ export interface CliRun {
   stderr: string;
 }
 
-/** Runs the built CLI; never throws on a non-zero exit. Colour variables are cleared unless given. */
+/** Runs the built CLI; never throws on a non-zero exit. Colour variables are cleared unless given, progress is off. */
 export function runCli(
   args: string[],
   options: { cwd: string; input?: string; env?: Record<string, string> },
 ): Promise<CliRun> {
-  const env: NodeJS.ProcessEnv = { ...process.env, ...options.env };
+  // No progress line unless a test asks for one: a busy machine must not change what stderr says.
+  const env: NodeJS.ProcessEnv = { ...process.env, DIFF_REVIEW_PROGRESS_AFTER_MS: '600000', ...options.env };
   for (const name of ['FORCE_COLOR', 'NO_COLOR', 'DIFF_REVIEW_URL', 'DIFF_REVIEW_TOKEN'])
     if (!options.env?.[name]) delete env[name];
   const child = spawn(process.execPath, [BUILT_CLI, ...args], {

@@ -143,6 +143,8 @@ describe('diff-review review: exit codes', () => {
       [['--bogus'], /unknown option '--bogus'/],
       [['--diff', 'missing.diff'], /--diff missing\.diff: no such file/],
       [['--base', 'no-such-branch'], /base branch "no-such-branch" was not found/],
+      [['--head', 'no-such-commit'], /--head no-such-commit: no such branch or commit\./],
+      [['--staged', '--head', 'HEAD'], /--head.*cannot be used with.*--staged|--staged.*cannot be used with.*--head/],
       [['--output', 'no-such-dir/out.txt'], /--output .*no-such-dir\/out\.txt/],
     ];
     for (const [args, message] of cases) {
@@ -160,6 +162,41 @@ describe('diff-review review: exit codes', () => {
     const outside = await runCli(['review'], { cwd: '/' });
     expect(outside.code).toBe(2);
     expect(outside.stderr).toMatch(/is not inside a git repository/);
+  });
+});
+
+describe('diff-review review --head', () => {
+  it('reviews what a commit adds since it left the base, whatever HEAD is; SARIF names that commit', async () => {
+    const r = repo();
+    git(r.dir, 'remote', 'add', 'origin', 'https://github.com/acme/app.git');
+    r.write('a.js', 'debugger;\n');
+    r.commit('one');
+    const reviewed = git(r.dir, 'rev-parse', 'HEAD').trim();
+    r.write('b.js', 'debugger;\n');
+    r.commit('two');
+    git(r.dir, 'checkout', '-q', 'main');
+    const run = await runCli(['review', '--format', 'sarif', '--base', 'main', '--head', reviewed], { cwd: r.dir });
+    expect(run.stderr).toBe('');
+    const [sarifRun] = JSON.parse(run.stdout).runs;
+    expect(sarifRun.results.map((x: any) => x.locations[0].physicalLocation.artifactLocation.uri)).toEqual(['a.js']);
+    // the commit the results are about is the one reviewed; the merge base goes beside it
+    expect(sarifRun.versionControlProvenance).toEqual([
+      {
+        repositoryUri: 'https://github.com/acme/app',
+        revisionId: reviewed,
+        properties: { baseCommit: git(r.dir, 'rev-parse', 'main').trim() },
+      },
+    ]);
+  });
+
+  it('the branch mode names HEAD as the revision too', async () => {
+    const r = repo();
+    git(r.dir, 'remote', 'add', 'origin', 'https://github.com/acme/app.git');
+    r.write('a.js', 'debugger;\n');
+    r.commit('one');
+    const run = await runCli(['review', '--format', 'sarif'], { cwd: r.dir });
+    const [provenance] = JSON.parse(run.stdout).runs[0].versionControlProvenance;
+    expect(provenance.revisionId).toBe(git(r.dir, 'rev-parse', 'HEAD').trim());
   });
 });
 

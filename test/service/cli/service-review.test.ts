@@ -60,7 +60,7 @@ describe('diff-review review --service', () => {
       'no-debugger error',
       'no-print info',
     ]);
-    expect(json.summary.ignored_by_config).toBeGreaterThan(0); // vendor/lib.js
+    expect(json.summary.ignored_files).toBe(1); // vendor/lib.js, not sent
   });
 
   it('DIFF_REVIEW_URL stands for --service; a diff from stdin and an empty diff work the same way', async () => {
@@ -74,6 +74,18 @@ describe('diff-review review --service', () => {
     expect(listed.reviews.length).toBeGreaterThan(0); // it really went through the service
     const empty = await runCli(['review', '--format', 'json', '--diff', '-'], { cwd: r.dir, input: '', env });
     expect(empty.code).toBe(0);
+  });
+
+  it('the progress line covers the wait on the service, and names no address (it may hold credentials)', async () => {
+    const r = repoWithFindings();
+    const run = await runCli(['review', '--format', 'json', '--service', service.url], {
+      cwd: r.dir,
+      env: { ...viaService(), DIFF_REVIEW_PROGRESS_AFTER_MS: '0' },
+    });
+    expect(run.stderr).toMatch(
+      /^diff-review: reading the diff from git…\ndiff-review: reviewing main\.\.\.HEAD \(\d+ KB\) through the service…\n$/,
+    );
+    expect(JSON.parse(run.stdout).findings.length).toBeGreaterThan(0);
   });
 
   it('a text that is not a diff exits 2 as in-process does', async () => {
