@@ -10,7 +10,7 @@ import {
   findBaseCommit,
   findBaseRef,
   findRepositoryRoot,
-  GitError,
+  GitOutputTooLargeError,
   type GitOptions,
   prepareReview,
   repositoryIdentifier,
@@ -52,8 +52,8 @@ export async function readReviewedDiff(flags: DiffSourceFlags, cwd: string): Pro
   if (flags.diff !== undefined)
     return { diff: await readDiffInput(flags.diff, cwd), label: flags.diff === '-' ? 'stdin' : flags.diff };
   const limit = maxDiffBytes();
-  // git's output is buffered up to the limit (GitOptions has no maxBuffer yet; runGit reads it from the options).
-  const git = { maxBuffer: limit } as GitOptions;
+  // git's output is buffered up to the same limit as a diff read from a file or stdin.
+  const git: GitOptions = { maxBuffer: limit };
   try {
     if (flags.staged) return await staged(cwd, git);
     if (flags.head !== undefined) return await commitRange(cwd, flags.base, flags.head, git);
@@ -72,7 +72,7 @@ export async function readReviewedDiff(flags: DiffSourceFlags, cwd: string): Pro
       label: `${prepared.baseRef}...${flags.uncommitted ? 'the working tree' : 'HEAD'}`,
     };
   } catch (error) {
-    if (isOutputTooLarge(error)) throw new DiffTooLargeError('The diff git made', limit);
+    if (error instanceof GitOutputTooLargeError) throw new DiffTooLargeError('The diff git made', limit);
     throw error;
   }
 }
@@ -107,14 +107,6 @@ async function commitRange(
   const baseCommit = await findBaseCommit(root, baseRef, { ...git, head: headCommit });
   const { diff } = await diffFromBase(root, baseCommit, { ...git, head: headCommit });
   return { diff, root, repository, baseCommit, headCommit, label: `${baseRef}...${head}` };
-}
-
-/** git's output went over the buffer it was given (run-git.ts turns that into a GitError). */
-function isOutputTooLarge(error: unknown): boolean {
-  return (
-    error instanceof GitError &&
-    (error.cause as NodeJS.ErrnoException | undefined)?.code === 'ERR_CHILD_PROCESS_STDIO_MAXBUFFER'
-  );
 }
 
 async function readDiffInput(file: string, cwd: string): Promise<string> {
