@@ -3,9 +3,10 @@
 import { readFile } from 'node:fs/promises';
 import * as vscode from 'vscode';
 import type { Severity } from '../../service/api/schemas.ts';
-import type { PlannedDiagnostic } from './comment-mapping.ts';
+import type { PlannedDiagnostic, SeverityCounts } from './comment-mapping.ts';
 import { splitLines, textSpan } from './comment-mapping.ts';
 import { lineAfterChanges, reanchor, type TextChange } from './line-tracking.ts';
+import { ruleDocsUri } from './rule-help.ts';
 import type { EditedLineBehavior } from './settings.ts';
 
 export const DIAGNOSTIC_SOURCE = 'Diff Review';
@@ -20,6 +21,16 @@ interface TrackedComment {
    * or shown marked when editedLineBehavior is `stale`. Kept, so that undo or a switch back restores it.
    */
   edited: boolean;
+  /** Its text is gone from the file on disk (a branch switch, a checkout): hidden, whatever editedLineBehavior says. */
+  gone?: boolean;
+  /** Ignored or its rule turned off by the user: hidden until the next review. */
+  dismissed?: boolean;
+}
+
+/** A diagnostic shown, with its file: what the findings view and the commands work on. */
+export interface ShownFinding {
+  uri: vscode.Uri;
+  diagnostic: vscode.Diagnostic;
 }
 
 /** How far from where line tracking puts it a comment's text is looked for after an edit (undo of a deleted line). */
@@ -36,11 +47,11 @@ function severityOf(severity: Severity): vscode.DiagnosticSeverity {
 export class ReviewDiagnostics implements vscode.Disposable {
   private readonly collection = vscode.languages.createDiagnosticCollection('diff-review');
   private readonly tracked = new Map<string, TrackedComment[]>();
-  private readonly changed = new vscode.EventEmitter<number>();
+  private readonly changed = new vscode.EventEmitter<SeverityCounts>();
   private readonly rechecks = new Map<string, NodeJS.Timeout>();
   private readonly subscriptions: vscode.Disposable[];
   private editedLineBehavior: () => EditedLineBehavior;
-  /** Fires with the number of diagnostics shown, whenever an edit or a change on disk may have changed it. */
+  /** Fires with the diagnostics shown by severity, whenever an edit or a change on disk may have changed them. */
   readonly onDidChange = this.changed.event;
 
   constructor(editedLineBehavior: () => EditedLineBehavior) {
@@ -56,7 +67,7 @@ export class ReviewDiagnostics implements vscode.Disposable {
       watcher.onDidDelete((uri) => void this.onDiskChange(uri)),
       vscode.workspace.onDidChangeTextDocument((event) => this.onEdit(event)),
       vscode.workspace.onDidOpenTextDocument((document) =>
-        this.reanchorFile(document.uri, splitLines(document.getText())),
+        this.reanchorFile(document.uri, splitLines(document.getText()), true),
       ),
       // A closed file goes back to its text on disk (its unsaved edits may have been discarded).
       vscode.workspace.onDidCloseTextDocument((document) => void this.reanchorFromDisk(document.uri)),
@@ -73,7 +84,7 @@ export class ReviewDiagnostics implements vscode.Disposable {
         planned.map((entry) => ({ planned: entry, line: entry.line, edited: false })),
       );
       const open = openDocument(uri);
-      if (open) this.reanchorFile(uri, splitLines(open.getText()));
+      if (open) this.reanchorFile(uri, splitLines(open.getText()), !open.isDirty);
       else this.render(uri);
     }
     return this.size;
@@ -94,14 +105,50 @@ export class ReviewDiagnostics implements vscode.Disposable {
     this.replace(files);
     for (const file of files.keys()) {
       const uri = vscode.Uri.file(file);
-      if (!openDocument(uri)) void this.reanchorFromDisk(uri);
+      if (!openDocument(uri)?.isDirty) void this.reanchorFromDisk(uri);
     }
   }
 
   clear(): void {
     this.tracked.clear();
     this.collection.clear();
-    this.changed.fire(0);
+    this.changed.fire(this.counts());
+  }
+
+  /** Hides one finding (ignored by the user) until the next review: the one of `ruleId` on `line`. */
+  dismiss(uri: vscode.Uri, line: number, ruleId: string | undefined): void {
+    const entries = this.tracked.get(uri.toString());
+    const entry = entries?.find((e) => e.line === line && e.planned.code === ruleId && !e.dismissed);
+    if (!entry) return;
+    entry.dismissed = true;
+    this.render(uri);
+  }
+
+  /** Hides every finding of a rule (turned off by the user) until the next review. */
+  dismissRule(ruleId: string): void {
+    for (const [key, entries] of this.tracked) {
+      if (!entries.some((entry) => entry.planned.code === ruleId)) continue;
+      for (const entry of entries) if (entry.planned.code === ruleId) entry.dismissed = true;
+      this.render(vscode.Uri.parse(key));
+    }
+  }
+
+  /** The diagnostics shown now, file by file. */
+  shown(): ShownFinding[] {
+    const found: ShownFinding[] = [];
+    this.collection.forEach((uri, diagnostics) => {
+      for (const diagnostic of diagnostics) found.push({ uri, diagnostic });
+    });
+    return found;
+  }
+
+  /** How many diagnostics are shown, by severity. */
+  counts(): SeverityCounts {
+    const counts: SeverityCounts = { error: 0, warning: 0, info: 0 };
+    this.collection.forEach((_uri, diagnostics) => {
+      for (const diagnostic of diagnostics) counts[severityName(diagnostic.severity)]++;
+    });
+    return counts;
   }
 
   /** How many diagnostics are shown. */
@@ -137,7 +184,9 @@ export class ReviewDiagnostics implements vscode.Disposable {
         if (entry.line < 0) return entry;
         const guess = lineAfterChanges(entry.line, entry.planned.lineText.length, changes).line;
         const line = anchoredNear(document, entry.planned.lineText, guess);
-        return line === undefined ? { ...entry, line: guess, edited: true } : { ...entry, line, edited: false };
+        return line === undefined
+          ? { ...entry, line: guess, edited: true }
+          : { ...entry, line, edited: false, gone: false };
       }),
     );
     this.render(document.uri, document);
@@ -156,12 +205,14 @@ export class ReviewDiagnostics implements vscode.Disposable {
       key,
       setTimeout(() => {
         this.rechecks.delete(key);
-        if (!document.isDirty && !document.isClosed) this.reanchorFile(document.uri, splitLines(document.getText()));
+        if (!document.isDirty && !document.isClosed)
+          this.reanchorFile(document.uri, splitLines(document.getText()), true);
       }, CLEAN_RECHECK_MS),
     );
   }
 
-  private reanchorFile(uri: vscode.Uri, lines: readonly string[]): void {
+  /** `onDisk`: the lines are the file's on disk, so a text not found there is gone (not edited by the user). */
+  private reanchorFile(uri: vscode.Uri, lines: readonly string[], onDisk: boolean): void {
     const entries = this.tracked.get(uri.toString());
     if (!entries) return;
     // A text ending in a line break has no line after it to show a comment on.
@@ -172,16 +223,17 @@ export class ReviewDiagnostics implements vscode.Disposable {
         const guess = entry.line < 0 ? entry.planned.line : entry.line;
         const line = reanchor(lines, entry.planned.lineText, guess);
         return line === undefined
-          ? { ...entry, line: Math.min(guess, lastLine), edited: true }
-          : { ...entry, line, edited: false };
+          ? { ...entry, line: Math.min(guess, lastLine), edited: true, gone: onDisk }
+          : { ...entry, line, edited: false, gone: false };
       }),
     );
     this.render(uri);
   }
 
   private async onDiskChange(uri: vscode.Uri): Promise<void> {
-    // An open file follows its editor, which reloads it from disk.
-    if (!this.tracked.has(uri.toString()) || openDocument(uri)) return;
+    // A file with unsaved edits follows its editor. Any other follows the disk: a document VS Code
+    // holds without an editor is not always reloaded, and one whose file is deleted keeps its text.
+    if (!this.tracked.has(uri.toString()) || openDocument(uri)?.isDirty) return;
     await this.reanchorFromDisk(uri);
   }
 
@@ -196,22 +248,22 @@ export class ReviewDiagnostics implements vscode.Disposable {
       if (entries)
         this.tracked.set(
           uri.toString(),
-          entries.map((entry) => ({ ...entry, line: -1, edited: true })),
+          entries.map((entry) => ({ ...entry, line: -1, edited: true, gone: true })),
         );
       return this.render(uri);
     }
-    this.reanchorFile(uri, splitLines(text));
+    this.reanchorFile(uri, splitLines(text), true);
   }
 
   private render(uri: vscode.Uri, document?: vscode.TextDocument): void {
     const keepEdited = this.editedLineBehavior() === 'stale';
     const entries = (this.tracked.get(uri.toString()) ?? []).filter(
-      (entry) => entry.line >= 0 && (!entry.edited || keepEdited),
+      (entry) => entry.line >= 0 && !entry.dismissed && !entry.gone && (!entry.edited || keepEdited),
     );
     const diagnostics = entries.map((entry) => toDiagnostic(entry, document));
     if (diagnostics.length === 0) this.collection.delete(uri);
     else this.collection.set(uri, diagnostics);
-    this.changed.fire(this.size);
+    this.changed.fire(this.counts());
   }
 }
 
@@ -238,6 +290,18 @@ function toDiagnostic(entry: TrackedComment, document: vscode.TextDocument | und
   const message = stale ? `${planned.message} (this line has changed since the reviewed version)` : planned.message;
   const diagnostic = new vscode.Diagnostic(range, message, severityOf(planned.severity));
   diagnostic.source = DIAGNOSTIC_SOURCE;
-  if (planned.code !== undefined) diagnostic.code = planned.code;
+  // The rule id links to its page; "Show Rule Description" (a quick fix) opens it in the editor.
+  if (planned.code !== undefined) diagnostic.code = { value: planned.code, target: ruleDocsUri(planned.code) };
   return diagnostic;
+}
+
+/** A diagnostic's rule id: its code's value. */
+export function ruleIdOf(diagnostic: vscode.Diagnostic): string | undefined {
+  const code = typeof diagnostic.code === 'object' ? diagnostic.code.value : diagnostic.code;
+  return code === undefined ? undefined : String(code);
+}
+
+export function severityName(severity: vscode.DiagnosticSeverity): keyof SeverityCounts {
+  if (severity === vscode.DiagnosticSeverity.Error) return 'error';
+  return severity === vscode.DiagnosticSeverity.Warning ? 'warning' : 'info';
 }

@@ -8,13 +8,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { installCodeServer, isInstalled } from './host/code-server-install.mjs';
+import { SCREENSHOTS } from './host/screenshots.mjs';
 
 const runner = path.join(import.meta.dirname, 'host', 'run.mjs');
 const projectRoot = path.resolve(import.meta.dirname, '..', '..');
 // Per run: two test runs at once in one tree must not read each other's results.
 const resultsDir = mkdtempSync(path.join(os.tmpdir(), 'diff-review-host-results-'));
 const resultsFile = path.join(resultsDir, 'host-results.json');
-const screenshotFile = path.join(projectRoot, 'test-output', 'extension', 'problems-panel.png');
+const screenshotDir = path.join(projectRoot, 'test-output', 'extension', 'screenshots');
 const chromium = process.env.CHROMIUM || '/usr/bin/chromium';
 const onCi = Boolean(process.env.CI) && process.env.CI !== 'false';
 const nodeMajor = Number(process.versions.node.split('.')[0]);
@@ -79,7 +80,9 @@ describe('the extension in a real extension host', () => {
     expect(failures, output).toEqual([]);
     expect(code, output).toBe(0);
     expect(results?.passed, output).toBeGreaterThanOrEqual(20);
-    expect(statSync(screenshotFile).size).toBeGreaterThan(10_000);
+    // Every screenshot the README shows (run.mjs lists them).
+    for (const name of SCREENSHOTS)
+      expect(statSync(path.join(screenshotDir, `${name}.png`)).size).toBeGreaterThan(10_000);
     console.log(
       `extension host${args.length ? ` (${args.join(' ')})` : ''}: ${results?.passed} passed; figures ${JSON.stringify(results?.figures)}`,
     );

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import * as vscode from 'vscode';
-import { api, appJs, config, ours, review, setSetting, sleep } from './host-helpers.ts';
+import { api, appJs, codeOf, config, ours, review, setSetting, sleep } from './host-helpers.ts';
 import { APP_JS } from '../fixture.mjs';
 
 /** A temp folder: plain, or a git repository on `trunk` (no origin) with a branch `feature` that adds a file. */
@@ -88,7 +88,7 @@ suite('Folders and repositories', () => {
       const again = await review({ includeUncommitted: true });
       assert.equal(again.outcome, 'completed', JSON.stringify(again));
       assert.ok(
-        ours(appJs()).some((d) => d.code === 'no-debugger' && d.range.start.line === addedLine),
+        ours(appJs()).some((d) => codeOf(d) === 'no-debugger' && d.range.start.line === addedLine),
         JSON.stringify(ours(appJs())),
       );
       assert.equal(config().get('includeUncommittedChanges'), false, 'the setting is left as it is');

@@ -29,7 +29,7 @@ suite('The service URL setting', () => {
 
   test('it is a user setting, shown in remote windows too, and checked as it is entered', () => {
     const setting =
-      vscode.extensions.getExtension(EXTENSION_ID)!.packageJSON.contributes.configuration.properties[
+      vscode.extensions.getExtension(EXTENSION_ID)!.packageJSON.contributes.configuration[0].properties[
         'diffReview.serviceUrl'
       ];
     // "machine" settings are left out of the User tab in remote windows (SSH, WSL, code-server).
