@@ -7,7 +7,8 @@ import * as vscode from 'vscode';
 import { CONFIG_FILE_NAMES } from '../../service/cli/project-config/load-config.ts';
 import { splitLines } from './comment-mapping.ts';
 import { ignoreInsertion } from './ignore-comment.ts';
-import { type ReviewDiagnostics, ruleIdOf, type ShownFinding } from './review-diagnostics.ts';
+import { ruleIdOf } from './finding-diagnostic.ts';
+import type { ReviewDiagnostics, ShownFinding } from './review-diagnostics.ts';
 import type { RuleHelp } from './rule-help.ts';
 import { isConfigurableRule, withRuleOff } from './rule-off-config.ts';
 

@@ -4,7 +4,8 @@
 import * as vscode from 'vscode';
 import { COMMANDS } from './command-ids.ts';
 import type { SeverityCounts } from './comment-mapping.ts';
-import { type ReviewDiagnostics, ruleIdOf, severityName, type ShownFinding } from './review-diagnostics.ts';
+import { ruleIdOf, severityName } from './finding-diagnostic.ts';
+import type { ReviewDiagnostics, ShownFinding } from './review-diagnostics.ts';
 import { isConfigurableRule } from './rule-off-config.ts';
 import { count, type ReviewStatusBar } from './status-bar.ts';
 

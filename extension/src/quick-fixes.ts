@@ -3,7 +3,7 @@
 import * as vscode from 'vscode';
 import { COMMANDS } from './command-ids.ts';
 import type { FindingActions } from './finding-actions.ts';
-import { DIAGNOSTIC_SOURCE, ruleIdOf } from './review-diagnostics.ts';
+import { DIAGNOSTIC_SOURCE, ruleIdOf } from './finding-diagnostic.ts';
 import { isConfigurableRule } from './rule-off-config.ts';
 
 export class ReviewQuickFixes implements vscode.CodeActionProvider {

@@ -2,14 +2,11 @@
 // the user edits: line-tracking.ts decides where each line went, this module follows the editor.
 import { readFile } from 'node:fs/promises';
 import * as vscode from 'vscode';
-import type { Severity } from '../../service/api/schemas.ts';
 import type { PlannedDiagnostic, SeverityCounts } from './comment-mapping.ts';
-import { splitLines, textSpan } from './comment-mapping.ts';
+import { splitLines } from './comment-mapping.ts';
 import { lineAfterChanges, reanchor, type TextChange } from './line-tracking.ts';
-import { ruleDocsUri } from './rule-help.ts';
+import { severityName, toDiagnostic } from './finding-diagnostic.ts';
 import type { EditedLineBehavior } from './settings.ts';
-
-export const DIAGNOSTIC_SOURCE = 'Diff Review';
 
 /** A comment being tracked: where its line is now, and the text it is anchored on. */
 interface TrackedComment {
@@ -37,12 +34,6 @@ export interface ShownFinding {
 const NEAR = 1;
 /** How long after an edit a document is looked at again, for whether it is back to its file's text. */
 const CLEAN_RECHECK_MS = 100;
-
-// A function, not a table: nothing of vscode is touched while the bundle loads.
-function severityOf(severity: Severity): vscode.DiagnosticSeverity {
-  if (severity === 'error') return vscode.DiagnosticSeverity.Error;
-  return severity === 'warning' ? vscode.DiagnosticSeverity.Warning : vscode.DiagnosticSeverity.Information;
-}
 
 export class ReviewDiagnostics implements vscode.Disposable {
   private readonly collection = vscode.languages.createDiagnosticCollection('diff-review');
@@ -170,7 +161,12 @@ export class ReviewDiagnostics implements vscode.Disposable {
     const { document } = event;
     const key = document.uri.toString();
     const entries = this.tracked.get(key);
-    if (!entries || event.contentChanges.length === 0) return;
+    if (!entries) return;
+    if (event.contentChanges.length === 0) {
+      // Only its dirty flag changed: clean again (reverted, undone to its saved text), its text is the file's.
+      if (!document.isDirty) this.reanchorFile(document.uri, splitLines(document.getText()), true);
+      return;
+    }
     const changes: TextChange[] = event.contentChanges.map((change) => ({
       startLine: change.range.start.line,
       startCharacter: change.range.start.character,
@@ -276,32 +272,4 @@ function anchoredNear(document: vscode.TextDocument, expected: string, guess: nu
     if (line >= 0 && line < document.lineCount && document.lineAt(line).text === expected) return line;
   }
   return undefined;
-}
-
-function toDiagnostic(entry: TrackedComment, document: vscode.TextDocument | undefined): vscode.Diagnostic {
-  const { planned } = entry;
-  const span = entry.edited
-    ? document && entry.line < document.lineCount
-      ? textSpan(document.lineAt(entry.line).text)
-      : { startCharacter: 0, endCharacter: 0 }
-    : { startCharacter: planned.startCharacter, endCharacter: planned.endCharacter };
-  const range = new vscode.Range(entry.line, span.startCharacter, entry.line, span.endCharacter);
-  const stale = entry.edited || planned.stale === true;
-  const message = stale ? `${planned.message} (this line has changed since the reviewed version)` : planned.message;
-  const diagnostic = new vscode.Diagnostic(range, message, severityOf(planned.severity));
-  diagnostic.source = DIAGNOSTIC_SOURCE;
-  // The rule id links to its page; "Show Rule Description" (a quick fix) opens it in the editor.
-  if (planned.code !== undefined) diagnostic.code = { value: planned.code, target: ruleDocsUri(planned.code) };
-  return diagnostic;
-}
-
-/** A diagnostic's rule id: its code's value. */
-export function ruleIdOf(diagnostic: vscode.Diagnostic): string | undefined {
-  const code = typeof diagnostic.code === 'object' ? diagnostic.code.value : diagnostic.code;
-  return code === undefined ? undefined : String(code);
-}
-
-export function severityName(severity: vscode.DiagnosticSeverity): keyof SeverityCounts {
-  if (severity === vscode.DiagnosticSeverity.Error) return 'error';
-  return severity === vscode.DiagnosticSeverity.Warning ? 'warning' : 'info';
 }
