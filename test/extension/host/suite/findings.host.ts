@@ -211,7 +211,7 @@ suite('What the user does with the findings', () => {
     assert.equal(debuggerFinding?.severity, vscode.DiagnosticSeverity.Error, "the repository's setting wins");
   });
 
-  test('the settings: ordered, in titled categories; the walkthrough opens', async () => {
+  test("the manifest: settings ordered in titled categories, the view's buttons, the walkthrough (which opens)", async () => {
     const manifest = vscode.extensions.getExtension(EXTENSION_ID)!.packageJSON.contributes;
     const categories = manifest.configuration as { title: string; properties: Record<string, { order: number }> }[];
     assert.deepEqual(
@@ -226,6 +226,27 @@ suite('What the user does with the findings', () => {
         ['What Is Reviewed', ['baseBranch', 'includeUncommittedChanges', 'reviewOnSave', 'rules']],
         ['Findings', ['minimumSeverity', 'editedLineBehavior']],
       ],
+    );
+    // The findings view's buttons: title bar, each finding's (inline and context menu), welcome texts.
+    const menus = manifest.menus as Record<string, { command: string; when: string; group: string }[]>;
+    assert.deepEqual(
+      menus['view/title']!.map((entry) => entry.command),
+      ['diffReview.reviewChanges', 'diffReview.groupFindingsBy', 'diffReview.clearComments'],
+    );
+    assert.deepEqual(
+      menus['view/item/context']!.filter((entry) => entry.group.startsWith('inline')).map((entry) => entry.command),
+      ['diffReview.ignoreFinding', 'diffReview.showRuleDescription'],
+    );
+    assert.ok(
+      menus['view/item/context']!.some(
+        (entry) => entry.command === 'diffReview.turnOffRule' && entry.when.includes('finding-configurable'),
+      ),
+      'Turn off only for rules a config may name',
+    );
+    const welcome = manifest.viewsWelcome as { contents: string; when: string }[];
+    assert.ok(welcome.some((entry) => entry.contents.includes('(command:diffReview.reviewChanges)')));
+    assert.ok(
+      welcome.some((entry) => entry.when === 'diffReview.state == outside' && /openFolder/.test(entry.contents)),
     );
     const steps = manifest.walkthroughs[0].steps as { id: string; media: { markdown: string } }[];
     assert.deepEqual(
