@@ -11,12 +11,14 @@ import { APP_JS, CONFIG_PY, DEBUGGER_LINE, SECRET_LINE } from '../fixture.mjs';
 import {
   api,
   appJs,
+  clearNotifications,
   codeOf,
   configPy,
   EXTENSION_ID,
   lineOf,
   openApp,
   ours,
+  pressNotificationButton,
   revertAndCloseAll,
   review,
   root,
@@ -178,6 +180,7 @@ suite('What the user does with the findings', () => {
     assert.equal(ours(appJs()).length + ours(configPy()).length, 0, 'nothing left');
 
     writeFileSync(configFile(), 'rules:\n  no-debuger: off\n');
+    await clearNotifications();
     const broken = await review();
     assert.equal(broken.outcome, 'error', JSON.stringify(broken));
     assert.equal(broken.failure?.kind, 'config');
@@ -189,6 +192,12 @@ suite('What the user does with the findings', () => {
     assert.equal(diagnostic.range.start.line, 1, 'on the line of the unknown rule');
     assert.match(diagnostic.message, /unknown rule "no-debuger"/);
     assert.equal(diagnostic.severity, vscode.DiagnosticSeverity.Error);
+    await pressNotificationButton(); // Open .diff-review.yml
+    await waitFor(
+      'the file in the editor',
+      () => vscode.window.activeTextEditor?.document.uri.fsPath === configFile(),
+      5000,
+    );
 
     writeFileSync(configFile(), 'rules:\n  no-debugger: off\n');
     await waitFor(

@@ -100,3 +100,11 @@ export async function screenshot(name: string, hover?: string): Promise<void> {
   console.log(`ready-for-screenshot:${name}${hover ? ` hover=${hover}` : ''}`);
   await waitFor(`the screenshot ${name}`, () => existsSync(path.join(folder, `${name}.png`)), 15_000);
 }
+
+/** Presses the first button of the newest notification, as a user does (others are cleared first by `clearNotifications`). */
+export const pressNotificationButton = () => vscode.commands.executeCommand('notification.acceptPrimaryAction');
+export const clearNotifications = () => vscode.commands.executeCommand('notifications.clearAll');
+
+/** Whether an editor tab with this label is open. */
+export const tabOpen = (label: RegExp) =>
+  vscode.window.tabGroups.all.some((group) => group.tabs.some((tab) => label.test(tab.label)));
