@@ -29,8 +29,8 @@ export interface DiffReviewApi {
   status(): StatusSnapshot;
   /** The findings view's tree, as it is now. */
   findingsTree(): TreeSnapshot[];
-  /** How many findings the workspace state keeps for the next session (undefined: none kept). */
-  savedFindings(): number | undefined;
+  /** What the workspace state keeps for the next session: the findings shown then, and all it keeps (hidden ones too). */
+  savedReview(): { shown: number; kept: number } | undefined;
   /** Where the bundled service keeps its data (shared by every window of this VS Code). */
   bundledServiceDataDir: string;
   /** How long activate() took (ms). */
@@ -101,7 +101,15 @@ export function activate(context: vscode.ExtensionContext): DiffReviewApi {
   return {
     status: () => statusBar.snapshot(),
     findingsTree: () => findings.snapshot(),
-    savedFindings: () => memory.load()?.files.reduce((sum, [, planned]) => sum + planned.length, 0),
+    savedReview: () => {
+      const saved = memory.load();
+      return (
+        saved && {
+          shown: saved.state.findings,
+          kept: saved.files.reduce((sum, [, planned]) => sum + planned.length, 0),
+        }
+      );
+    },
     bundledServiceDataDir: bundled.dataDir,
     activationMs,
   };

@@ -81,11 +81,16 @@ export class ReviewDiagnostics implements vscode.Disposable {
     return this.size;
   }
 
-  /** The findings as they are placed now: what a reload restores. */
+  /**
+   * The findings as they are placed now: what a reload restores. Hidden ones too (an unsaved edit,
+   * a branch switch): the next session looks for their text again, and undo can still bring them back.
+   */
   saved(): Map<string, PlannedDiagnostic[]> {
     const files = new Map<string, PlannedDiagnostic[]>();
     for (const [key, entries] of this.tracked) {
-      const kept = entries.filter((entry) => !entry.edited).map((entry) => ({ ...entry.planned, line: entry.line }));
+      const kept = entries
+        .filter((entry) => !entry.dismissed)
+        .map((entry) => ({ ...entry.planned, line: entry.line < 0 ? entry.planned.line : entry.line }));
       if (kept.length > 0) files.set(vscode.Uri.parse(key).fsPath, kept);
     }
     return files;

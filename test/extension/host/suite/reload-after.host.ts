@@ -19,7 +19,7 @@ suite('After a reload', () => {
       5000,
     ).catch((error: Error) => {
       throw new Error(
-        `${error.message} Kept: ${api().savedFindings()} finding(s); status ${JSON.stringify(api().status().state)}`,
+        `${error.message} Kept: ${JSON.stringify(api().savedReview())}; status ${JSON.stringify(api().status().state)}`,
       );
     });
     assert.equal(lineOf(configPy(), 'secret'), SECRET_LINE);

@@ -16,7 +16,7 @@ suite('Before a reload', () => {
     assert.equal(result.outcome, 'completed', JSON.stringify(result));
     assert.equal(result.shown, 2);
     await setSetting('reviewOnSave', true); // a user setting: the next session has it too
-    await waitFor('the findings kept in the workspace state', () => api().savedFindings() === 2, 5000);
+    await waitFor('the findings kept in the workspace state', () => api().savedReview()?.kept === 2, 5000);
     // The web workbench writes its state to the browser's storage shortly after: let it, before the window closes.
     await sleep(2000);
     console.log(`cold review, command to diagnostics: ${figures.coldCommandToDiagnosticsMs} ms`);
