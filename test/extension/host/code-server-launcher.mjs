@@ -82,6 +82,9 @@ function makeSandbox() {
         'workbench.startupEditor': 'none',
         'update.mode': 'none',
         'git.enabled': false,
+        // VS Code desktop's default; the web workbench saves after a second, which would write the
+        // tests' "unsaved" edits to disk while they wait.
+        'files.autoSave': 'off',
       }),
     );
   writeFileSync(path.join(dir, 'config.yaml'), '');

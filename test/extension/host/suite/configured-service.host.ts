@@ -3,7 +3,7 @@
 // only under load or by chance: 429, a failed job, a job that runs until cancelled, a capped review.
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { startFakeService, type FakeService } from './fake-service.ts';
+import { FAKE_RULE_PAGE, startFakeService, type FakeService } from './fake-service.ts';
 import { api, appJs, codeOf, configPy, ours, review, setSetting, waitFor } from './host-helpers.ts';
 import { DEBUGGER_LINE } from '../fixture.mjs';
 
@@ -41,6 +41,15 @@ suite('against a configured service', () => {
     const diagnostic = ours(appJs()).find((d) => codeOf(d) === 'fake-rule');
     assert.equal(diagnostic?.range.start.line, DEBUGGER_LINE);
     assert.equal(diagnostic?.severity, vscode.DiagnosticSeverity.Information);
+  });
+
+  test("a rule's description comes from the configured service (GET /v1/rules/{id}) when its SARIF has none", async () => {
+    // The review before had no SARIF here (this service has none): the description is asked for.
+    await vscode.commands.executeCommand('diffReview.showRuleDescription', 'fake-rule');
+    const page = await waitFor('the description', () =>
+      vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'diff-review-rule' && d.uri.path === '/fake-rule.md'),
+    );
+    assert.equal(page.getText(), FAKE_RULE_PAGE);
   });
 
   test('one 429 policy: a service that stays busy gets 3 creates, not 9, and the progress says it waits', async () => {
