@@ -6,4 +6,10 @@ export const COMMANDS = {
   signOut: 'diffReview.signOut',
   showLog: 'diffReview.showLog',
   chooseBaseBranch: 'diffReview.chooseBaseBranch',
+  ignoreFinding: 'diffReview.ignoreFinding',
+  turnOffRule: 'diffReview.turnOffRule',
+  showRuleDescription: 'diffReview.showRuleDescription',
+  groupFindingsBy: 'diffReview.groupFindingsBy',
+  /** VS Code's own command for the findings view (every view has one). */
+  focusFindings: 'diffReview.findings.focus',
 } as const;

@@ -32,6 +32,13 @@ export interface DiagnosticPlan {
   belowMinimum: number;
 }
 
+/** How many findings of each severity. */
+export interface SeverityCounts {
+  error: number;
+  warning: number;
+  info: number;
+}
+
 const SEVERITY_RANK: Record<Severity, number> = { info: 0, warning: 1, error: 2 };
 
 export const meetsMinimum = (severity: Severity, minimum: Severity): boolean =>

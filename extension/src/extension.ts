@@ -5,10 +5,17 @@ import path from 'node:path';
 import * as vscode from 'vscode';
 import { BundledService } from './bundled-service.ts';
 import { COMMANDS } from './command-ids.ts';
-import { ReviewController, reviewOptionsOf } from './review-controller.ts';
+import { ConfigDiagnostics } from './config-diagnostics.ts';
+import { FindingActions, findingOf } from './finding-actions.ts';
+import { FindingsView, groupByCommand, type TreeSnapshot } from './findings-view.ts';
+import { ReviewQuickFixes } from './quick-fixes.ts';
+import { ReviewController } from './review-controller.ts';
+import { ruleIdOf } from './finding-diagnostic.ts';
 import { ReviewDiagnostics } from './review-diagnostics.ts';
 import { keepLastReview, ReviewMemory } from './review-memory.ts';
 import { reviewOnSave } from './review-on-save.ts';
+import { reviewOptionsOf } from './review-options.ts';
+import { RULE_SCHEME, RuleHelp } from './rule-help.ts';
 import { ServiceSession } from './session.ts';
 import { readSettings } from './settings.ts';
 import { ReviewStatusBar, type StatusSnapshot } from './status-bar.ts';
@@ -20,6 +27,10 @@ let bundled: BundledService | undefined;
 export interface DiffReviewApi {
   /** The state of the last review, as the status bar item shows it. */
   status(): StatusSnapshot;
+  /** The findings view's tree, as it is now. */
+  findingsTree(): TreeSnapshot[];
+  /** What the workspace state keeps for the next session: the findings shown then, and all it keeps (hidden ones too). */
+  savedReview(): { shown: number; kept: number } | undefined;
   /** Where the bundled service keeps its data (shared by every window of this VS Code). */
   bundledServiceDataDir: string;
   /** How long activate() took (ms). */
@@ -35,13 +46,25 @@ export function activate(context: vscode.ExtensionContext): DiffReviewApi {
     vscode.workspace.workspaceFolders?.some((folder) => inGitRepository(folder.uri.fsPath)) ?? false,
   );
   const session = new ServiceSession(context.secrets, bundled, log);
-  const controller = new ReviewController({ session, diagnostics, statusBar, log });
+  const ruleHelp = new RuleHelp(log);
+  const configDiagnostics = new ConfigDiagnostics();
+  const controller = new ReviewController({ session, diagnostics, statusBar, log, ruleHelp, configDiagnostics });
+  const memory = new ReviewMemory(context.workspaceState);
+  const findings = new FindingsView(diagnostics, statusBar, context.workspaceState);
+  const actions = new FindingActions(diagnostics, ruleHelp, log);
+  // A finding (quick fix, findings view) or a rule id (scripts).
+  const ruleOf = (argument: unknown): string | undefined => {
+    const finding = findingOf(argument);
+    return typeof argument === 'string' ? argument : finding && ruleIdOf(finding.diagnostic);
+  };
 
   context.subscriptions.push(
     log,
     diagnostics,
     statusBar,
     controller,
+    configDiagnostics,
+    findings,
     vscode.commands.registerCommand(COMMANDS.review, (argument?: unknown) =>
       controller.review(reviewOptionsOf(argument)),
     ),
@@ -51,12 +74,45 @@ export function activate(context: vscode.ExtensionContext): DiffReviewApi {
     ),
     ...registerTokenCommands(session),
     vscode.commands.registerCommand(COMMANDS.showLog, () => log.show()),
+    vscode.workspace.registerTextDocumentContentProvider(RULE_SCHEME, ruleHelp),
+    vscode.languages.registerCodeActionsProvider(
+      { scheme: 'file' },
+      new ReviewQuickFixes(actions),
+      ReviewQuickFixes.metadata(),
+    ),
+    vscode.commands.registerCommand(COMMANDS.ignoreFinding, (argument?: unknown) => {
+      const finding = findingOf(argument);
+      return finding ? actions.ignore(finding) : false;
+    }),
+    vscode.commands.registerCommand(COMMANDS.turnOffRule, (argument?: unknown) => {
+      const ruleId = ruleOf(argument);
+      return ruleId ? actions.turnOff(ruleId, findingOf(argument)?.uri) : undefined;
+    }),
+    vscode.commands.registerCommand(COMMANDS.showRuleDescription, (argument?: unknown) => {
+      const ruleId = ruleOf(argument);
+      return ruleId ? actions.showDescription(ruleId) : undefined;
+    }),
+    groupByCommand(findings),
     reviewOnSave(() => controller.review({ quiet: true })),
-    keepLastReview(new ReviewMemory(context.workspaceState), diagnostics, statusBar),
+    keepLastReview(memory, diagnostics, statusBar),
   );
   const activationMs = performance.now() - started;
   log.info(`Activated in ${activationMs.toFixed(1)} ms.`);
-  return { status: () => statusBar.snapshot(), bundledServiceDataDir: bundled.dataDir, activationMs };
+  return {
+    status: () => statusBar.snapshot(),
+    findingsTree: () => findings.snapshot(),
+    savedReview: () => {
+      const saved = memory.load();
+      return (
+        saved && {
+          shown: saved.state.findings,
+          kept: saved.files.reduce((sum, [, planned]) => sum + planned.length, 0),
+        }
+      );
+    },
+    bundledServiceDataDir: bundled.dataDir,
+    activationMs,
+  };
 }
 
 /** Whether `folder` is inside a git working tree: it or a parent holds `.git` (cheap: no git process at activation). */

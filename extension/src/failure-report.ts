@@ -3,9 +3,16 @@
 import type { ReviewJob } from '../../service/api/schemas.ts';
 import { AbortError, ApiError, NetworkError, TimeoutError } from '../../service/client/index.ts';
 import { GitError, NoBaseBranchError } from '../../service/git/index.ts';
-import { DiffTooLargeError, formatBytes } from './review-runner.ts';
+import { DiffOverLimitError, formatBytes } from './review-runner.ts';
 
-export type FailureAction = 'Show Log' | 'Set Token' | 'Open Settings' | 'Open Folder' | 'Choose Base Branch';
+export type FailureAction =
+  | 'Show Log'
+  | 'Set Token'
+  | 'Open Settings'
+  | 'Open Folder'
+  | 'Choose Base Branch'
+  | 'Try Again'
+  | 'Open .diff-review.yml';
 
 export interface FailureReport {
   /** A short identifier for logs and tests: `unauthorized`, `diff_too_large`, `network`, … */
@@ -14,6 +21,8 @@ export interface FailureReport {
   actions: FailureAction[];
   /** The setting "Open Settings" leads to, e.g. `diffReview.serviceUrl`; none: all of the extension's. */
   setting?: string;
+  /** The file "Open .diff-review.yml" opens (absolute path). */
+  file?: string;
 }
 
 export interface FailureContext {
@@ -27,7 +36,7 @@ export interface FailureContext {
 export const SETTING = {
   serviceUrl: 'diffReview.serviceUrl',
   baseBranch: 'diffReview.baseBranch',
-  requestTimeout: 'diffReview.requestTimeoutSeconds',
+  requestTimeout: 'diffReview.requestTimeout',
 } as const;
 
 /** The configured service URL is not one (see service-url.ts). */
@@ -43,7 +52,7 @@ export function describeFailedJob(job: ReviewJob): FailureReport {
 
 export function describeFailure(error: unknown, context: FailureContext): FailureReport {
   if (error instanceof AbortError) return { kind: 'cancelled', message: 'The review was cancelled.', actions: [] };
-  if (error instanceof DiffTooLargeError) {
+  if (error instanceof DiffOverLimitError) {
     return {
       kind: 'diff_too_large',
       message: `The diff is too large to review: ${formatBytes(error.diffBytes)}, and the service accepts at most ${formatBytes(error.limitBytes)}. Review a smaller branch, or set a closer base branch ("Diff Review: Base Branch").`,
@@ -53,10 +62,18 @@ export function describeFailure(error: unknown, context: FailureContext): Failur
   }
   if (error instanceof ApiError) return describeApiError(error, context);
   if (error instanceof NetworkError) {
+    const where = ` at ${origin(error.url)}${error.code ? ` (${error.code})` : ''}`;
+    // The bundled service has no URL to check: the extension chose its address itself.
+    if (!isUrl(context.service))
+      return {
+        kind: 'network',
+        message: `Could not reach ${context.service}${where}. Try again; the log has details.`,
+        actions: ['Try Again', 'Show Log'],
+      };
     return {
       kind: 'network',
-      // The configured URL as the user wrote it; the bundled service's own address.
-      message: `Could not reach ${isUrl(context.service) ? `the Diff Review service at ${context.service}` : `${context.service} at ${origin(error.url)}`}${error.code ? ` (${error.code})` : ''}. Check that it is running and that "Diff Review: Service URL" is right.`,
+      // The configured URL as the user wrote it.
+      message: `Could not reach the Diff Review service at ${context.service}${error.code ? ` (${error.code})` : ''}. Check that it is running and that "Diff Review: Service URL" is right.`,
       actions: ['Open Settings', 'Show Log'],
       setting: SETTING.serviceUrl,
     };

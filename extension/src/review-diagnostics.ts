@@ -2,13 +2,11 @@
 // the user edits: line-tracking.ts decides where each line went, this module follows the editor.
 import { readFile } from 'node:fs/promises';
 import * as vscode from 'vscode';
-import type { Severity } from '../../service/api/schemas.ts';
-import type { PlannedDiagnostic } from './comment-mapping.ts';
-import { splitLines, textSpan } from './comment-mapping.ts';
+import type { PlannedDiagnostic, SeverityCounts } from './comment-mapping.ts';
+import { splitLines } from './comment-mapping.ts';
 import { lineAfterChanges, reanchor, type TextChange } from './line-tracking.ts';
+import { severityName, toDiagnostic } from './finding-diagnostic.ts';
 import type { EditedLineBehavior } from './settings.ts';
-
-export const DIAGNOSTIC_SOURCE = 'Diff Review';
 
 /** A comment being tracked: where its line is now, and the text it is anchored on. */
 interface TrackedComment {
@@ -20,6 +18,16 @@ interface TrackedComment {
    * or shown marked when editedLineBehavior is `stale`. Kept, so that undo or a switch back restores it.
    */
   edited: boolean;
+  /** Its text is gone from the file on disk (a branch switch, a checkout): hidden, whatever editedLineBehavior says. */
+  gone?: boolean;
+  /** Ignored or its rule turned off by the user: hidden until the next review. */
+  dismissed?: boolean;
+}
+
+/** A diagnostic shown, with its file: what the findings view and the commands work on. */
+export interface ShownFinding {
+  uri: vscode.Uri;
+  diagnostic: vscode.Diagnostic;
 }
 
 /** How far from where line tracking puts it a comment's text is looked for after an edit (undo of a deleted line). */
@@ -27,20 +35,14 @@ const NEAR = 1;
 /** How long after an edit a document is looked at again, for whether it is back to its file's text. */
 const CLEAN_RECHECK_MS = 100;
 
-// A function, not a table: nothing of vscode is touched while the bundle loads.
-function severityOf(severity: Severity): vscode.DiagnosticSeverity {
-  if (severity === 'error') return vscode.DiagnosticSeverity.Error;
-  return severity === 'warning' ? vscode.DiagnosticSeverity.Warning : vscode.DiagnosticSeverity.Information;
-}
-
 export class ReviewDiagnostics implements vscode.Disposable {
   private readonly collection = vscode.languages.createDiagnosticCollection('diff-review');
   private readonly tracked = new Map<string, TrackedComment[]>();
-  private readonly changed = new vscode.EventEmitter<number>();
+  private readonly changed = new vscode.EventEmitter<SeverityCounts>();
   private readonly rechecks = new Map<string, NodeJS.Timeout>();
   private readonly subscriptions: vscode.Disposable[];
   private editedLineBehavior: () => EditedLineBehavior;
-  /** Fires with the number of diagnostics shown, whenever an edit or a change on disk may have changed it. */
+  /** Fires with the diagnostics shown by severity, whenever an edit or a change on disk may have changed them. */
   readonly onDidChange = this.changed.event;
 
   constructor(editedLineBehavior: () => EditedLineBehavior) {
@@ -56,7 +58,7 @@ export class ReviewDiagnostics implements vscode.Disposable {
       watcher.onDidDelete((uri) => void this.onDiskChange(uri)),
       vscode.workspace.onDidChangeTextDocument((event) => this.onEdit(event)),
       vscode.workspace.onDidOpenTextDocument((document) =>
-        this.reanchorFile(document.uri, splitLines(document.getText())),
+        this.reanchorFile(document.uri, splitLines(document.getText()), true),
       ),
       // A closed file goes back to its text on disk (its unsaved edits may have been discarded).
       vscode.workspace.onDidCloseTextDocument((document) => void this.reanchorFromDisk(document.uri)),
@@ -73,17 +75,22 @@ export class ReviewDiagnostics implements vscode.Disposable {
         planned.map((entry) => ({ planned: entry, line: entry.line, edited: false })),
       );
       const open = openDocument(uri);
-      if (open) this.reanchorFile(uri, splitLines(open.getText()));
+      if (open) this.reanchorFile(uri, splitLines(open.getText()), !open.isDirty);
       else this.render(uri);
     }
     return this.size;
   }
 
-  /** The findings as they are placed now: what a reload restores. */
+  /**
+   * The findings as they are placed now: what a reload restores. Hidden ones too (an unsaved edit,
+   * a branch switch): the next session looks for their text again, and undo can still bring them back.
+   */
   saved(): Map<string, PlannedDiagnostic[]> {
     const files = new Map<string, PlannedDiagnostic[]>();
     for (const [key, entries] of this.tracked) {
-      const kept = entries.filter((entry) => !entry.edited).map((entry) => ({ ...entry.planned, line: entry.line }));
+      const kept = entries
+        .filter((entry) => !entry.dismissed)
+        .map((entry) => ({ ...entry.planned, line: entry.line < 0 ? entry.planned.line : entry.line }));
       if (kept.length > 0) files.set(vscode.Uri.parse(key).fsPath, kept);
     }
     return files;
@@ -94,14 +101,50 @@ export class ReviewDiagnostics implements vscode.Disposable {
     this.replace(files);
     for (const file of files.keys()) {
       const uri = vscode.Uri.file(file);
-      if (!openDocument(uri)) void this.reanchorFromDisk(uri);
+      if (!openDocument(uri)?.isDirty) void this.reanchorFromDisk(uri);
     }
   }
 
   clear(): void {
     this.tracked.clear();
     this.collection.clear();
-    this.changed.fire(0);
+    this.changed.fire(this.counts());
+  }
+
+  /** Hides one finding (ignored by the user) until the next review: the one of `ruleId` on `line`. */
+  dismiss(uri: vscode.Uri, line: number, ruleId: string | undefined): void {
+    const entries = this.tracked.get(uri.toString());
+    const entry = entries?.find((e) => e.line === line && e.planned.code === ruleId && !e.dismissed);
+    if (!entry) return;
+    entry.dismissed = true;
+    this.render(uri);
+  }
+
+  /** Hides every finding of a rule (turned off by the user) until the next review. */
+  dismissRule(ruleId: string): void {
+    for (const [key, entries] of this.tracked) {
+      if (!entries.some((entry) => entry.planned.code === ruleId)) continue;
+      for (const entry of entries) if (entry.planned.code === ruleId) entry.dismissed = true;
+      this.render(vscode.Uri.parse(key));
+    }
+  }
+
+  /** The diagnostics shown now, file by file. */
+  shown(): ShownFinding[] {
+    const found: ShownFinding[] = [];
+    this.collection.forEach((uri, diagnostics) => {
+      for (const diagnostic of diagnostics) found.push({ uri, diagnostic });
+    });
+    return found;
+  }
+
+  /** How many diagnostics are shown, by severity. */
+  counts(): SeverityCounts {
+    const counts: SeverityCounts = { error: 0, warning: 0, info: 0 };
+    this.collection.forEach((_uri, diagnostics) => {
+      for (const diagnostic of diagnostics) counts[severityName(diagnostic.severity)]++;
+    });
+    return counts;
   }
 
   /** How many diagnostics are shown. */
@@ -123,7 +166,12 @@ export class ReviewDiagnostics implements vscode.Disposable {
     const { document } = event;
     const key = document.uri.toString();
     const entries = this.tracked.get(key);
-    if (!entries || event.contentChanges.length === 0) return;
+    if (!entries) return;
+    if (event.contentChanges.length === 0) {
+      // Only its dirty flag changed: clean again (reverted, undone to its saved text), its text is the file's.
+      if (!document.isDirty) this.reanchorFile(document.uri, splitLines(document.getText()), true);
+      return;
+    }
     const changes: TextChange[] = event.contentChanges.map((change) => ({
       startLine: change.range.start.line,
       startCharacter: change.range.start.character,
@@ -137,7 +185,9 @@ export class ReviewDiagnostics implements vscode.Disposable {
         if (entry.line < 0) return entry;
         const guess = lineAfterChanges(entry.line, entry.planned.lineText.length, changes).line;
         const line = anchoredNear(document, entry.planned.lineText, guess);
-        return line === undefined ? { ...entry, line: guess, edited: true } : { ...entry, line, edited: false };
+        return line === undefined
+          ? { ...entry, line: guess, edited: true }
+          : { ...entry, line, edited: false, gone: false };
       }),
     );
     this.render(document.uri, document);
@@ -156,12 +206,14 @@ export class ReviewDiagnostics implements vscode.Disposable {
       key,
       setTimeout(() => {
         this.rechecks.delete(key);
-        if (!document.isDirty && !document.isClosed) this.reanchorFile(document.uri, splitLines(document.getText()));
+        if (!document.isDirty && !document.isClosed)
+          this.reanchorFile(document.uri, splitLines(document.getText()), true);
       }, CLEAN_RECHECK_MS),
     );
   }
 
-  private reanchorFile(uri: vscode.Uri, lines: readonly string[]): void {
+  /** `onDisk`: the lines are the file's on disk, so a text not found there is gone (not edited by the user). */
+  private reanchorFile(uri: vscode.Uri, lines: readonly string[], onDisk: boolean): void {
     const entries = this.tracked.get(uri.toString());
     if (!entries) return;
     // A text ending in a line break has no line after it to show a comment on.
@@ -172,16 +224,17 @@ export class ReviewDiagnostics implements vscode.Disposable {
         const guess = entry.line < 0 ? entry.planned.line : entry.line;
         const line = reanchor(lines, entry.planned.lineText, guess);
         return line === undefined
-          ? { ...entry, line: Math.min(guess, lastLine), edited: true }
-          : { ...entry, line, edited: false };
+          ? { ...entry, line: Math.min(guess, lastLine), edited: true, gone: onDisk }
+          : { ...entry, line, edited: false, gone: false };
       }),
     );
     this.render(uri);
   }
 
   private async onDiskChange(uri: vscode.Uri): Promise<void> {
-    // An open file follows its editor, which reloads it from disk.
-    if (!this.tracked.has(uri.toString()) || openDocument(uri)) return;
+    // A file with unsaved edits follows its editor. Any other follows the disk: a document VS Code
+    // holds without an editor is not always reloaded, and one whose file is deleted keeps its text.
+    if (!this.tracked.has(uri.toString()) || openDocument(uri)?.isDirty) return;
     await this.reanchorFromDisk(uri);
   }
 
@@ -196,22 +249,22 @@ export class ReviewDiagnostics implements vscode.Disposable {
       if (entries)
         this.tracked.set(
           uri.toString(),
-          entries.map((entry) => ({ ...entry, line: -1, edited: true })),
+          entries.map((entry) => ({ ...entry, line: -1, edited: true, gone: true })),
         );
       return this.render(uri);
     }
-    this.reanchorFile(uri, splitLines(text));
+    this.reanchorFile(uri, splitLines(text), true);
   }
 
   private render(uri: vscode.Uri, document?: vscode.TextDocument): void {
     const keepEdited = this.editedLineBehavior() === 'stale';
     const entries = (this.tracked.get(uri.toString()) ?? []).filter(
-      (entry) => entry.line >= 0 && (!entry.edited || keepEdited),
+      (entry) => entry.line >= 0 && !entry.dismissed && !entry.gone && (!entry.edited || keepEdited),
     );
     const diagnostics = entries.map((entry) => toDiagnostic(entry, document));
     if (diagnostics.length === 0) this.collection.delete(uri);
     else this.collection.set(uri, diagnostics);
-    this.changed.fire(this.size);
+    this.changed.fire(this.counts());
   }
 }
 
@@ -224,20 +277,4 @@ function anchoredNear(document: vscode.TextDocument, expected: string, guess: nu
     if (line >= 0 && line < document.lineCount && document.lineAt(line).text === expected) return line;
   }
   return undefined;
-}
-
-function toDiagnostic(entry: TrackedComment, document: vscode.TextDocument | undefined): vscode.Diagnostic {
-  const { planned } = entry;
-  const span = entry.edited
-    ? document && entry.line < document.lineCount
-      ? textSpan(document.lineAt(entry.line).text)
-      : { startCharacter: 0, endCharacter: 0 }
-    : { startCharacter: planned.startCharacter, endCharacter: planned.endCharacter };
-  const range = new vscode.Range(entry.line, span.startCharacter, entry.line, span.endCharacter);
-  const stale = entry.edited || planned.stale === true;
-  const message = stale ? `${planned.message} (this line has changed since the reviewed version)` : planned.message;
-  const diagnostic = new vscode.Diagnostic(range, message, severityOf(planned.severity));
-  diagnostic.source = DIAGNOSTIC_SOURCE;
-  if (planned.code !== undefined) diagnostic.code = planned.code;
-  return diagnostic;
 }

@@ -60,7 +60,7 @@ export function keepLastReview(
   const saved = memory.load();
   if (saved) {
     diagnostics.restore(new Map(saved.files));
-    statusBar.show({ ...saved.state, findings: diagnostics.size });
+    statusBar.show({ ...saved.state, findings: diagnostics.size, bySeverity: diagnostics.counts() });
   }
   return onEventDebounced(diagnostics.onDidChange, SAVE_DELAY_MS, () => {
     const state = statusBar.state;

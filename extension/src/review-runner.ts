@@ -6,9 +6,11 @@ import type { ReviewJob } from '../../service/api/schemas.ts';
 import { AbortError, ApiError, type DiffReviewClient } from '../../service/client/index.ts';
 import { configuredComments, ignoredBy } from '../../service/cli/project-config/apply-config.ts';
 import { diffWithoutIgnoredFiles } from '../../service/cli/project-config/filter-diff.ts';
-import { loadProjectConfig } from '../../service/cli/project-config/load-config.ts';
+import type { RuleSetting } from '../../service/cli/project-config/config-schema.ts';
+import { ConfigError, loadProjectConfig, type ProjectConfig } from '../../service/cli/project-config/load-config.ts';
 import { prepareReview, type PreparedReview } from '../../service/git/index.ts';
 import { columnsFromSarif, type ColumnsOf } from './sarif-columns.ts';
+import { ruleHelpFromSarif } from './sarif-rule-help.ts';
 
 /** The log the runner writes to: a vscode LogOutputChannel fits. Never given a token or a diff. */
 export interface ReviewLog {
@@ -31,6 +33,8 @@ export interface ReviewRunSettings {
   rateLimitRetries: number;
   /** Longest Retry-After waited for; a longer one fails at once with the time to wait. */
   maxRetryAfterSeconds: number;
+  /** The user's rule settings (diffReview.rules), under the repository's own. */
+  rules: Record<string, RuleSetting>;
 }
 
 export const DEFAULT_RUN_SETTINGS: ReviewRunSettings = {
@@ -41,6 +45,7 @@ export const DEFAULT_RUN_SETTINGS: ReviewRunSettings = {
   gitTimeoutMs: 30_000,
   rateLimitRetries: 2,
   maxRetryAfterSeconds: 60,
+  rules: {},
 };
 
 export type ReviewProgress =
@@ -76,13 +81,37 @@ export interface ReviewRunOptions {
 }
 
 export type ReviewOutcome =
-  | { kind: 'completed'; prepared: PreparedReview; job: ReviewJob; columnsOf: ColumnsOf }
+  | {
+      kind: 'completed';
+      prepared: PreparedReview;
+      job: ReviewJob;
+      columnsOf: ColumnsOf;
+      /** Rule id → its documentation (Markdown), from the review's SARIF. */
+      ruleHelp: ReadonlyMap<string, string>;
+    }
   | { kind: 'failed'; prepared: PreparedReview; job: ReviewJob }
   | { kind: 'nothing-to-review'; prepared: PreparedReview };
 
+/** The repository's .diff-review.yml is not valid: `message` is the loader's `file:line: problem`. */
+export class RepositoryConfigError extends Error {
+  override name = 'RepositoryConfigError';
+  /** The repository's root: the file named in the message is relative to it. */
+  readonly root: string;
+
+  constructor(root: string, cause: ConfigError) {
+    super(cause.message, { cause });
+    this.root = root;
+  }
+}
+
+/** The repository's config with the user's rule settings under its own (the repository's win; overrides still win over both). */
+export function withUserRules(config: ProjectConfig, rules: Record<string, RuleSetting>): ProjectConfig {
+  return Object.keys(rules).length === 0 ? config : { ...config, rules: { ...rules, ...config.rules } };
+}
+
 /** The diff is over the API's limit: said before sending it, or answered 413 by the service. */
-export class DiffTooLargeError extends Error {
-  override name = 'DiffTooLargeError';
+export class DiffOverLimitError extends Error {
+  override name = 'DiffOverLimitError';
   readonly diffBytes: number;
   readonly limitBytes: number;
 
@@ -124,7 +153,7 @@ export async function runReview(options: ReviewRunOptions): Promise<ReviewOutcom
     throw error;
   }
   // The repository's .diff-review.yml, as the CLI reads it: ignored files are not sent, rule settings grade the comments.
-  const config = await loadProjectConfig(prepared.root, { cwd: prepared.root });
+  const config = withUserRules(await loadConfig(prepared.root), settings.rules);
   const diff = diffWithoutIgnoredFiles(prepared.diff, ignoredBy(config));
   if (diff !== prepared.diff) {
     log.info(`Left out ${filesIn(prepared.diff) - filesIn(diff)} file(s) that ${config.file} ignores.`);
@@ -136,7 +165,7 @@ export async function runReview(options: ReviewRunOptions): Promise<ReviewOutcom
       `${prepared.includesUncommitted ? ' with uncommitted changes' : ''}: ${files} file(s), ${formatBytes(prepared.diffBytes)} (${Date.now() - started} ms).`,
   );
   if (prepared.diff.trim() === '') return { kind: 'nothing-to-review', prepared };
-  if (prepared.diffBytes > LIMITS.diffBytes) throw new DiffTooLargeError(prepared.diffBytes);
+  if (prepared.diffBytes > LIMITS.diffBytes) throw new DiffOverLimitError(prepared.diffBytes);
 
   options.onProgress?.({ step: 'submitting', diffBytes: prepared.diffBytes, files });
   const created = await createWithRateLimitRetries(options, prepared);
@@ -157,7 +186,7 @@ export async function runReview(options: ReviewRunOptions): Promise<ReviewOutcom
       kind: 'completed',
       prepared,
       job: configured,
-      columnsOf: await columnsOfReview(client, configured, signal, log),
+      ...(await sarifOfReview(client, configured, signal, log)),
     };
   } catch (error) {
     // Cancelled or timed out: the job would still run on the service. Stop it there too, without
@@ -170,25 +199,34 @@ export async function runReview(options: ReviewRunOptions): Promise<ReviewOutcom
   }
 }
 
+async function loadConfig(root: string): Promise<ProjectConfig> {
+  try {
+    return await loadProjectConfig(root, { cwd: root });
+  } catch (error) {
+    throw error instanceof ConfigError ? new RepositoryConfigError(root, error) : error;
+  }
+}
+
 /**
- * The columns of the review's findings, from its SARIF. Without them (an older service, a failed
- * request) the comments still show, on their lines' text.
+ * The columns of the review's findings and its rules' documentation, from its SARIF. Without them
+ * (an older service, a failed request) the comments still show, on their lines' text.
  */
-async function columnsOfReview(
+async function sarifOfReview(
   client: DiffReviewClient,
   job: ReviewJob,
   signal: AbortSignal,
   log: ReviewLog,
-): Promise<ColumnsOf> {
-  if ((job.comments ?? []).length === 0) return () => undefined;
+): Promise<{ columnsOf: ColumnsOf; ruleHelp: ReadonlyMap<string, string> }> {
+  if ((job.comments ?? []).length === 0) return { columnsOf: () => undefined, ruleHelp: new Map() };
   try {
-    return columnsFromSarif(await client.getSarif(job.review_id, { signal }));
+    const sarif = await client.getSarif(job.review_id, { signal });
+    return { columnsOf: columnsFromSarif(sarif), ruleHelp: ruleHelpFromSarif(sarif) };
   } catch (error) {
     if (signal.aborted) throw error;
     log.warn(
       `No columns for review ${job.review_id} (its SARIF: ${error instanceof Error ? error.message : String(error)}); its comments cover their lines.`,
     );
-    return () => undefined;
+    return { columnsOf: () => undefined, ruleHelp: new Map() };
   }
 }
 
@@ -205,7 +243,7 @@ async function createWithRateLimitRetries(options: ReviewRunOptions, prepared: P
       );
     } catch (error) {
       if (error instanceof ApiError && error.status === 413)
-        throw new DiffTooLargeError(prepared.diffBytes, LIMITS.diffBytes, { cause: error });
+        throw new DiffOverLimitError(prepared.diffBytes, LIMITS.diffBytes, { cause: error });
       const wait = error instanceof ApiError && error.status === 429 ? (error.retryAfterSeconds ?? 1) : undefined;
       if (wait === undefined || attempt >= settings.rateLimitRetries || wait > settings.maxRetryAfterSeconds)
         throw error;

@@ -73,6 +73,7 @@ export class ServiceSession {
       const replaced = stored;
       stored = await this.provision(endpoint.url, await endpoint.dashboardToken(), requestTimeoutMs, signal);
       if (replaced) await this.revoke(replaced);
+      await this.revokeLeftBehind();
     }
     return {
       client: this.client(endpoint.url, stored.token, requestTimeoutMs),
@@ -176,8 +177,34 @@ export class ServiceSession {
       this.log.info(`Revoked the extension's review token ${id ?? '(already gone)'} on the bundled service.`);
     } catch (error) {
       this.log.warn(
-        `Could not revoke the extension's old token on the bundled service: ${error instanceof Error ? error.message : String(error)}`,
+        `Could not revoke the extension's old token on the bundled service (tried again with the next one it makes): ${error instanceof Error ? error.message : String(error)}`,
       );
+      if (stored.id) await this.leftBehind([...(await this.leftBehind()), stored.id]);
+    }
+  }
+
+  /**
+   * Tokens whose revoke failed (the service had gone, e.g. another window's that closed), revoked
+   * once the extension reaches the service again (when it makes its next token).
+   */
+  private async revokeLeftBehind(): Promise<void> {
+    const ids = await this.leftBehind();
+    if (ids.length === 0) return;
+    await this.leftBehind([]);
+    for (const id of ids) await this.revoke({ token: '', provisioned: true, id });
+  }
+
+  /** The ids of tokens left behind; with `ids`, stores those instead. */
+  private async leftBehind(ids?: string[]): Promise<string[]> {
+    if (ids) {
+      await this.secrets.store(LEFT_BEHIND_KEY, JSON.stringify(ids));
+      return ids;
+    }
+    try {
+      const parsed = JSON.parse((await this.secrets.get(LEFT_BEHIND_KEY)) ?? '[]') as unknown;
+      return Array.isArray(parsed) ? parsed.filter((id): id is string => typeof id === 'string') : [];
+    } catch {
+      return [];
     }
   }
 
@@ -202,6 +229,7 @@ export class ServiceSession {
 }
 
 const secretKey = (target: string) => `diffReview.token:${target}`;
+const LEFT_BEHIND_KEY = 'diffReview.tokensToRevoke';
 
 /** Due for renewal: ends within a week, or made by an older version without an expiry (no `expiresAt` at all). */
 const expiresSoon = (stored: StoredToken): boolean =>

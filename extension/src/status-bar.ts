@@ -1,12 +1,13 @@
-// The status bar item: the state of the last review; a click runs a review.
+// The status bar item: the state of the last review. A click opens the findings (after a review)
+// or runs one.
 import * as vscode from 'vscode';
 import { COMMANDS } from './command-ids.ts';
-import type { Truncation } from './comment-mapping.ts';
+import type { SeverityCounts, Truncation } from './comment-mapping.ts';
 
 export type ReviewState =
   | { kind: 'idle' }
   | { kind: 'running'; detail?: string }
-  | { kind: 'done'; findings: number; hidden: number; truncated?: Truncation }
+  | { kind: 'done'; findings: number; bySeverity: SeverityCounts; hidden: number; truncated?: Truncation }
   | { kind: 'nothing' }
   | { kind: 'failed'; message: string }
   /** No folder, or not a git repository: the item is hidden. */
@@ -25,11 +26,13 @@ export class ReviewStatusBar implements vscode.Disposable {
   private readonly item = vscode.window.createStatusBarItem('diffReview.status', vscode.StatusBarAlignment.Left, 50);
   state: ReviewState = { kind: 'idle' };
   private visible = false;
+  private readonly changed = new vscode.EventEmitter<ReviewState>();
+  /** Fires with each new state. */
+  readonly onDidChange = this.changed.event;
 
   /** `inRepository`: the workspace has a git repository; else the item starts hidden. */
   constructor(inRepository: boolean) {
     this.item.name = 'Diff Review';
-    this.item.command = COMMANDS.review;
     this.show(inRepository ? { kind: 'idle' } : { kind: 'outside' });
   }
 
@@ -37,6 +40,8 @@ export class ReviewStatusBar implements vscode.Disposable {
     this.state = state;
     const item = this.item;
     item.backgroundColor = undefined;
+    item.command = state.kind === 'done' ? COMMANDS.focusFindings : COMMANDS.review;
+    void vscode.commands.executeCommand('setContext', 'diffReview.state', state.kind);
     this.visible = state.kind !== 'outside';
     if (this.visible) item.show();
     else item.hide();
@@ -51,10 +56,8 @@ export class ReviewStatusBar implements vscode.Disposable {
         break;
       case 'done': {
         const notReported = state.truncated?.notReported ?? 0;
-        item.text = `${state.findings === 0 && notReported === 0 ? '$(pass)' : '$(warning)'} ${state.findings} ${state.findings === 1 ? 'finding' : 'findings'}${notReported > 0 ? `, ${count(notReported)} not reported` : ''}`;
-        item.tooltip =
-          `The last review found ${state.findings} ${state.findings === 1 ? 'problem' : 'problems'}${state.hidden > 0 ? ` (${state.hidden} more below the minimum severity)` : ''}.` +
-          `${notReported > 0 ? ` The review stopped at ${count(state.truncated?.limit ?? 0)} findings: ${count(notReported)} more were not reported. Fix these and review again.` : ''} Click to review again.`;
+        item.text = `${worstIcon(state.bySeverity, notReported)} Diff Review: ${state.findings}${notReported > 0 ? ` (+${count(notReported)} not reported)` : ''}`;
+        item.tooltip = doneTooltip(state);
         break;
       }
       case 'nothing':
@@ -69,6 +72,7 @@ export class ReviewStatusBar implements vscode.Disposable {
       case 'outside':
         break;
     }
+    this.changed.fire(state);
   }
 
   /** What the item shows now. */
@@ -85,7 +89,41 @@ export class ReviewStatusBar implements vscode.Disposable {
 
   dispose(): void {
     this.item.dispose();
+    this.changed.dispose();
   }
+}
+
+/** The icon of the worst severity shown: error, warning, info, or pass when there is none. */
+function worstIcon(counts: SeverityCounts, notReported: number): string {
+  if (counts.error > 0) return '$(error)';
+  if (counts.warning > 0 || notReported > 0) return '$(warning)';
+  return counts.info > 0 ? '$(info)' : '$(pass)';
+}
+
+const plural = (n: number, one: string, many: string) => `${count(n)} ${n === 1 ? one : many}`;
+
+/** The counts by severity, and what was left out, as a small Markdown table. */
+function doneTooltip(state: Extract<ReviewState, { kind: 'done' }>): vscode.MarkdownString {
+  const { error, warning, info } = state.bySeverity;
+  const lines = [
+    '**Diff Review**: the last review',
+    '',
+    '| | |',
+    '|:--|--:|',
+    `| $(error) Errors | ${count(error)} |`,
+    `| $(warning) Warnings | ${count(warning)} |`,
+    `| $(info) Info | ${count(info)} |`,
+    '',
+  ];
+  if (state.hidden > 0) lines.push(`${plural(state.hidden, 'more is', 'more are')} below the minimum severity.`, '');
+  if (state.truncated)
+    lines.push(
+      `The review stopped at ${count(state.truncated.limit)} findings: ${plural(state.truncated.notReported, 'more was', 'more were')} not reported. Fix these and review again.`,
+      '',
+    );
+  lines.push('Click to open the findings.');
+  const markdown = new vscode.MarkdownString(lines.join('\n'), true);
+  return markdown;
 }
 
 /** 5997 → "5,997". */

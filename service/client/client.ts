@@ -1,4 +1,5 @@
 // The typed client of API v1 (see shared/API.md). One method per operation.
+import type { RuleDetail } from '../api/rule-schemas.ts';
 import type {
   CreatedToken,
   CreateReviewBody,
@@ -44,6 +45,8 @@ export interface DiffReviewClient {
   events(reviewId: string, options?: EventsOptions): AsyncGenerator<ReviewJob, void, undefined>;
   /** Waits for `completed` or `failed`: events first, polling when they are missing or break. */
   waitForReview(reviewId: string, options?: WaitOptions): Promise<ReviewJob>;
+  /** GET /v1/rules/{id} (no token needed): one rule's documentation, its page as Markdown included. */
+  getRule(ruleId: string, options?: CallOptions): Promise<RuleDetail>;
   /** POST /v1/auth/tokens (dashboard token): the answer holds the secret, shown only this once. */
   createToken(body: CreateTokenBody, options?: CallOptions): Promise<CreatedToken>;
   /** GET /v1/auth/tokens (dashboard token). */
@@ -82,6 +85,8 @@ export function createClient(options: ClientOptions): DiffReviewClient {
     getSarif: (id, o = {}) => transport.json({ method: 'GET', path: review(id, '/sarif'), signal: o.signal }),
     events: (id, o = {}) => reviewEvents(transport, id, o),
     waitForReview: (id, o = {}) => waitForReview(client, id, o),
+    getRule: (id, o = {}) =>
+      transport.json({ method: 'GET', path: `/v1/rules/${encodeURIComponent(id)}`, anonymous: true, signal: o.signal }),
     createToken: (body, o = {}) =>
       transport.json({ method: 'POST', path: '/v1/auth/tokens', json: body, signal: o.signal }),
     listTokens: (o = {}) => transport.json({ method: 'GET', path: '/v1/auth/tokens', signal: o.signal }),

@@ -6,7 +6,7 @@ import { NoBaseBranchError, NotAGitRepositoryError } from '../../service/git/ind
 import { describeFailedJob, describeFailure } from '../../extension/src/failure-report.ts';
 import {
   DEFAULT_RUN_SETTINGS,
-  DiffTooLargeError,
+  DiffOverLimitError,
   runReview,
   type ReviewProgress,
 } from '../../extension/src/review-runner.ts';
@@ -156,7 +156,7 @@ describe('a review as the extension runs it', () => {
         'data.txt': 'x'.repeat(120) + '\n'.repeat(1) + `${'y'.repeat(99)}\n`.repeat(11_000),
       });
       const error = await run(project.work).catch((e: unknown) => e);
-      expect(error).toBeInstanceOf(DiffTooLargeError);
+      expect(error).toBeInstanceOf(DiffOverLimitError);
       const failure = describeFailure(error, { service: 'the bundled service' });
       expect(failure.kind).toBe('diff_too_large');
       expect(failure.message).toMatch(/1\.1 MB \(1,1\d\d,\d{3} bytes\).*at most 1.0 MB \(1,000,000 bytes\)/);

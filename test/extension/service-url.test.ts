@@ -10,7 +10,7 @@ const manifest = JSON.parse(
 
 describe('the service URL setting', () => {
   it('is checked by the same pattern as the Settings editor checks it', () => {
-    expect(manifest.contributes.configuration.properties['diffReview.serviceUrl'].pattern).toBe(SERVICE_URL_PATTERN);
+    expect(manifest.contributes.configuration[0].properties['diffReview.serviceUrl'].pattern).toBe(SERVICE_URL_PATTERN);
   });
 
   it('takes empty and http(s) URLs, and explains anything else with an example on our port', () => {

@@ -8,11 +8,16 @@
 // Exits with the tests' exit code (0: run() resolved). Environment:
 //   CHROMIUM                  Chromium or Chrome (default /usr/bin/chromium)
 //   CODE_SERVER_DIR           an install made by code-server-install.mjs (default: its cache folder)
-//   DIFF_REVIEW_SCREENSHOT    where to save a screenshot when the tests log "ready-for-screenshot"
+//   DIFF_REVIEW_SCREENSHOTS   the folder where a test's "ready-for-screenshot:<name> [hover=<css selector>]"
+//                             saves <name>.png (hovering over the element first, e.g. for a tooltip)
 //   HOST_TEST_TIMEOUT_MS      give up after this long (default 120 000)
 //   VERBOSE=1                 also print code-server's and the workbench's own output
+//   DIFF_REVIEW_HOST_SANDBOX  a folder kept between launches (else a new temp folder, removed after):
+//                             code-server's user data, the browser's profile (where the web
+//                             workbench keeps workspace state) and the port (its origin) are reused,
+//                             so that the next launch is a reload of the same window
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { rename } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import net from 'node:net';
@@ -59,22 +64,29 @@ const freePort = () =>
 
 /** A throwaway home for code-server and Chromium: nothing is written to the real one. */
 function makeSandbox() {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'diff-review-host-'));
+  const kept = process.env.DIFF_REVIEW_HOST_SANDBOX || undefined;
+  const dir = kept ?? mkdtempSync(path.join(os.tmpdir(), 'diff-review-host-'));
   const home = path.join(dir, 'home');
   const userDir = path.join(dir, 'user');
   for (const sub of [home, path.join(userDir, 'User'), path.join(dir, 'tmp')]) mkdirSync(sub, { recursive: true });
-  writeFileSync(
-    path.join(userDir, 'User', 'settings.json'),
-    JSON.stringify({
-      'telemetry.telemetryLevel': 'off',
-      'extensions.autoUpdate': false,
-      'extensions.autoCheckUpdates': false,
-      'chat.disableAIFeatures': true,
-      'workbench.startupEditor': 'none',
-      'update.mode': 'none',
-      'git.enabled': false,
-    }),
-  );
+  const settings = path.join(userDir, 'User', 'settings.json');
+  // A kept sandbox keeps the settings the tests made (a reload does not reset them).
+  if (!existsSync(settings))
+    writeFileSync(
+      settings,
+      JSON.stringify({
+        'telemetry.telemetryLevel': 'off',
+        'extensions.autoUpdate': false,
+        'extensions.autoCheckUpdates': false,
+        'chat.disableAIFeatures': true,
+        'workbench.startupEditor': 'none',
+        'update.mode': 'none',
+        'git.enabled': false,
+        // VS Code desktop's default; the web workbench saves after a second, which would write the
+        // tests' "unsaved" edits to disk while they wait.
+        'files.autoSave': 'off',
+      }),
+    );
   writeFileSync(path.join(dir, 'config.yaml'), '');
   const env = {
     ...process.env,
@@ -86,7 +98,7 @@ function makeSandbox() {
   };
   delete env.PASSWORD;
   delete env.HASHED_PASSWORD;
-  return { dir, userDir, env };
+  return { dir, userDir, env, kept: kept !== undefined };
 }
 
 async function main() {
@@ -106,10 +118,13 @@ async function main() {
       `Chromium was not found at ${chromiumPath}: install it (Debian: apt-get install chromium) or set CHROMIUM.`,
     );
   const timeoutMs = Number(process.env.HOST_TEST_TIMEOUT_MS || 120_000);
-  const screenshot = process.env.DIFF_REVIEW_SCREENSHOT;
+  const screenshots = process.env.DIFF_REVIEW_SCREENSHOTS;
 
   const sandbox = makeSandbox();
-  const port = await freePort();
+  // A kept sandbox's window is served from the same origin each time (its browser storage is per origin).
+  const portFile = path.join(sandbox.dir, 'port');
+  const port = sandbox.kept && existsSync(portFile) ? Number(readFileSync(portFile, 'utf8')) : await freePort();
+  if (sandbox.kept) writeFileSync(portFile, String(port));
   const server = spawn(
     process.execPath,
     [
@@ -144,11 +159,15 @@ async function main() {
   server.stderr.on('data', onServerOutput);
 
   let browser;
+  let page;
   let finished = false;
   const finish = async (code) => {
     if (finished) return;
     finished = true;
     clearTimeout(deadline);
+    // The window closes as a user closes it: the workbench saves its state (a kept sandbox reloads it).
+    await page?.close({ runBeforeUnload: true }).catch(() => {});
+    if (sandbox.kept) await new Promise((resolve) => setTimeout(resolve, 1000));
     await browser?.close().catch(() => {});
     for (const signal of ['SIGTERM', 'SIGKILL']) {
       try {
@@ -158,7 +177,7 @@ async function main() {
       }
       await new Promise((resolve) => setTimeout(resolve, 500));
     }
-    rmSync(sandbox.dir, { recursive: true, force: true });
+    if (!sandbox.kept) rmSync(sandbox.dir, { recursive: true, force: true });
     say(`exit code ${code}`);
     process.exit(code);
   };
@@ -180,9 +199,11 @@ async function main() {
 
   // playwright-core comes from the same cache folder as code-server.
   const { chromium } = createRequire(path.join(install.dir, 'package.json'))('playwright-core');
-  browser = await chromium.launch({
+  // A browser profile of the sandbox: the web workbench keeps the window's state in it.
+  browser = await chromium.launchPersistentContext(path.join(sandbox.dir, 'browser'), {
     executablePath: chromiumPath,
     headless: true,
+    viewport: { width: 1280, height: 800 },
     env: sandbox.env,
     args: [
       '--no-sandbox',
@@ -194,7 +215,7 @@ async function main() {
       '--disable-sync',
     ],
   });
-  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  page = browser.pages()[0] ?? (await browser.newPage());
   if (verbose) {
     page.on('console', (message) => console.log('[workbench]', message.text()));
     page.on('pageerror', (error) => console.log('[workbench error]', error.message));
@@ -202,13 +223,18 @@ async function main() {
   // The extension host's console, forwarded by the workbench while extension tests run.
   await page.exposeFunction('codeAutomationLog', async (type, args) => {
     const line = format(...(args ?? []));
-    if (screenshot && line.includes(SCREENSHOT_MARKER)) {
-      await new Promise((resolve) => setTimeout(resolve, 800)); // let the panel paint
-      mkdirSync(path.dirname(screenshot), { recursive: true });
-      await page.screenshot({ path: `${screenshot}.tmp.png` });
+    const marker = new RegExp(`${SCREENSHOT_MARKER}:([\\w-]+)(?: hover=(.+))?$`).exec(line);
+    if (screenshots && marker) {
+      const file = path.join(screenshots, `${marker[1]}.png`);
+      if (marker[2])
+        await page.hover(marker[2]).catch((error) => say(`could not hover ${marker[2]}: ${error.message}`));
+      await new Promise((resolve) => setTimeout(resolve, marker[2] ? 1500 : 800)); // let it paint
+      mkdirSync(screenshots, { recursive: true });
+      await page.screenshot({ path: `${file}.tmp.png` });
       // Renamed into place: the test waits for the file, and must not read half of it.
-      await rename(`${screenshot}.tmp.png`, screenshot);
-      say(`screenshot saved: ${screenshot}`);
+      await rename(`${file}.tmp.png`, file);
+      if (marker[2]) await page.mouse.move(640, 300); // the tooltip goes
+      say(`screenshot saved: ${file}`);
       return;
     }
     if (verbose || !NOISE.test(line)) (type === 'error' ? console.error : console.log)(line);

@@ -8,9 +8,9 @@
 //   node test/extension/host/run.mjs --extension=<dir>   # another copy of the extension
 //
 // Builds the extension and the tests, makes the fixture repository, and exits with the tests' code.
-// Results: test-output/extension/host-results.json; screenshot: test-output/extension/problems-panel.png.
+// Results: test-output/extension/host-results.json; screenshots: test-output/extension/screenshots/.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
@@ -23,7 +23,8 @@ import { createFixtureRepository } from './fixture.mjs';
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const outputDir = path.join(projectRoot, 'test-output', 'extension');
 export const resultsFile = process.env.DIFF_REVIEW_HOST_RESULTS || path.join(outputDir, 'host-results.json');
-export const screenshotFile = path.join(outputDir, 'problems-panel.png');
+export const screenshotDir = path.join(outputDir, 'screenshots');
+
 const suiteDir = path.join(outputDir, 'host-suite');
 
 async function main() {
@@ -36,7 +37,7 @@ async function main() {
       ? path.resolve(extensionArgument.slice('--extension='.length))
       : path.join(projectRoot, 'extension'));
   mkdirSync(outputDir, { recursive: true });
-  for (const stale of [resultsFile, screenshotFile]) rmSync(stale, { force: true });
+  for (const stale of [resultsFile, screenshotDir]) rmSync(stale, { force: true, recursive: true });
 
   await buildExtension();
   await build({
@@ -55,29 +56,81 @@ async function main() {
   // The project's package.json says "type": "module"; these bundles are CommonJS.
   writeFileSync(path.join(suiteDir, 'package.json'), '{ "type": "commonjs" }\n');
 
+  const env = (session, extra = {}) => ({
+    DIFF_REVIEW_HOST_SESSION: session,
+    DIFF_REVIEW_HOST_RESULTS: session === 'main' ? resultsFile : `${resultsFile}.${session}.json`,
+    DIFF_REVIEW_SCREENSHOTS: useVsCode ? '' : screenshotDir,
+    // The launcher's `#!/usr/bin/env node` must find this Node (code-server needs 24).
+    PATH: `${path.dirname(process.execPath)}${path.delimiter}${process.env.PATH ?? ''}`,
+    ...extra,
+  });
+  const launch = async (session, folder, extra) => {
+    try {
+      await runTests({
+        ...(useVsCode ? {} : { vscodeExecutablePath: path.join(here, 'code-server-launcher.mjs') }),
+        extensionDevelopmentPath: extensionDir,
+        extensionTestsPath: path.join(suiteDir, 'index.js'),
+        launchArgs: [...(folder ? [folder] : []), '--disable-extensions'],
+        extensionTestsEnv: env(session, extra),
+      });
+      return 0;
+    } catch (error) {
+      console.error(`session ${session}: ${error instanceof Error ? error.message : error}`);
+      return typeof error?.code === 'number' ? error.code : 1;
+    }
+  };
+
   const fixture = createFixtureRepository();
+  // Reloads, a subfolder and no folder: windows of their own, on a fresh repository and one kept
+  // profile (code-server only: under VS Code, @vscode/test-electron owns the profile).
+  const reloaded = useVsCode ? undefined : createFixtureRepository();
+  const sandbox = mkdtempSync(path.join(os.tmpdir(), 'diff-review-host-kept-'));
   try {
-    await runTests({
-      ...(useVsCode ? {} : { vscodeExecutablePath: path.join(here, 'code-server-launcher.mjs') }),
-      extensionDevelopmentPath: extensionDir,
-      extensionTestsPath: path.join(suiteDir, 'index.js'),
-      launchArgs: [fixture.work, '--disable-extensions'],
-      extensionTestsEnv: {
-        DIFF_REVIEW_HOST_RESULTS: resultsFile,
-        DIFF_REVIEW_SCREENSHOT: useVsCode ? '' : screenshotFile,
-        // The launcher's `#!/usr/bin/env node` must find this Node (code-server needs 24).
-        PATH: `${path.dirname(process.execPath)}${path.delimiter}${process.env.PATH ?? ''}`,
-      },
-    });
-    return 0;
-  } catch (error) {
-    console.error(error instanceof Error ? error.message : error);
-    return typeof error?.code === 'number' ? error.code : 1;
+    // DIFF_REVIEW_HOST_SESSIONS=reload-before,reload-after: only those (while working on them).
+    const only = process.env.DIFF_REVIEW_HOST_SESSIONS?.split(',');
+    const wanted = (session) => !only || only.includes(session);
+    const codes = wanted('main') ? [await launch('main', fixture.work)] : [];
+    if (reloaded) {
+      const kept = { DIFF_REVIEW_HOST_SANDBOX: sandbox };
+      if (wanted('reload-before')) codes.push(await launch('reload-before', reloaded.work, kept));
+      // Changed while the window was away: two lines above the finding.
+      const appJs = path.join(reloaded.work, 'src', 'app.js');
+      writeFileSync(appJs, `// one\n// two\n${readFileSync(appJs, 'utf8')}`);
+      if (wanted('reload-after')) codes.push(await launch('reload-after', reloaded.work, kept));
+      if (wanted('subfolder')) codes.push(await launch('subfolder', path.join(reloaded.work, 'src'), kept));
+      if (wanted('no-folder')) codes.push(await launch('no-folder', undefined, kept));
+      mergeResults(['reload-before', 'reload-after', 'subfolder', 'no-folder'].filter(wanted));
+    }
+    return codes.find((code) => code !== 0) ?? 0;
   } finally {
     fixture.remove();
+    reloaded?.remove();
+    rmSync(sandbox, { recursive: true, force: true });
     unpacked?.remove();
     if (existsSync(resultsFile)) console.log(`results: ${path.relative(projectRoot, resultsFile)}`);
   }
+}
+
+/** Adds the other sessions' results to the main session's file (one summary, one figures object). */
+function mergeResults(sessions) {
+  const read = (file) => (existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : undefined);
+  const merged = read(resultsFile) ?? { passed: 0, failed: 0, tests: [], figures: {} };
+  for (const session of sessions) {
+    const file = `${resultsFile}.${session}.json`;
+    const results = read(file);
+    if (!results) {
+      merged.failed++;
+      merged.tests.push({ title: `session ${session}`, state: 'failed', durationMs: 0, error: 'wrote no results' });
+      continue;
+    }
+    merged.passed += results.passed;
+    merged.failed += results.failed;
+    merged.tests.push(...results.tests.map((test) => ({ ...test, title: `[${session}] ${test.title}` })));
+    Object.assign(merged.figures, results.figures);
+    rmSync(file, { force: true });
+  }
+  writeFileSync(resultsFile, JSON.stringify(merged, null, 2));
+  console.log(`figures: ${JSON.stringify(merged.figures)}`);
 }
 
 /**

@@ -3,8 +3,8 @@
 // only under load or by chance: 429, a failed job, a job that runs until cancelled, a capped review.
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { startFakeService, type FakeService } from './fake-service.ts';
-import { api, appJs, configPy, ours, review, setSetting, waitFor } from './host-helpers.ts';
+import { FAKE_RULE_PAGE, startFakeService, type FakeService } from './fake-service.ts';
+import { api, appJs, codeOf, configPy, ours, review, setSetting, waitFor } from './host-helpers.ts';
 import { DEBUGGER_LINE } from '../fixture.mjs';
 
 suite('against a configured service', () => {
@@ -38,9 +38,18 @@ suite('against a configured service', () => {
     assert.equal(fake.creates.length, 2, 'refused once, then created');
     const waited = fake.creates[1]! - fake.creates[0]!;
     assert.ok(waited >= 950, `waited ${waited} ms`);
-    const diagnostic = ours(appJs()).find((d) => d.code === 'fake-rule');
+    const diagnostic = ours(appJs()).find((d) => codeOf(d) === 'fake-rule');
     assert.equal(diagnostic?.range.start.line, DEBUGGER_LINE);
     assert.equal(diagnostic?.severity, vscode.DiagnosticSeverity.Information);
+  });
+
+  test("a rule's description comes from the configured service (GET /v1/rules/{id}) when its SARIF has none", async () => {
+    // The review before had no SARIF here (this service has none): the description is asked for.
+    await vscode.commands.executeCommand('diffReview.showRuleDescription', 'fake-rule');
+    const page = await waitFor('the description', () =>
+      vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'diff-review-rule' && d.uri.path === '/fake-rule.md'),
+    );
+    assert.equal(page.getText(), FAKE_RULE_PAGE);
   });
 
   test('one 429 policy: a service that stays busy gets 3 creates, not 9, and the progress says it waits', async () => {
@@ -100,11 +109,13 @@ suite('against a configured service', () => {
       assert.deepEqual(result.truncated, { notReported: 5997, limit: 3 });
       assert.equal(result.shown, 3);
       assert.equal(
-        ours(appJs()).find((d) => d.code === 'review-truncated'),
+        ours(appJs()).find((d) => codeOf(d) === 'review-truncated'),
         undefined,
         'no notice on an unrelated line',
       );
-      assert.equal(api().status().text, '$(warning) 3 findings, 5,997 not reported');
+      assert.equal(api().status().text, '$(warning) Diff Review: 3 (+5,997 not reported)');
+      // The findings view says it too, first.
+      assert.deepEqual(api().findingsTree()[0], { label: '5,997 more findings not reported (limit 3)' });
       assert.match(
         api().status().tooltip,
         /The review stopped at 3 findings: 5,997 more were not reported\. Fix these and review again\./,

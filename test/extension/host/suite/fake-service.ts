@@ -23,6 +23,10 @@ export interface FakeService {
   close(): Promise<void>;
 }
 
+/** The one rule the stand-in documents, and its page. */
+const FAKE_RULE = { id: 'fake-rule', severity: 'info', summary: 'A rule of the configured service.', help: 'Fix it.' };
+export const FAKE_RULE_PAGE = "# fake-rule\n\nThe configured service's own page for its rule.\n";
+
 export async function startFakeService(): Promise<FakeService> {
   let markPolled: () => void = () => {};
   // One object: the handler reads what the test sets on it.
@@ -47,6 +51,9 @@ export async function startFakeService(): Promise<FakeService> {
     request.resume();
     request.on('end', () => {
       const url = request.url ?? '';
+      // A rule's documentation needs no token (GET /v1/rules/{id}); this service knows one rule.
+      if (request.method === 'GET' && url === '/v1/rules/fake-rule')
+        return send(response, 200, { ...FAKE_RULE, markdown: FAKE_RULE_PAGE });
       if (!/^Bearer drv_/.test(request.headers.authorization ?? ''))
         return send(response, 401, { error: 'unauthorized', message: 'No token.' });
       if (request.method === 'POST' && url === '/v1/reviews') {

@@ -6,7 +6,19 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import * as vscode from 'vscode';
-import { api, appJs, config, ours, review, setSetting, sleep } from './host-helpers.ts';
+import {
+  api,
+  appJs,
+  clearNotifications,
+  codeOf,
+  config,
+  ours,
+  pressNotificationButton,
+  review,
+  setSetting,
+  sleep,
+  waitFor,
+} from './host-helpers.ts';
 import { APP_JS } from '../fixture.mjs';
 
 /** A temp folder: plain, or a git repository on `trunk` (no origin) with a branch `feature` that adds a file. */
@@ -81,16 +93,19 @@ suite('Folders and repositories', () => {
     writeFileSync(appJs().fsPath, `${APP_JS}debugger;\n`);
     const addedLine = APP_JS.split('\n').length - 1;
     try {
+      await clearNotifications();
       const result = await review();
       assert.equal(result.outcome, 'nothing-to-review', JSON.stringify(result));
       assert.deepEqual(result.actions, ['Review Including Uncommitted Changes'], JSON.stringify(result));
-      // The action: the same review, once, with the working tree.
-      const again = await review({ includeUncommitted: true });
-      assert.equal(again.outcome, 'completed', JSON.stringify(again));
-      assert.ok(
-        ours(appJs()).some((d) => d.code === 'no-debugger' && d.range.start.line === addedLine),
-        JSON.stringify(ours(appJs())),
-      );
+      // The button: the same review, once, with the working tree.
+      await pressNotificationButton();
+      await waitFor(
+        'the review of the working tree, after the button',
+        () => ours(appJs()).some((d) => codeOf(d) === 'no-debugger' && d.range.start.line === addedLine),
+        15_000,
+      ).catch((error: Error) => {
+        throw new Error(`${error.message} ${JSON.stringify(ours(appJs()))}; status ${api().status().text}`);
+      });
       assert.equal(config().get('includeUncommittedChanges'), false, 'the setting is left as it is');
     } finally {
       await setSetting('baseBranch', undefined);

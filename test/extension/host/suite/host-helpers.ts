@@ -1,10 +1,11 @@
 // What the in-host test files share: the fixture's files, the extension's command and API, waiting.
 import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import * as vscode from 'vscode';
 import type { DiffReviewApi } from '../../../../extension/src/extension.ts';
-import type { ReviewCommandResult } from '../../../../extension/src/review-controller.ts';
+import type { ReviewCommandResult } from '../../../../extension/src/review-options.ts';
 
 export const EXTENSION_ID = 'diff-review.diff-review';
 export const SOURCE = 'Diff Review';
@@ -43,7 +44,9 @@ export async function waitFor<T>(what: string, probe: () => T | undefined | fals
   }
 }
 
-export const lineOf = (uri: vscode.Uri, code: string) => ours(uri).find((d) => d.code === code)?.range.start.line;
+/** A diagnostic's rule id (its code is `{ value, target }`: the id, linked to its page). */
+export const codeOf = (d: vscode.Diagnostic) => (typeof d.code === 'object' ? String(d.code.value) : d.code);
+export const lineOf = (uri: vscode.Uri, code: string) => ours(uri).find((d) => codeOf(d) === code)?.range.start.line;
 
 /** Closes every editor, discarding unsaved edits (closeAllEditors would ask what to do with them). */
 export async function revertAndCloseAll(): Promise<void> {
@@ -83,5 +86,25 @@ export const shared: { bundledUrl?: string } = (global.diffReviewShared ??= {});
 /** What the extension sees of src/app.js, for failure messages: its diagnostics and its document. */
 export function appJsState(): string {
   const document = vscode.workspace.textDocuments.find((d) => d.uri.toString() === appJs().toString());
-  return `diagnostics on lines ${JSON.stringify(ours(appJs()).map((d) => [d.code, d.range.start.line]))}; document ${document ? `open (dirty: ${document.isDirty}, ${document.lineCount} lines, line 0: ${JSON.stringify(document.lineAt(0).text)})` : 'not open'}`;
+  return `diagnostics on lines ${JSON.stringify(ours(appJs()).map((d) => [codeOf(d), d.range.start.line]))}; document ${document ? `open (dirty: ${document.isDirty}, ${document.lineCount} lines, line 0: ${JSON.stringify(document.lineAt(0).text)})` : 'not open'}`;
 }
+
+/**
+ * Asks the launcher for a screenshot of the workbench as it is now (test-output/extension/screenshots/<name>.png),
+ * hovering over `hover` (a CSS selector) first; waits until it is saved. Nothing under plain @vscode/test-electron.
+ */
+export async function screenshot(name: string, hover?: string): Promise<void> {
+  const folder = process.env.DIFF_REVIEW_SCREENSHOTS;
+  if (!folder) return;
+  await sleep(1000);
+  console.log(`ready-for-screenshot:${name}${hover ? ` hover=${hover}` : ''}`);
+  await waitFor(`the screenshot ${name}`, () => existsSync(path.join(folder, `${name}.png`)), 15_000);
+}
+
+/** Presses the first button of the newest notification, as a user does (others are cleared first by `clearNotifications`). */
+export const pressNotificationButton = () => vscode.commands.executeCommand('notification.acceptPrimaryAction');
+export const clearNotifications = () => vscode.commands.executeCommand('notifications.clearAll');
+
+/** Whether an editor tab with this label is open. */
+export const tabOpen = (label: RegExp) =>
+  vscode.window.tabGroups.all.some((group) => group.tabs.some((tab) => label.test(tab.label)));

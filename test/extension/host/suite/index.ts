@@ -6,17 +6,27 @@ import path from 'node:path';
 import Mocha from 'mocha';
 import { figures } from './figures.ts';
 
-/** The test files (./<name>.host.ts), in the order they run. */
-const HOST_TEST_FILES = [
-  'start.host',
-  'review.host',
-  'configured-service.host',
-  'settings.host',
-  'folders.host',
-  'tracking.host',
-  'tokens.host',
-  'last.host',
-];
+/** The test files (./<name>.host.ts) of each session (a launch of the window), in the order they run. */
+const SESSIONS: Record<string, string[]> = {
+  // One window, most of the tests.
+  main: [
+    'start.host',
+    'review.host',
+    'findings.host',
+    'configured-service.host',
+    'settings.host',
+    'folders.host',
+    'tracking.host',
+    'tokens.host',
+    'last.host',
+  ],
+  // A review, then the same window again (a reload: the same profile and workspace).
+  'reload-before': ['reload-before.host'],
+  'reload-after': ['reload-after.host'],
+  // A window on a folder inside the repository, and one with no folder.
+  subfolder: ['subfolder.host'],
+  'no-folder': ['no-folder.host'],
+};
 
 export interface HostTestResults {
   passed: number;
@@ -28,7 +38,10 @@ export interface HostTestResults {
 export function run(): Promise<void> {
   const mocha = new Mocha({ ui: 'tdd', timeout: 30_000, color: false, reporter: 'spec' });
   // In this order: start.host needs a window without a service yet; last.host deactivates.
-  for (const file of HOST_TEST_FILES) mocha.addFile(path.join(__dirname, `${file}.js`));
+  const session = process.env.DIFF_REVIEW_HOST_SESSION || 'main';
+  const files = SESSIONS[session];
+  if (!files) throw new Error(`no host test session ${session}; there are ${Object.keys(SESSIONS).join(', ')}`);
+  for (const file of files) mocha.addFile(path.join(__dirname, `${file}.js`));
   const results: HostTestResults = { passed: 0, failed: 0, tests: [], figures };
   const save = () => {
     const file = process.env.DIFF_REVIEW_HOST_RESULTS;

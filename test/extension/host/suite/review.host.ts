@@ -11,6 +11,7 @@ import {
   appJs,
   appJsState,
   closedPort,
+  codeOf,
   configPy,
   EXTENSION_ID,
   lineOf,
@@ -19,6 +20,7 @@ import {
   revertAndCloseAll,
   review,
   root,
+  screenshot,
   setSetting,
   shared,
   sleep,
@@ -36,7 +38,7 @@ suite('Diff Review in a real extension host', () => {
       `the comment on the deleted src/old.js goes to the log: ${JSON.stringify(result)}`,
     );
 
-    const debuggerDiagnostic = ours(appJs()).find((d) => d.code === 'no-debugger');
+    const debuggerDiagnostic = ours(appJs()).find((d) => codeOf(d) === 'no-debugger');
     assert.ok(debuggerDiagnostic, `no-debugger on src/app.js; got ${JSON.stringify(ours(appJs()))}`);
     assert.equal(debuggerDiagnostic.severity, vscode.DiagnosticSeverity.Warning);
     assert.equal(debuggerDiagnostic.range.start.line, DEBUGGER_LINE);
@@ -48,7 +50,7 @@ suite('Diff Review in a real extension host', () => {
     );
     assert.match(debuggerDiagnostic.message, /^Remove the debugger statement/);
 
-    const secretDiagnostic = ours(configPy()).find((d) => d.code === 'secret');
+    const secretDiagnostic = ours(configPy()).find((d) => codeOf(d) === 'secret');
     assert.ok(secretDiagnostic, `secret on config.py; got ${JSON.stringify(ours(configPy()))}`);
     assert.equal(secretDiagnostic.severity, vscode.DiagnosticSeverity.Error);
     assert.equal(secretDiagnostic.range.start.line, SECRET_LINE);
@@ -57,10 +59,16 @@ suite('Diff Review in a real extension host', () => {
     assert.equal(ours(vscode.Uri.file(path.join(root(), 'src', 'old.js'))).length, 0);
     assert.deepEqual(
       api().status().state,
-      { kind: 'done', findings: 2, hidden: 0 },
+      { kind: 'done', findings: 2, bySeverity: { error: 1, warning: 1, info: 0 }, hidden: 0 },
       'the status bar counts the findings shown',
     );
-    assert.equal(api().status().text, '$(warning) 2 findings');
+    // The product's name, the icon of the worst severity, and the count by severity in the tooltip.
+    assert.equal(api().status().text, '$(error) Diff Review: 2');
+    assert.match(
+      api().status().tooltip,
+      /\| \$\(error\) Errors \| 1 \|\n\| \$\(warning\) Warnings \| 1 \|\n\| \$\(info\) Info \| 0 \|/,
+    );
+    assert.equal(api().status().command, 'diffReview.findings.focus', 'a click opens the findings');
     assert.match(result.serviceUrl ?? '', /^http:\/\/127\.0\.0\.1:\d+$/, 'the bundled service, on loopback');
     assert.equal(result.serviceUrl, shared.bundledUrl, 'the bundled service this window started');
   });
@@ -68,7 +76,7 @@ suite('Diff Review in a real extension host', () => {
   test('underlines the flagged code, not the whole line (the columns the engine reports, from its SARIF)', async () => {
     const result = await review();
     assert.equal(result.outcome, 'completed', JSON.stringify(result));
-    const found = ours(appJs()).find((d) => d.code === 'no-debugger');
+    const found = ours(appJs()).find((d) => codeOf(d) === 'no-debugger');
     assert.ok(found, JSON.stringify(ours(appJs())));
     const line = APP_JS.split('\n')[DEBUGGER_LINE]!;
     // The line's text would be `debugger;`; the rule flags the keyword.
@@ -91,11 +99,7 @@ suite('Diff Review in a real extension host', () => {
     editor.revealRange(new vscode.Range(DEBUGGER_LINE, 0, DEBUGGER_LINE, 0));
     await vscode.commands.executeCommand('workbench.action.closeAuxiliaryBar'); // room for the messages
     await vscode.commands.executeCommand('workbench.actions.view.problems');
-    const screenshot = process.env.DIFF_REVIEW_SCREENSHOT;
-    if (!screenshot) return; // under plain @vscode/test-electron nobody takes it
-    await sleep(1000);
-    console.log('ready-for-screenshot');
-    await waitFor('the screenshot', () => existsSync(screenshot), 10_000);
+    await screenshot('problems-panel');
   });
 
   test('a diagnostic moves with lines inserted and deleted above it', async () => {
@@ -104,7 +108,7 @@ suite('Diff Review in a real extension host', () => {
     await waitFor('the diagnostic to move down 2 lines', () => lineOf(appJs(), 'no-debugger') === DEBUGGER_LINE + 2);
     assert.ok(await editor.edit((edit) => edit.delete(new vscode.Range(0, 0, 1, 0))));
     await waitFor('the diagnostic to move up 1 line', () => lineOf(appJs(), 'no-debugger') === DEBUGGER_LINE + 1);
-    assert.equal(ours(appJs()).find((d) => d.code === 'no-debugger')?.range.start.character, 2);
+    assert.equal(ours(appJs()).find((d) => codeOf(d) === 'no-debugger')?.range.start.character, 2);
   });
 
   test('closing the file without saving puts it back on its line; reopening keeps it there', async () => {
@@ -168,8 +172,13 @@ suite('Diff Review in a real extension host', () => {
       assert.equal(lineOf(appJs(), 'no-debugger'), undefined, 'the warning is hidden');
       assert.equal(lineOf(configPy(), 'secret'), SECRET_LINE, 'the error is shown');
       // Hidden: the warning on src/app.js and the one on the deleted src/old.js.
-      assert.deepEqual(api().status().state, { kind: 'done', findings: 1, hidden: 2 });
-      assert.match(api().status().tooltip, /found 1 problem \(2 more below the minimum severity\)/);
+      assert.deepEqual(api().status().state, {
+        kind: 'done',
+        findings: 1,
+        bySeverity: { error: 1, warning: 0, info: 0 },
+        hidden: 2,
+      });
+      assert.match(api().status().tooltip, /2 more are below the minimum severity/);
     } finally {
       await setSetting('minimumSeverity', undefined);
     }
@@ -188,7 +197,7 @@ suite('Diff Review in a real extension host', () => {
       const result = await review();
       assert.equal(result.outcome, 'completed', JSON.stringify(result));
       // (An editor's document of src/app.js may still catch up with the disk: then it moves there.)
-      const debuggerAt = () => ours(appJs()).find((d) => d.code === 'no-debugger')?.range;
+      const debuggerAt = () => ours(appJs()).find((d) => codeOf(d) === 'no-debugger')?.range;
       await waitFor(
         'the diagnostic on the shifted line',
         () => debuggerAt()?.start.line === DEBUGGER_LINE + 2,
@@ -220,7 +229,7 @@ suite('Diff Review in a real extension host', () => {
       // editedLineBehavior "stale": the rewritten line keeps its comment, marked.
       await setSetting('editedLineBehavior', 'stale');
       const stale = await review();
-      const secret = ours(configPy()).find((d) => d.code === 'secret');
+      const secret = ours(configPy()).find((d) => codeOf(d) === 'secret');
       assert.equal(secret?.range.start.line, SECRET_LINE, JSON.stringify(stale));
       assert.match(secret?.message ?? '', /has changed since the reviewed version/);
     } finally {

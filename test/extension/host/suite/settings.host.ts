@@ -5,7 +5,18 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as vscode from 'vscode';
-import { config, EXTENSION_ID, review, setSetting, shared } from './host-helpers.ts';
+import {
+  clearNotifications,
+  config,
+  EXTENSION_ID,
+  pressNotificationButton,
+  revertAndCloseAll,
+  review,
+  setSetting,
+  shared,
+  tabOpen,
+  waitFor,
+} from './host-helpers.ts';
 
 const TOKEN = `drv_${'u'.repeat(38)}`;
 
@@ -29,7 +40,7 @@ suite('The service URL setting', () => {
 
   test('it is a user setting, shown in remote windows too, and checked as it is entered', () => {
     const setting =
-      vscode.extensions.getExtension(EXTENSION_ID)!.packageJSON.contributes.configuration.properties[
+      vscode.extensions.getExtension(EXTENSION_ID)!.packageJSON.contributes.configuration[0].properties[
         'diffReview.serviceUrl'
       ];
     // "machine" settings are left out of the User tab in remote windows (SSH, WSL, code-server).
@@ -46,9 +57,14 @@ suite('The service URL setting', () => {
     try {
       await setSetting('serviceUrl', other.url);
       await vscode.commands.executeCommand('diffReview.setToken', TOKEN);
+      await revertAndCloseAll();
+      await clearNotifications();
       const result = await review();
       assert.equal(result.outcome, 'error', JSON.stringify(result));
       assert.equal(result.failure?.kind, 'not_diff_review', JSON.stringify(result.failure));
+      // Its first button opens the Settings editor.
+      await pressNotificationButton();
+      await waitFor('the Settings editor', () => tabOpen(/^Settings$/), 5000);
       assert.ok(
         result.failure?.message.includes(`${other.url} does not answer like a Diff Review service (405`),
         result.failure?.message,

@@ -63,6 +63,9 @@ suite('Starting', () => {
       const exited = new Promise((resolve) => other.process.once('exit', resolve));
       other.process.kill('SIGTERM');
       await exited;
+      // Signed out: connecting must make a new token, on the service that has gone (the take-over
+      // must cover connecting too, not only the review).
+      await vscode.commands.executeCommand('diffReview.signOut');
       started = performance.now();
       const own = await review();
       figures.takeOverReviewMs = Math.round(performance.now() - started);

@@ -9,8 +9,10 @@ import * as vscode from 'vscode';
 import {
   api,
   appJs,
+  appJsState,
   configPy,
   editApp,
+  openApp,
   lineOf,
   ours,
   review,
@@ -43,7 +45,11 @@ suite('Findings follow their code', () => {
     await editApp((edit) => edit.insert(new vscode.Position(DEBUGGER_LINE, 2), '// '));
     await waitFor('the diagnostic to go', () => lineOf(appJs(), 'no-debugger') === undefined);
     assert.equal(findings(), 1, `the status bar counts what is shown: ${api().status().text}`);
-    assert.equal(api().status().text, '$(warning) 1 finding');
+    assert.equal(api().status().text, '$(error) Diff Review: 1', 'the worst left is the secret, an error');
+
+    // Hidden, not forgotten: a reload now keeps it too (its text is looked for again then).
+    await waitFor('the review saved as it is now', () => api().savedReview()?.shown === 1, 5000);
+    assert.deepEqual(api().savedReview(), { shown: 1, kept: 2 });
 
     await vscode.commands.executeCommand('undo');
     await waitFor('the diagnostic back after undo', () => lineOf(appJs(), 'no-debugger') === DEBUGGER_LINE);
@@ -54,13 +60,18 @@ suite('Findings follow their code', () => {
     await waitFor('the diagnostic to go with its line', () => lineOf(appJs(), 'no-debugger') === undefined);
     await vscode.commands.executeCommand('undo');
     await waitFor('the diagnostic back with its line', () => lineOf(appJs(), 'no-debugger') === DEBUGGER_LINE);
-    assert.ok(!editor.document.isDirty);
+    // Its dirty flag comes in an event of its own, after the text's.
+    await waitFor('the document clean again', () => !editor.document.isDirty);
   });
 
   test('a branch switch clears the findings its files no longer have; switching back brings them back', async () => {
     const result = await review();
     assert.equal(result.outcome, 'completed', JSON.stringify(result));
-    assert.equal(findings(), 2);
+    assert.equal(
+      findings(),
+      2,
+      `${appJsState()}; config.py: ${JSON.stringify(ours(configPy()))}; ${JSON.stringify(result)}`,
+    );
     git('stash', '--include-untracked'); // the fixture's deleted src/old.js
     git('checkout', '-q', 'main');
     try {
@@ -86,6 +97,42 @@ suite('Findings follow their code', () => {
     rmSync(path.join(root(), 'src', 'old.js'), { force: true });
   });
 
+  test('a branch switch with the files open, in stale mode: findings whose text is gone hide, not shown as edited', async () => {
+    await vscode.workspace
+      .getConfiguration('diffReview')
+      .update('editedLineBehavior', 'stale', vscode.ConfigurationTarget.Global);
+    try {
+      const result = await review();
+      assert.equal(result.outcome, 'completed', JSON.stringify(result));
+      await openApp(); // in an editor
+      await vscode.workspace.openTextDocument(configPy()); // loaded, without an editor
+      git('stash', '--include-untracked');
+      git('checkout', '-q', 'main');
+      try {
+        await waitFor(
+          'no finding left on main',
+          () => ours(appJs()).length + ours(configPy()).length === 0,
+          8000,
+        ).catch((error: Error) => {
+          throw new Error(`${error.message} ${appJsState()}; config.py: ${JSON.stringify(ours(configPy()))}`);
+        });
+      } finally {
+        git('checkout', '-q', 'feature');
+        git('stash', 'pop', '-q');
+      }
+      await waitFor(
+        'the findings back on feature',
+        () => lineOf(appJs(), 'no-debugger') === DEBUGGER_LINE && lineOf(configPy(), 'secret') === SECRET_LINE,
+        8000,
+      );
+      rmSync(path.join(root(), 'src', 'old.js'), { force: true });
+    } finally {
+      await vscode.workspace
+        .getConfiguration('diffReview')
+        .update('editedLineBehavior', undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
+
   test("after a reload, the last review's findings come back, placed on the text as it is now", async () => {
     // A reload is two lives of the extension sharing its workspace state: played here by two
     // ReviewDiagnostics over one Memento (the extension's own are cleared first).
@@ -103,7 +150,12 @@ suite('Findings follow their code', () => {
       lineText,
     };
     before.replace(new Map([[appJs().fsPath, [planned]]]));
-    await new ReviewMemory(memento).save(before.saved(), { kind: 'done', findings: 1, hidden: 0 });
+    await new ReviewMemory(memento).save(before.saved(), {
+      kind: 'done',
+      findings: 1,
+      bySeverity: { error: 0, warning: 1, info: 0 },
+      hidden: 0,
+    });
     before.dispose();
     assert.equal(lineOf(appJs(), 'no-debugger'), undefined);
 
@@ -111,7 +163,12 @@ suite('Findings follow their code', () => {
     const after = new ReviewDiagnostics(() => 'drop');
     try {
       const saved = new ReviewMemory(memento).load();
-      assert.deepEqual(saved?.state, { kind: 'done', findings: 1, hidden: 0 });
+      assert.deepEqual(saved?.state, {
+        kind: 'done',
+        findings: 1,
+        bySeverity: { error: 0, warning: 1, info: 0 },
+        hidden: 0,
+      });
       after.restore(new Map(saved!.files));
       await waitFor('the finding on its moved line', () => lineOf(appJs(), 'no-debugger') === DEBUGGER_LINE + 2);
     } finally {

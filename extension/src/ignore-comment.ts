@@ -1,0 +1,100 @@
+// The `diff-review-ignore <rule>` comment that suppresses one finding, in its file's comment
+// syntax, and where it goes: its own line above the finding (with the line's indentation), or the
+// end of the finding's line where a line above would break the code. The engine reads both
+// (service/engine/suppression.ts). Plain data (no vscode import), tested under vitest.
+
+/** How a comment is opened and closed in a language; none for a language without comments (JSON). */
+interface CommentSyntax {
+  open: string;
+  close?: string;
+}
+
+const SLASHES: CommentSyntax = { open: '//' };
+const HASH: CommentSyntax = { open: '#' };
+const MARKUP: CommentSyntax = { open: '<!--', close: '-->' };
+const DASHES: CommentSyntax = { open: '--' };
+const BLOCK: CommentSyntax = { open: '/*', close: '*/' };
+const SEMICOLON: CommentSyntax = { open: ';' };
+
+/** VS Code language id → its comment syntax. */
+const SYNTAX: Record<string, CommentSyntax> = {
+  ...Object.fromEntries(
+    [
+      'javascript',
+      'javascriptreact',
+      'typescript',
+      'typescriptreact',
+      'java',
+      'go',
+      'rust',
+      'csharp',
+      'c',
+      'cpp',
+      'kotlin',
+      'swift',
+      'scala',
+      'dart',
+      'php',
+      'groovy',
+      'jsonc',
+      'scss',
+      'less',
+    ].map((id) => [id, SLASHES]),
+  ),
+  ...Object.fromEntries(
+    [
+      'python',
+      'shellscript',
+      'yaml',
+      'toml',
+      'dockerfile',
+      'ruby',
+      'perl',
+      'r',
+      'makefile',
+      'powershell',
+      'properties',
+      'dotenv',
+      'terraform',
+    ].map((id) => [id, HASH]),
+  ),
+  ...Object.fromEntries(['html', 'xml', 'markdown', 'svg', 'vue'].map((id) => [id, MARKUP])),
+  ...Object.fromEntries(['sql', 'lua', 'haskell'].map((id) => [id, DASHES])),
+  css: BLOCK,
+  ini: SEMICOLON,
+};
+
+/** The suppression comment for `ruleId` in a language, or undefined when it has no comments. */
+export function ignoreComment(languageId: string, ruleId: string): string | undefined {
+  const syntax = SYNTAX[languageId];
+  if (!syntax) return undefined;
+  return `${syntax.open} diff-review-ignore ${ruleId}${syntax.close ? ` ${syntax.close}` : ''}`;
+}
+
+/** Where to write it: a text insertion at (line, character), 0-based. */
+export interface IgnoreInsertion {
+  line: number;
+  character: number;
+  text: string;
+}
+
+/**
+ * The insertion that suppresses the finding of `ruleId` on `line` of `lines`; undefined when the
+ * language has no comments. Above the line, unless the line continues the one before it (a
+ * trailing backslash) or is a shebang's first line: then at its end.
+ */
+export function ignoreInsertion(
+  lines: readonly string[],
+  line: number,
+  languageId: string,
+  ruleId: string,
+): IgnoreInsertion | undefined {
+  const comment = ignoreComment(languageId, ruleId);
+  const text = lines[line];
+  if (comment === undefined || text === undefined) return undefined;
+  const continues = line > 0 && /\\\s*$/.test(lines[line - 1] ?? '');
+  const shebang = line === 0 && text.startsWith('#!');
+  if (continues || shebang) return { line, character: text.length, text: ` ${comment}` };
+  const indentation = /^\s*/.exec(text)?.[0] ?? '';
+  return { line, character: 0, text: `${indentation}${comment}\n` };
+}

@@ -1,0 +1,102 @@
+// The quick fixes' text: the ignore comment in each language's syntax and where it goes, and the
+// config file with a rule turned off (comments kept). The in-host tests apply them for real.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { CONFIGURABLE_RULES } from '../../service/cli/project-config/config-schema.ts';
+import { isSuppressed } from '../../service/engine/suppression.ts';
+import { ignoreComment, ignoreInsertion } from '../../extension/src/ignore-comment.ts';
+import { isConfigurableRule, withRuleOff } from '../../extension/src/rule-off-config.ts';
+import { ruleHelpFromSarif } from '../../extension/src/sarif-rule-help.ts';
+
+describe('the ignore comment', () => {
+  it.each([
+    ['typescript', '// diff-review-ignore no-debugger'],
+    ['go', '// diff-review-ignore no-debugger'],
+    ['python', '# diff-review-ignore no-debugger'],
+    ['dockerfile', '# diff-review-ignore no-debugger'],
+    ['html', '<!-- diff-review-ignore no-debugger -->'],
+    ['markdown', '<!-- diff-review-ignore no-debugger -->'],
+    ['sql', '-- diff-review-ignore no-debugger'],
+    ['css', '/* diff-review-ignore no-debugger */'],
+    ['ini', '; diff-review-ignore no-debugger'],
+  ])('%s: %s, which the engine honours', (language, comment) => {
+    expect(ignoreComment(language, 'no-debugger')).toBe(comment);
+    expect(isSuppressed('no-debugger', 'debugger;', comment)).toBe(true);
+  });
+
+  it('none for JSON, which has no comments', () => {
+    expect(ignoreComment('json', 'no-debugger')).toBeUndefined();
+    expect(ignoreInsertion(['{"a": 1}'], 0, 'json', 'secret')).toBeUndefined();
+  });
+
+  it('goes above the line with its indentation, or at its end after a continued line or on a shebang', () => {
+    expect(ignoreInsertion(['if (x) {', '    debugger;'], 1, 'javascript', 'no-debugger')).toEqual({
+      line: 1,
+      character: 0,
+      text: '    // diff-review-ignore no-debugger\n',
+    });
+    expect(ignoreInsertion(['curl -H x \\', '  -u admin:hunter2'], 1, 'shellscript', 'secret')).toEqual({
+      line: 1,
+      character: 18,
+      text: ' # diff-review-ignore secret',
+    });
+    expect(ignoreInsertion(['#!/bin/sh -x'], 0, 'shellscript', 'x')?.character).toBe(12);
+  });
+});
+
+describe('turning a rule off in .diff-review.yml', () => {
+  it('makes the file when there is none', () => {
+    expect(parse(withRuleOff(undefined, 'no-debugger'))).toEqual({ rules: { 'no-debugger': 'off' } });
+  });
+
+  it('keeps comments, other keys and other rules', () => {
+    const text = '# ours\nrules:\n  secret: warning # noisy here\nignore:\n  - vendor/**\n';
+    const edited = withRuleOff(text, 'no-debugger');
+    expect(edited).toContain('# ours\n');
+    expect(edited).toContain('# noisy here');
+    expect(parse(edited)).toEqual({ rules: { secret: 'warning', 'no-debugger': 'off' }, ignore: ['vendor/**'] });
+    expect(parse(withRuleOff('rules:\n', 'secret'))).toEqual({ rules: { secret: 'off' } });
+  });
+
+  it('writes .diff-review.json as JSON', () => {
+    expect(JSON.parse(withRuleOff('{"ignore": ["a"]}', 'secret', true))).toEqual({
+      ignore: ['a'],
+      rules: { secret: 'off' },
+    });
+  });
+
+  it('refuses a file that is not a mapping, and rule ids a config cannot name', () => {
+    expect(() => withRuleOff('- a\n', 'secret')).toThrow(/must be a mapping/);
+    expect(isConfigurableRule('no-debugger')).toBe(true);
+    expect(isConfigurableRule('review-truncated')).toBe(false);
+  });
+});
+
+describe('the diffReview.rules setting', () => {
+  it('lists every rule a config may name, with the settings a config takes', () => {
+    const manifest = JSON.parse(
+      readFileSync(path.join(import.meta.dirname, '..', '..', 'extension', 'package.json'), 'utf8'),
+    );
+    const rules = manifest.contributes.configuration
+      .map((category: { properties: Record<string, unknown> }) => category.properties['diffReview.rules'])
+      .find(Boolean);
+    expect(Object.keys(rules.properties).sort()).toEqual(CONFIGURABLE_RULES.map((rule) => rule.id).sort());
+    for (const setting of Object.values(rules.properties))
+      expect((setting as { enum: string[] }).enum).toEqual(['off', 'error', 'warning', 'info']);
+  });
+});
+
+describe("the rules' pages in a review's SARIF", () => {
+  it('are read by rule id; anything else is skipped', () => {
+    const sarif = {
+      runs: [
+        { tool: { driver: { rules: [{ id: 'a', help: { markdown: '# a' } }, { id: 'b', help: { text: 'b' } }, 7] } } },
+        { nothing: true },
+      ],
+    };
+    expect([...ruleHelpFromSarif(sarif)]).toEqual([['a', '# a']]);
+    expect(ruleHelpFromSarif(undefined).size).toBe(0);
+  });
+});
