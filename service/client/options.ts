@@ -6,7 +6,7 @@ export type TokenSource = string | (() => string | undefined | Promise<string | 
 
 export interface ClientOptions {
   /**
-   * Address of the service, e.g. `http://127.0.0.1:8787`. A path is kept as a prefix
+   * Address of the service, e.g. `http://127.0.0.1:7411` (the service's default). A path is kept as a prefix
    * (`https://host/diff-review` → `https://host/diff-review/v1/reviews`).
    */
   baseUrl: string;

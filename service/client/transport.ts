@@ -143,7 +143,7 @@ function normalizeBaseUrl(baseUrl: string): string {
     url = new URL(baseUrl);
   } catch {
     throw new TypeError(
-      `baseUrl must be an absolute http(s) URL such as http://127.0.0.1:8787, got ${JSON.stringify(baseUrl)}.`,
+      `baseUrl must be an absolute http(s) URL such as http://127.0.0.1:7411 (the service's default address), got ${JSON.stringify(baseUrl)}.`,
     );
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {

@@ -132,7 +132,7 @@ describe('requests', () => {
   });
 
   it('refuses a base address that is not an http(s) URL', () => {
-    expect(() => createClient({ baseUrl: 'localhost:8787' })).toThrow(/absolute http\(s\) URL|http or https/);
+    expect(() => createClient({ baseUrl: 'localhost:7411' })).toThrow(/absolute http\(s\) URL|http or https/);
     expect(() => createClient({ baseUrl: 'not a url' })).toThrow(TypeError);
   });
 });
