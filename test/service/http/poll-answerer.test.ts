@@ -15,6 +15,7 @@ import { ReviewService } from '../../../service/reviews/review-service.ts';
 import { LowdbStore } from '../../../service/store/lowdb-store.ts';
 import type { StoredReview } from '../../../service/store/types.ts';
 import { TestClock } from '../../support/test-clock.ts';
+import { storedReview } from '../../support/stored-review.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const FALLBACK = 599;
@@ -65,16 +66,13 @@ afterAll(async () => {
 
 let serial = 0;
 beforeEach(async () => {
-  const at = new Date(clock.now()).toISOString();
-  review = {
+  review = storedReview({
     review_id: `rev_01FASTPATH${String(++serial).padStart(16, '0')}`,
     owner: 'alice',
     status: 'completed',
     repository: 'github.com/acme/widgets',
-    created_at: at,
-    updated_at: at,
-    attempts: 1,
-  };
+    at: clock.now(),
+  });
   await store.insertReview(review);
   bodies = new FinishedBodies();
   bodies.set(review, BYTES);

@@ -3,7 +3,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NotFoundError } from '../../../service/api/errors.ts';
 import { ReviewService } from '../../../service/reviews/review-service.ts';
-import type { StoredReview } from '../../../service/store/types.ts';
 import { settledReview } from '../../support/settled-review.ts';
 import { TestClock } from '../../support/test-clock.ts';
 import {
@@ -13,6 +12,7 @@ import {
   type TestService,
   closeHealthy,
 } from '../../support/test-service.ts';
+import { storedReview } from '../../support/stored-review.ts';
 
 const clock = new TestClock();
 
@@ -99,15 +99,11 @@ describe('not found', () => {
 
 describe("another owner's review is 404, never 403", () => {
   it('ReviewService.find with a different owner → 404 not_found; the owner itself finds it', async () => {
-    const stored: StoredReview = {
+    const stored = storedReview({
       review_id: 'rev_01JD8X3Q4M5N6P7R8S9T0V1W2X',
       owner: 'alice',
-      status: 'queued',
-      repository: 'r',
-      created_at: '2026-01-01T00:00:00.000Z',
-      updated_at: '2026-01-01T00:00:00.000Z',
-      attempts: 0,
-    };
+      at: '2026-01-01T00:00:00.000Z',
+    });
     const service = new ReviewService({
       store: { getReview: async (id: string) => (id === stored.review_id ? stored : undefined) } as never,
       runner: {} as never,

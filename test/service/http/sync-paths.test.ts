@@ -12,8 +12,8 @@ import type { AuthRequirement, Principal } from '../../../service/auth/verify-to
 import { domainReply } from '../../../service/http/error-replies.ts';
 import { ReviewService } from '../../../service/reviews/review-service.ts';
 import { LowdbStore } from '../../../service/store/lowdb-store.ts';
-import type { StoredReview } from '../../../service/store/types.ts';
 import { TestClock } from '../../support/test-clock.ts';
+import { storedReview } from '../../support/stored-review.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const read: AuthRequirement = { type: 'review', scope: 'reviews:read' };
@@ -128,16 +128,13 @@ describe('the token check', () => {
 
 describe('the review lookup', () => {
   it('peek answers the review find answers, whoever asks, and nothing without a synchronous lookup', async () => {
-    const at = new Date(clock.now()).toISOString();
-    const review: StoredReview = {
+    const review = storedReview({
       review_id: 'rev_01SYNCPATHS000000000000000',
       owner: 'alice',
       status: 'completed',
       repository: 'github.com/acme/widgets',
-      created_at: at,
-      updated_at: at,
-      attempts: 1,
-    };
+      at: clock.now(),
+    });
     await store.insertReview(review);
     const options = {
       runner: {} as never,

@@ -3,32 +3,22 @@
 // temp files of writes cut short are swept on the next start; a lock left by kill -9 whose pid now
 // belongs to another process does not keep the service from starting.
 import { spawn } from 'node:child_process';
-import { chmod, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { chmod, mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { acquireDataDirLock, DataDirBusyError, LOCK_FILE } from '../../../service/store/data-dir-lock.ts';
 import { startTimeSources } from '../../../service/store/data-dir-process-start.ts';
 import { LowdbStore } from '../../../service/store/lowdb-store.ts';
 import type { StoreLog } from '../../../service/store/store-log.ts';
 import type { StoredReview } from '../../../service/store/types.ts';
 import { DEBUGGER_DIFF, startTestService } from '../../support/test-service.ts';
+import { tempDirs } from '../../support/temp-dirs.ts';
+import { reviewIdOf, storedReview } from '../../support/stored-review.ts';
 
-const dirs: string[] = [];
-afterEach(async () => {
-  for (const dir of dirs.splice(0)) await rm(dir, { recursive: true, force: true });
-});
-async function dataDir() {
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'diff-review-leftovers-'));
-  dirs.push(dir);
-  return dir;
-}
+const dataDir = tempDirs('leftovers');
 
-const id = (i: number) => `rev_${String(i).padStart(26, '0')}`;
-function review(i: number, status: StoredReview['status']): StoredReview {
-  const at = '2026-11-20T00:00:00.000Z';
-  return { review_id: id(i), owner: 'local', status, repository: 'r', created_at: at, updated_at: at, attempts: 0 };
-}
+const id = reviewIdOf;
+const review = (i: number, status: StoredReview['status']) => storedReview({ review_id: id(i), status });
 
 /** The files under `dir` that are not 0600 and the folders that are not 0700, with their modes. */
 async function notPrivate(dir: string): Promise<string[]> {
