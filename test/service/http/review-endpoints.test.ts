@@ -2,7 +2,6 @@
 // filters, cancel, SARIF, Idempotency-Key.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NotFoundError } from '../../../service/api/errors.ts';
-import { ReviewService } from '../../../service/reviews/review-service.ts';
 import { settledReview } from '../../support/settled-review.ts';
 import { TestClock } from '../../support/test-clock.ts';
 import {
@@ -13,6 +12,7 @@ import {
   closeHealthy,
 } from '../../support/test-service.ts';
 import { storedReview } from '../../support/stored-review.ts';
+import { readingReviewService } from '../../support/reading-review-service.ts';
 
 const clock = new TestClock();
 
@@ -104,14 +104,9 @@ describe("another owner's review is 404, never 403", () => {
       owner: 'alice',
       at: '2026-01-01T00:00:00.000Z',
     });
-    const service = new ReviewService({
+    const service = readingReviewService({
       store: { getReview: async (id: string) => (id === stored.review_id ? stored : undefined) } as never,
-      runner: {} as never,
-      events: {} as never,
       clock,
-      maxQueuedJobs: 10,
-      retentionDays: 30,
-      version: 'test',
     });
     expect(await service.find('alice', stored.review_id)).toBe(stored);
     const error = await service.find('mallory', stored.review_id).catch((e: unknown) => e);

@@ -10,10 +10,10 @@ import { NotFoundError } from '../../../service/api/errors.ts';
 import { TokenService } from '../../../service/auth/tokens.ts';
 import type { AuthRequirement, Principal } from '../../../service/auth/verify-token.ts';
 import { domainReply } from '../../../service/http/error-replies.ts';
-import { ReviewService } from '../../../service/reviews/review-service.ts';
 import { LowdbStore } from '../../../service/store/lowdb-store.ts';
 import { TestClock } from '../../support/test-clock.ts';
 import { storedReview } from '../../support/stored-review.ts';
+import { readingReviewService } from '../../support/reading-review-service.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const read: AuthRequirement = { type: 'review', scope: 'reviews:read' };
@@ -136,16 +136,8 @@ describe('the review lookup', () => {
       at: clock.now(),
     });
     await store.insertReview(review);
-    const options = {
-      runner: {} as never,
-      events: {} as never,
-      clock,
-      maxQueuedJobs: 1,
-      retentionDays: 30,
-      version: 'test',
-    };
-    const sync = new ReviewService({ ...options, store, atHand: store });
-    const awaited = new ReviewService({ ...options, store });
+    const sync = readingReviewService({ store, atHand: store, clock });
+    const awaited = readingReviewService({ store, clock });
 
     expect(sync.peek(review.review_id)).toBe(await sync.find('alice', review.review_id));
     // peek does not check the owner (its caller does); find answers another owner 404.
