@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon, { type Options, type Result } from 'autocannon';
+import { settledReview } from '../../support/settled-review.ts';
 import type { ChildConfig, ChildStats } from './server-child.ts';
 
 const CHILD = new URL('./server-child.ts', import.meta.url);
@@ -191,22 +192,10 @@ export interface Job {
 }
 
 /** Polls until the job is completed or failed (bounded by `timeoutMs`). */
-export async function waitTerminal(
-  url: string,
-  token: string,
-  id: string,
-  timeoutMs = 120_000,
-  everyMs = 50,
-): Promise<Job> {
-  const until = Date.now() + timeoutMs;
-  while (Date.now() < until) {
-    const job = (await (
-      await fetch(`${url}/v1/reviews/${id}`, { headers: { authorization: `Bearer ${token}` } })
-    ).json()) as Job;
-    if (job.status === 'completed' || job.status === 'failed') return job;
-    await sleep(everyMs);
-  }
-  throw new Error(`review ${id} not terminal after ${timeoutMs} ms`);
+export function waitTerminal(url: string, token: string, id: string, timeoutMs = 120_000, everyMs = 50): Promise<Job> {
+  const read = async () =>
+    (await (await fetch(`${url}/v1/reviews/${id}`, { headers: { authorization: `Bearer ${token}` } })).json()) as Job;
+  return settledReview(read, { timeoutMs, intervalMs: everyMs });
 }
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
