@@ -64,6 +64,20 @@ async function listOf(query: string): Promise<List> {
   expect(response.status, JSON.stringify(json)).toBe(200);
   return json;
 }
+/** Every page of a repository's reviews, `limit` a page, following next_cursor (20 pages at most). */
+async function pagesOf(repository: string, limit: number): Promise<List[]> {
+  const pages: List[] = [];
+  let cursor: string | null = null;
+  do {
+    const page: List = await listOf(
+      `repository=${encodeURIComponent(repository)}&limit=${limit}${cursor ? `&cursor=${cursor}` : ''}`,
+    );
+    pages.push(page);
+    cursor = page.next_cursor;
+  } while (cursor !== null && pages.length < 20);
+  return pages;
+}
+const idsOf = (pages: List[]) => pages.flatMap((page) => page.reviews.map((r) => r.review_id));
 async function errorOf(response: Response) {
   return { status: response.status, ...((await response.json()) as { error: string; message: string }) };
 }
@@ -144,19 +158,11 @@ describe('list', () => {
     const repository = `github.com/acme/pages-${Date.now()}`;
     const made: Job[] = [];
     for (let i = 0; i < 5; i++) made.push(await create({ repository }));
-    const pages: List[] = [];
-    let cursor: string | null = null;
-    do {
-      const page: List = await listOf(
-        `repository=${encodeURIComponent(repository)}&limit=2${cursor ? `&cursor=${cursor}` : ''}`,
-      );
-      pages.push(page);
-      cursor = page.next_cursor;
-    } while (cursor !== null && pages.length < 10);
+    const pages = await pagesOf(repository, 2);
     expect(pages.map((p) => p.reviews.length)).toEqual([2, 2, 1]);
     expect(pages.at(-1)!.next_cursor).toBeNull();
     expect(pages.slice(0, 2).every((p) => typeof p.next_cursor === 'string')).toBe(true);
-    const ids = pages.flatMap((p) => p.reviews.map((r) => r.review_id));
+    const ids = idsOf(pages);
     expect(new Set(ids).size).toBe(5);
     expect(ids).toEqual(made.map((m) => m.review_id).reverse());
   });
@@ -170,16 +176,7 @@ describe('list', () => {
     } finally {
       clock.fixed = undefined;
     }
-    const ids: string[] = [];
-    let cursor: string | null = null;
-    for (let i = 0; i < 10; i++) {
-      const page: List = await listOf(
-        `repository=${encodeURIComponent(repository)}&limit=2${cursor ? `&cursor=${cursor}` : ''}`,
-      );
-      ids.push(...page.reviews.map((r) => r.review_id));
-      cursor = page.next_cursor;
-      if (cursor === null) break;
-    }
+    const ids = idsOf(await pagesOf(repository, 2));
     expect(ids).toEqual(made.map((m) => m.review_id).reverse());
   });
 
@@ -191,16 +188,7 @@ describe('list', () => {
         create({ repository, diff: `${DEBUGGER_DIFF}${'#'.repeat(i % 2 ? 900_000 : 1)}\n` }),
       ),
     );
-    const ids: string[] = [];
-    let cursor: string | null = null;
-    for (let i = 0; i < 20; i++) {
-      const page: List = await listOf(
-        `repository=${encodeURIComponent(repository)}&limit=1${cursor ? `&cursor=${cursor}` : ''}`,
-      );
-      ids.push(...page.reviews.map((r) => r.review_id));
-      cursor = page.next_cursor;
-      if (cursor === null) break;
-    }
+    const ids = idsOf(await pagesOf(repository, 1));
     expect([...ids].sort()).toEqual(made.map((m) => m.review_id).sort());
     expect(ids).toEqual([...ids].sort().reverse());
   });
