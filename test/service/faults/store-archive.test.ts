@@ -20,6 +20,15 @@ const ids = (reviews: StoredReview[]) => reviews.map((r) => r.review_id);
 const docOf = async (dir: string) =>
   JSON.parse(await readFile(path.join(dir, 'store.json'), 'utf8')) as { reviews: StoredReview[] };
 
+/** 1,200 reviews finished over 12 days from T0, 100 a day. */
+function finishOverTwelveDays(store: LowdbStore) {
+  return Promise.all(
+    Array.from({ length: 1200 }, (_, i) =>
+      store.insertReview(review(i, 'completed', T0 + Math.floor(i / 100) * DAY + (i % 100) * 1000)),
+    ),
+  );
+}
+
 async function seed(dir: string, count: number, unfinishedEvery = 0) {
   const store = await LowdbStore.open(dir);
   await Promise.all(
@@ -105,12 +114,7 @@ describe('store archive', () => {
   it('retention deletes finished reviews from the archive and the document, and they stay deleted', async () => {
     const dir = await dataDir();
     const store = await LowdbStore.open(dir);
-    // 1,200 reviews finished over 12 days, 100 a day.
-    await Promise.all(
-      Array.from({ length: 1200 }, (_, i) =>
-        store.insertReview(review(i, 'completed', T0 + Math.floor(i / 100) * DAY + (i % 100) * 1000)),
-      ),
-    );
+    await finishOverTwelveDays(store);
     const cutoff = new Date(T0 + 5 * DAY + 50 * 1000).toISOString(); // in the middle of day 6
     expect(await store.deleteFinishedBefore(cutoff)).toBe(550);
     expect(await store.listReviews({ owner: 'local', limit: 10_000 })).toHaveLength(650);
@@ -138,11 +142,7 @@ describe('store archive', () => {
   it('archived reviews are read from their segments: after retention rewrote the cut-off day, and when one changes again', async () => {
     const dir = await dataDir();
     const store = await LowdbStore.open(dir);
-    await Promise.all(
-      Array.from({ length: 1200 }, (_, i) =>
-        store.insertReview(review(i, 'completed', T0 + Math.floor(i / 100) * DAY + (i % 100) * 1000)),
-      ),
-    );
+    await finishOverTwelveDays(store);
     const cutoff = new Date(T0 + 5 * DAY + 50 * 1000).toISOString();
     expect(await store.deleteFinishedBefore(cutoff)).toBe(550);
     // Kept lines of the rewritten segment moved: every one is still found, whole.
