@@ -96,7 +96,7 @@ export async function rotateDashboardToken(store: TokenStore, dataDir: string, c
   const secret = mintSecret();
   const file = dashboardTokenFile(dataDir);
   // File first: if the store write then fails, the old secret still works and the next start retries.
-  await atomicWrite(file, secret + '\n', 0o600);
+  await atomicWrite(file, `${secret}\n`, 0o600);
   await saveDashboardSecret(store, clock, secret, await findDashboardToken(store));
   return file;
 }

@@ -10,7 +10,7 @@ import type { StoredReview } from './types.ts';
 export interface ArchiveEntry {
   review_id: string;
   owner: string;
-  status: string;
+  status: StoredReview['status'];
   repository: string;
   /** updated_at as milliseconds since the epoch. */
   updatedMs: number;
@@ -112,8 +112,9 @@ export class ArchiveIndex {
   owner(slot: number): string {
     return this.#strings[this.#owner[slot]!]!;
   }
-  status(slot: number): string {
-    return this.#strings[this.#status[slot]!]!;
+  status(slot: number): StoredReview['status'] {
+    // interned from an entry's status, which is one
+    return this.#strings[this.#status[slot]!]! as StoredReview['status'];
   }
   repository(slot: number): string {
     return this.#strings[this.#repository[slot]!]!;

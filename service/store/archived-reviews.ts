@@ -10,6 +10,7 @@
 // retention decision below asks `documentCopy(id)` first, and an archived line of an id the
 // document holds is never answered, listed or counted.
 import { LRUCache } from 'lru-cache';
+import { isTerminalStatus } from '../api/review-status.ts';
 import { ArchiveIndex, entryOf } from './archive-index.ts';
 import { ArchiveCutError, ReviewArchive, type ArchiveLocation } from './review-archive.ts';
 import { isStoredReview } from './store-document.ts';
@@ -21,8 +22,6 @@ export type DocumentCopy = (id: string) => StoredReview | undefined;
 
 /** What #read answers for a review whose archive line is damaged. */
 const DAMAGED = Symbol('damaged archive line');
-
-const isFinished = (status: string) => status === 'completed' || status === 'failed';
 
 export class ArchivedReviews {
   readonly #segments: ReviewArchive;
@@ -183,7 +182,7 @@ export class ArchivedReviews {
       for (let slot = 0; slot < index.size; slot++) {
         const id = index.id(slot);
         if (this.#documentCopy(id) !== undefined) continue; // the document's copy decides
-        if (isFinished(index.status(slot)) && index.updatedMs(slot) < cutoffMs) archivedIds.add(id);
+        if (isTerminalStatus(index.status(slot)) && index.updatedMs(slot) < cutoffMs) archivedIds.add(id);
       }
       const ids = document.take(archivedIds);
       if (ids.size === 0) return ids;

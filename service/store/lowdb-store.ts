@@ -8,6 +8,7 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Low } from 'lowdb';
+import { isTerminal } from '../api/review-status.ts';
 import type { Finding } from '../engine/types.ts';
 import { ArchivedReviews } from './archived-reviews.ts';
 import { keepDataDirPrivate } from './data-dir-modes.ts';
@@ -39,8 +40,7 @@ import {
 const ARCHIVE_ABOVE = 400;
 /** ...keeping this many of the newest in the document. */
 const KEEP_FINISHED = 200;
-const isFinished = (r: StoredReview) => r.status === 'completed' || r.status === 'failed';
-const isUnfinished = (r: StoredReview | undefined) => r?.status === 'queued' || r?.status === 'running';
+const isUnfinished = (r: StoredReview | undefined) => r !== undefined && !isTerminal(r);
 
 export class LowdbStore implements Store, InMemoryLookups {
   readonly #db: Low<StoreDocument>;
@@ -136,7 +136,7 @@ export class LowdbStore implements Store, InMemoryLookups {
    * a crash in between leaves them in both (the document's copy wins), never in neither.
    */
   async #archiveOld(): Promise<void> {
-    const finished = this.#db.data.reviews.filter(isFinished);
+    const finished = this.#db.data.reviews.filter(isTerminal);
     if (finished.length <= ARCHIVE_ABOVE) return;
     const moving = finished.slice(0, finished.length - KEEP_FINISHED);
     const snapshot = moving.map((r) => JSON.stringify(r));
@@ -206,7 +206,7 @@ export class LowdbStore implements Store, InMemoryLookups {
     const ids = await this.#archived.deleteFinishedBefore(date, {
       take: (archivedIds) => {
         const ids = new Set(archivedIds);
-        for (const r of this.#db.data.reviews) if (isFinished(r) && r.updated_at < date) ids.add(r.review_id);
+        for (const r of this.#db.data.reviews) if (isTerminal(r) && r.updated_at < date) ids.add(r.review_id);
         if (ids.size === 0) return ids;
         this.#db.data.reviews = this.#db.data.reviews.filter((r) => !ids.has(r.review_id));
         for (const id of ids) this.#reviews.delete(id);

@@ -8,22 +8,8 @@
 // Run: node test/bench/api-throughput.ts   (DURATION=seconds, default 10; ROUNDS, default 2)
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import {
-  createReview,
-  debuggerDiff,
-  load,
-  ms,
-  ratio,
-  reviewToken,
-  rps,
-  runIfMain,
-  startChild,
-  tempDir,
-  waitTerminal,
-  type ChildServer,
-  type Load,
-  type Row,
-} from './support/harness.ts';
+import { load, ms, ratio, rps, runIfMain, tempDir, type ChildServer, type Load, type Row } from './support/harness.ts';
+import { bareAnswering, serviceWithReview } from './support/review-to-poll.ts';
 
 const DURATION = Number(process.env.DURATION ?? 10);
 const ROUNDS = Number(process.env.ROUNDS ?? 2);
@@ -34,27 +20,6 @@ interface Target {
   url: string;
   headers?: Record<string, string>;
   runs: Load[];
-}
-
-/** A service with one completed review of 20 comments, and what a GET of it answers. */
-async function serviceWithReview(dataDir: string, logLevel: string, logFile?: string) {
-  const server = await startChild({ mode: 'service', dataDir, logLevel }, logFile);
-  const token = await reviewToken(server.url, server.dashboardToken!);
-  const id = await createReview(server.url, token, debuggerDiff(20));
-  const job = await waitTerminal(server.url, token, id);
-  if (job.status !== 'completed' || job.comments?.length !== 20)
-    throw new Error(`expected 20 comments, got ${JSON.stringify(job).slice(0, 300)}`);
-  const url = `${server.url}/v1/reviews/${id}`;
-  const headers = { authorization: `Bearer ${token}` };
-  const answer = await fetch(url, { headers });
-  return {
-    server,
-    url,
-    headers,
-    id,
-    body: Buffer.from(await answer.arrayBuffer()),
-    contentType: answer.headers.get('content-type')!,
-  };
 }
 
 /** Sums interleaved runs into one figure: requests over time, and the worst p99 of the rounds. */
@@ -76,18 +41,13 @@ export async function apiThroughput(): Promise<Row[]> {
   const servers: ChildServer[] = [];
   try {
     const logFile = path.join(dataDir.dir, 'service.log');
-    const served = await serviceWithReview(dataDir.dir, 'info', logFile);
+    const served = await serviceWithReview(dataDir.dir, { logLevel: 'info', logFile });
     servers.push(served.server);
-    const bare = await startChild({
-      mode: 'bare',
-      status: 200,
-      contentType: served.contentType,
-      bodyBase64: served.body.toString('base64'),
-    });
-    servers.push(bare);
+    const bare = await bareAnswering(served);
+    servers.push(bare.server);
 
     const targets: Target[] = [
-      { name: 'bare', url: `${bare.url}/v1/reviews/${served.id}`, runs: [] },
+      { name: 'bare', url: bare.url, runs: [] },
       { name: 'service', url: served.url, headers: served.headers, runs: [] },
       { name: 'service through Fastify', url: `${served.url}?via=fastify`, headers: served.headers, runs: [] },
     ];

@@ -80,7 +80,7 @@ export async function coldStart(): Promise<Row[]> {
         benchmark: `cold start (median of ${RUNS})`,
         figure: `diff-review serve, ${REVIEWS.toLocaleString('en')} stored reviews`,
         value: ms(percentile(onFull, 50)),
-        baseline: ms(percentile(onEmpty, 50)) + ' (empty)',
+        baseline: `${ms(percentile(onEmpty, 50))} (empty)`,
         ratio: ratio(percentile(onFull, 50), percentile(onEmpty, 50)),
       },
     ];

@@ -53,11 +53,11 @@ export async function createThroughput(): Promise<Row[]> {
         duration: DURATION,
         amount: c.amount,
       };
-      await load({ ...post, url: bare.url + '/v1/reviews', duration: 2, amount: undefined });
-      const baseline = await load({ ...post, url: bare.url + '/v1/reviews' });
+      await load({ ...post, url: `${bare.url}/v1/reviews`, duration: 2, amount: undefined });
+      const baseline = await load({ ...post, url: `${bare.url}/v1/reviews` });
       await bare.stop();
       const headers = { ...post.headers, authorization: `Bearer ${token}` };
-      const measured = await load({ ...post, headers, url: service.url + '/v1/reviews' });
+      const measured = await load({ ...post, headers, url: `${service.url}/v1/reviews` });
       if (measured.non2xx + measured.errors > 0)
         throw new Error(`${c.name}: ${measured.non2xx} non-2xx and ${measured.errors} errors`);
       const name = `create, ${c.name}, ${c.connections} conn`;

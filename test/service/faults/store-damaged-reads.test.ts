@@ -7,8 +7,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { LowdbStore } from '../../../service/store/lowdb-store.ts';
-import type { StoredReview } from '../../../service/store/types.ts';
 import { startTestService, type TestService } from '../../support/test-service.ts';
+import { storedReview } from '../../support/stored-review.ts';
 
 const running: TestService[] = [];
 afterEach(async () => {
@@ -28,16 +28,7 @@ async function seeded(): Promise<string> {
   await Promise.all(
     Array.from({ length: COUNT }, async (_, i) => {
       const at = new Date(Date.now() - (COUNT - i) * 60_000).toISOString();
-      const review: StoredReview = {
-        review_id: id(i),
-        owner: 'local',
-        status: 'completed',
-        repository: 'r',
-        created_at: at,
-        updated_at: at,
-        completed_at: at,
-        attempts: 1,
-      };
+      const review = storedReview({ review_id: id(i), status: 'completed', at });
       await store.writeFindings(review.review_id, []);
       await store.insertReview(review);
     }),

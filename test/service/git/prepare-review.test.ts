@@ -49,7 +49,7 @@ describe('prepareReview: base branch and base commit', () => {
     // Three-dot: the feature's change only, not main's later README change.
     expect(prepared.diff).toContain('diff --git a/src/feature.ts b/src/feature.ts');
     expect(prepared.diff).not.toContain('README.md');
-    expect(prepared.diff).toBe(sandbox.git(work, 'diff', 'origin/main...HEAD') + '\n');
+    expect(prepared.diff).toBe(`${sandbox.git(work, 'diff', 'origin/main...HEAD')}\n`);
     expect(prepared.diffBytes).toBe(Buffer.byteLength(prepared.diff));
     expect(reviewRequestOf(prepared)).toEqual({ diff: prepared.diff, repository: 'widgets', base_commit: branchPoint });
   });

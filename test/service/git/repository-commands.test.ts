@@ -98,6 +98,20 @@ function armRepository(repo: string, gitDir = join(repo, '.git')): void {
   );
 }
 
+/**
+ * Adds `origin` to `work` as the submodule vendor/widgets, arms it like the repository and changes
+ * two of its files; clears the marker.
+ */
+function addArmedSubmodule(work: string, origin: string) {
+  sandbox.git(work, '-c', 'protocol.file.allow=always', 'submodule', 'add', '-q', origin, 'vendor/widgets');
+  const submodule = join(work, 'vendor/widgets');
+  armRepository(submodule, join(work, '.git/modules/vendor/widgets'));
+  // Same sizes as before, so git must read the files (through their filters) to see the change.
+  writeFileSync(join(submodule, 'README.md'), '# WIDGETS\n\nMain moved on.\n');
+  writeFileSync(join(submodule, 'src/app.ts'), 'export const A = 1;\nexport const B = 2;\n');
+  writeFileSync(marker, '');
+}
+
 describe("a repository's configuration cannot make git run commands", () => {
   it('runs none during base discovery, the three-dot, uncommitted, untracked and staged diffs', async () => {
     const { work, branchPoint } = clonedProject(sandbox);
@@ -161,13 +175,7 @@ describe("a repository's configuration cannot make git run commands", () => {
 
   it('runs none in a submodule either', async () => {
     const { work, origin, branchPoint } = clonedProject(sandbox);
-    sandbox.git(work, '-c', 'protocol.file.allow=always', 'submodule', 'add', '-q', origin, 'vendor/widgets');
-    const submodule = join(work, 'vendor/widgets');
-    armRepository(submodule, join(work, '.git/modules/vendor/widgets'));
-    // Same sizes as before, so git must read the files (through their filters) to see the change.
-    writeFileSync(join(submodule, 'README.md'), '# WIDGETS\n\nMain moved on.\n');
-    writeFileSync(join(submodule, 'src/app.ts'), 'export const A = 1;\nexport const B = 2;\n');
-    writeFileSync(marker, '');
+    addArmedSubmodule(work, origin);
 
     try {
       const { diff } = await diffFromBase(work, branchPoint, { env: sandbox.env, includeUncommitted: true });
@@ -185,12 +193,7 @@ describe("a repository's configuration cannot make git run commands", () => {
 
   it("runs none through git status (the extension's check for uncommitted changes), in a submodule either", async () => {
     const { work, origin } = clonedProject(sandbox);
-    sandbox.git(work, '-c', 'protocol.file.allow=always', 'submodule', 'add', '-q', origin, 'vendor/widgets');
-    const submodule = join(work, 'vendor/widgets');
-    armRepository(submodule, join(work, '.git/modules/vendor/widgets'));
-    writeFileSync(join(submodule, 'README.md'), '# WIDGETS\n\nMain moved on.\n');
-    writeFileSync(join(submodule, 'src/app.ts'), 'export const A = 1;\nexport const B = 2;\n');
-    writeFileSync(marker, '');
+    addArmedSubmodule(work, origin);
 
     try {
       const status = await runGit(work, ['status', '--porcelain', '--untracked-files=no'], { env: sandbox.env });

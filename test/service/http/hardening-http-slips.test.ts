@@ -148,7 +148,7 @@ describe('the body limit admits any valid diff: JSON escaping can make it six ti
     expect(JSON.stringify(atLimit).length).toBe(6 * LIMITS.diffBytes + 2);
     const response = await create({ diff: atLimit, repository: 'github.com/acme/widgets' });
     expect(response.status, response.body.message).toBe(202);
-    const over = await create({ diff: atLimit + '\u0001', repository: 'github.com/acme/widgets' });
+    const over = await create({ diff: `${atLimit}\u0001`, repository: 'github.com/acme/widgets' });
     expect(over.status).toBe(413);
     expect(over.body.error).toBe('diff_too_large');
     expect(over.body.message).toMatch(/1,000,001 bytes/);

@@ -106,7 +106,7 @@ describe('errors of the HTTP parser, in the error shape', () => {
 
   it('headers sent a byte at a time past the headers timeout (1 s) → 408 request_timeout', async () => {
     const start = Date.now();
-    const slow = 'X-Slow: ' + 'z'.repeat(60); // 68 bytes × 50 ms ≈ 3.4 s, past the 1 s limit
+    const slow = `X-Slow: ${'z'.repeat(60)}`; // 68 bytes × 50 ms ≈ 3.4 s, past the 1 s limit
     const answer = await rawSocket(t.url, ['GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n', ...slow.split('')], {
       pauseMs: 50,
       timeoutMs: 8000,
@@ -210,16 +210,10 @@ describe('the OpenAPI document', () => {
     expect(Object.keys(responses)).toContain('202');
   });
 
-  it('declares the seed paths and the get statuses 200/401/403/404/500', () => {
+  // GET /v1/reviews/{review_id}'s exact statuses are checked beside its exemption from rate limits
+  it('declares the API paths, 201 for a token created and 204 for one revoked', () => {
     for (const path of ['/v1/reviews', '/v1/reviews/{review_id}', '/v1/auth/tokens', '/v1/auth/tokens/{id}'])
       expect(doc.paths).toHaveProperty([path]);
-    expect(Object.keys(doc.paths['/v1/reviews/{review_id}']!.get!.responses).sort()).toEqual([
-      '200',
-      '401',
-      '403',
-      '404',
-      '500',
-    ]);
     expect(Object.keys(doc.paths['/v1/auth/tokens']!.post!.responses)).toContain('201');
     expect(Object.keys(doc.paths['/v1/auth/tokens/{id}']!.delete!.responses)).toContain('204');
   });

@@ -92,52 +92,61 @@ function expectErrorShape(answer: RawAnswer, status: number, error: string) {
   return body;
 }
 
+interface Upload {
+  /** Bytes of body: streamed filler, or the length of `body` when given. */
+  bytes: number;
+  path?: string;
+  /** The bearer token sent; null sends none. */
+  token?: string | null;
+  /** Stream without a Content-Length. */
+  chunked?: boolean;
+  /** Send `Expect: 100-continue` and hold the body until the server continues. */
+  expectContinue?: boolean;
+  pauseMs?: number;
+  body?: string;
+}
+
+/** A JSON POST as a client sends one: to the create endpoint, as the review token, with a Content-Length. */
+function upload({
+  bytes,
+  path = '/v1/reviews',
+  token = t.reviewToken,
+  chunked = false,
+  expectContinue = false,
+  pauseMs = 5,
+  body,
+}: Upload): Promise<RawAnswer> {
+  return streamRequest({
+    url: t.url,
+    path,
+    headers: {
+      ...(token === null ? {} : { authorization: `Bearer ${token}` }),
+      'content-type': 'application/json',
+      ...(chunked ? { 'transfer-encoding': 'chunked' } : { 'content-length': bytes }),
+      ...(expectContinue ? { expect: '100-continue' } : {}),
+    },
+    bodyBytes: body === undefined ? bytes : 0,
+    body,
+    pauseMs,
+    waitForContinue: expectContinue,
+  });
+}
+
 describe('a body far over the limit', () => {
   it('10 MB with Content-Length → 413 in the error shape, answered while the body is still being sent', async () => {
-    const answer = await streamRequest({
-      url: t.url,
-      path: '/v1/reviews',
-      headers: {
-        authorization: `Bearer ${t.reviewToken}`,
-        'content-type': 'application/json',
-        'content-length': TEN_MB,
-      },
-      bodyBytes: TEN_MB,
-      pauseMs: 20, // slow enough that a server reading the body first could not answer before the end
-    });
+    // slow enough that a server reading the body first could not answer before the end
+    const answer = await upload({ bytes: TEN_MB, pauseMs: 20 });
     expectErrorShape(answer, 413, 'diff_too_large');
     // refused from its Content-Length: the answer came long before the 10 MB were sent
     expect(answer.sentWhenAnswered).toBeLessThan(TEN_MB / 2);
   });
 
   it('10 MB with Content-Length, sent as fast as possible → still a 413, not a reset', async () => {
-    const answer = await streamRequest({
-      url: t.url,
-      path: '/v1/reviews',
-      headers: {
-        authorization: `Bearer ${t.reviewToken}`,
-        'content-type': 'application/json',
-        'content-length': TEN_MB,
-      },
-      bodyBytes: TEN_MB,
-      pauseMs: 0,
-    });
-    expectErrorShape(answer, 413, 'diff_too_large');
+    expectErrorShape(await upload({ bytes: TEN_MB, pauseMs: 0 }), 413, 'diff_too_large');
   });
 
   it('10 MB with Expect: 100-continue → 413 without 100 Continue, the body never sent', async () => {
-    const answer = await streamRequest({
-      url: t.url,
-      path: '/v1/reviews',
-      headers: {
-        authorization: `Bearer ${t.reviewToken}`,
-        'content-type': 'application/json',
-        'content-length': TEN_MB,
-        expect: '100-continue',
-      },
-      bodyBytes: TEN_MB,
-      waitForContinue: true,
-    });
+    const answer = await upload({ bytes: TEN_MB, expectContinue: true });
     expectErrorShape(answer, 413, 'diff_too_large');
     expect(answer.continued).toBe(false);
     expect(answer.sentWhenAnswered).toBe(0);
@@ -145,53 +154,21 @@ describe('a body far over the limit', () => {
 
   it('a small body with Expect: 100-continue is continued and accepted', async () => {
     const body = JSON.stringify({ diff: 'not a diff', repository: 'r' });
-    const answer = await streamRequest({
-      url: t.url,
-      path: '/v1/reviews',
-      headers: {
-        authorization: `Bearer ${t.reviewToken}`,
-        'content-type': 'application/json',
-        'content-length': Buffer.byteLength(body),
-        expect: '100-continue',
-      },
-      bodyBytes: 0,
-      body,
-      waitForContinue: true,
-    });
+    const answer = await upload({ bytes: Buffer.byteLength(body), body, expectContinue: true });
     expect(answer.continued).toBe(true);
     expect(answer.status, answer.body).toBe(202);
     t.contract.check('POST', `${t.url}/v1/reviews`, answer.status, String(answer.headers['content-type']), answer.body);
   });
 
   it('10 MB chunked (no Content-Length) → 413 in the error shape, not a reset', async () => {
-    const answer = await streamRequest({
-      url: t.url,
-      path: '/v1/reviews',
-      headers: {
-        authorization: `Bearer ${t.reviewToken}`,
-        'content-type': 'application/json',
-        'transfer-encoding': 'chunked',
-      },
-      bodyBytes: TEN_MB,
-      pauseMs: 5,
-    });
+    const answer = await upload({ bytes: TEN_MB, chunked: true });
     expectErrorShape(answer, 413, 'diff_too_large');
     // read only up to the limit (about 6 MB), never the whole body
     expect(answer.sentWhenAnswered).toBeLessThan(TEN_MB);
   });
 
   it('5 MB to the token endpoint (16 KB limit) → 413 payload_too_large', async () => {
-    const answer = await streamRequest({
-      url: t.url,
-      path: '/v1/auth/tokens',
-      headers: {
-        authorization: `Bearer ${t.dashboardToken}`,
-        'content-type': 'application/json',
-        'content-length': FIVE_MB,
-      },
-      bodyBytes: FIVE_MB,
-      pauseMs: 5,
-    });
+    const answer = await upload({ bytes: FIVE_MB, path: '/v1/auth/tokens', token: t.dashboardToken });
     expect(answer.status).toBe(413);
     const body = JSON.parse(answer.body) as { error: string };
     expect(body.error).toBe('payload_too_large');
@@ -205,14 +182,7 @@ describe('a body far over the limit', () => {
   });
 
   it('10 MB without a token → 401 first (the body is not read for nobody), not a reset', async () => {
-    const answer = await streamRequest({
-      url: t.url,
-      path: '/v1/reviews',
-      headers: { 'content-type': 'application/json', 'content-length': TEN_MB },
-      bodyBytes: TEN_MB,
-      pauseMs: 5,
-    });
-    expectErrorShape(answer, 401, 'unauthorized');
+    expectErrorShape(await upload({ bytes: TEN_MB, token: null }), 401, 'unauthorized');
   });
 
   it('the service still answers after the oversize bodies', async () => {

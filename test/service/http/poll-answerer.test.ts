@@ -11,10 +11,12 @@ import { TokenService } from '../../../service/auth/tokens.ts';
 import { FinishedBodies } from '../../../service/http/finished-bodies.ts';
 import { PollAnswerer } from '../../../service/http/poll-answerer.ts';
 import { reviewRead } from '../../../service/http/routes/reviews.ts';
-import { ReviewService } from '../../../service/reviews/review-service.ts';
+import type { ReviewService } from '../../../service/reviews/review-service.ts';
 import { LowdbStore } from '../../../service/store/lowdb-store.ts';
 import type { StoredReview } from '../../../service/store/types.ts';
 import { TestClock } from '../../support/test-clock.ts';
+import { storedReview } from '../../support/stored-review.ts';
+import { readingReviewService } from '../../support/reading-review-service.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const FALLBACK = 599;
@@ -38,16 +40,7 @@ beforeAll(async () => {
   dir = await mkdtemp(path.join(os.tmpdir(), 'diff-review-fast-path-'));
   store = await LowdbStore.open(dir);
   tokens = new TokenService(store, clock, store);
-  reviews = new ReviewService({
-    store,
-    atHand: store,
-    runner: {} as never,
-    events: {} as never,
-    clock,
-    maxQueuedJobs: 1,
-    retentionDays: 30,
-    version: 'test',
-  });
+  reviews = readingReviewService({ store, atHand: store, clock });
   alice = await tokens.createReviewToken('alice', { name: 'alice', expires_in_days: 1 });
   mallory = (await tokens.createReviewToken('mallory', { name: 'mallory' })).token;
   server = http.createServer((request, response) => {
@@ -65,16 +58,13 @@ afterAll(async () => {
 
 let serial = 0;
 beforeEach(async () => {
-  const at = new Date(clock.now()).toISOString();
-  review = {
+  review = storedReview({
     review_id: `rev_01FASTPATH${String(++serial).padStart(16, '0')}`,
     owner: 'alice',
     status: 'completed',
     repository: 'github.com/acme/widgets',
-    created_at: at,
-    updated_at: at,
-    attempts: 1,
-  };
+    at: clock.now(),
+  });
   await store.insertReview(review);
   bodies = new FinishedBodies();
   bodies.set(review, BYTES);

@@ -119,12 +119,12 @@ describe('rate limits per token (read 5, create 3, tokens 5 per minute)', () => 
     await expect429(await t.api('GET', `/v1/reviews/${reviewId}/sarif`, { token: fourth }), 'rate_limited');
   });
 
-  it('GET /v1/reviews/{review_id} is exempt (the seed fixes its statuses): polling never gets 429', async () => {
+  it('GET /v1/reviews/{review_id} is exempt (its statuses are fixed): polling never gets 429', async () => {
     for (let i = 0; i < 20; i++)
       expect((await t.api('GET', `/v1/reviews/${reviewId}`, { token: third })).status).toBe(200);
   });
 
-  it("GET /v1/reviews/{review_id} documents exactly the seed's statuses", async () => {
+  it('GET /v1/reviews/{review_id} documents exactly its fixed statuses (200/401/403/404/500, no 429)', async () => {
     const doc = (await (await fetch(`${t.url}/v1/openapi.json`)).json()) as {
       paths: Record<string, Record<string, { responses: object }>>;
     };

@@ -2,8 +2,6 @@
 // filters, cancel, SARIF, Idempotency-Key.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NotFoundError } from '../../../service/api/errors.ts';
-import { ReviewService } from '../../../service/reviews/review-service.ts';
-import type { StoredReview } from '../../../service/store/types.ts';
 import { settledReview } from '../../support/settled-review.ts';
 import { TestClock } from '../../support/test-clock.ts';
 import {
@@ -13,6 +11,8 @@ import {
   type TestService,
   closeHealthy,
 } from '../../support/test-service.ts';
+import { storedReview } from '../../support/stored-review.ts';
+import { readingReviewService } from '../../support/reading-review-service.ts';
 
 const clock = new TestClock();
 
@@ -64,6 +64,20 @@ async function listOf(query: string): Promise<List> {
   expect(response.status, JSON.stringify(json)).toBe(200);
   return json;
 }
+/** Every page of a repository's reviews, `limit` a page, following next_cursor (20 pages at most). */
+async function pagesOf(repository: string, limit: number): Promise<List[]> {
+  const pages: List[] = [];
+  let cursor: string | null = null;
+  do {
+    const page: List = await listOf(
+      `repository=${encodeURIComponent(repository)}&limit=${limit}${cursor ? `&cursor=${cursor}` : ''}`,
+    );
+    pages.push(page);
+    cursor = page.next_cursor;
+  } while (cursor !== null && pages.length < 20);
+  return pages;
+}
+const idsOf = (pages: List[]) => pages.flatMap((page) => page.reviews.map((r) => r.review_id));
 async function errorOf(response: Response) {
   return { status: response.status, ...((await response.json()) as { error: string; message: string }) };
 }
@@ -99,23 +113,14 @@ describe('not found', () => {
 
 describe("another owner's review is 404, never 403", () => {
   it('ReviewService.find with a different owner → 404 not_found; the owner itself finds it', async () => {
-    const stored: StoredReview = {
+    const stored = storedReview({
       review_id: 'rev_01JD8X3Q4M5N6P7R8S9T0V1W2X',
       owner: 'alice',
-      status: 'queued',
-      repository: 'r',
-      created_at: '2026-01-01T00:00:00.000Z',
-      updated_at: '2026-01-01T00:00:00.000Z',
-      attempts: 0,
-    };
-    const service = new ReviewService({
+      at: '2026-01-01T00:00:00.000Z',
+    });
+    const service = readingReviewService({
       store: { getReview: async (id: string) => (id === stored.review_id ? stored : undefined) } as never,
-      runner: {} as never,
-      events: {} as never,
       clock,
-      maxQueuedJobs: 10,
-      retentionDays: 30,
-      version: 'test',
     });
     expect(await service.find('alice', stored.review_id)).toBe(stored);
     const error = await service.find('mallory', stored.review_id).catch((e: unknown) => e);
@@ -153,19 +158,11 @@ describe('list', () => {
     const repository = `github.com/acme/pages-${Date.now()}`;
     const made: Job[] = [];
     for (let i = 0; i < 5; i++) made.push(await create({ repository }));
-    const pages: List[] = [];
-    let cursor: string | null = null;
-    do {
-      const page: List = await listOf(
-        `repository=${encodeURIComponent(repository)}&limit=2${cursor ? `&cursor=${cursor}` : ''}`,
-      );
-      pages.push(page);
-      cursor = page.next_cursor;
-    } while (cursor !== null && pages.length < 10);
+    const pages = await pagesOf(repository, 2);
     expect(pages.map((p) => p.reviews.length)).toEqual([2, 2, 1]);
     expect(pages.at(-1)!.next_cursor).toBeNull();
     expect(pages.slice(0, 2).every((p) => typeof p.next_cursor === 'string')).toBe(true);
-    const ids = pages.flatMap((p) => p.reviews.map((r) => r.review_id));
+    const ids = idsOf(pages);
     expect(new Set(ids).size).toBe(5);
     expect(ids).toEqual(made.map((m) => m.review_id).reverse());
   });
@@ -179,16 +176,7 @@ describe('list', () => {
     } finally {
       clock.fixed = undefined;
     }
-    const ids: string[] = [];
-    let cursor: string | null = null;
-    for (let i = 0; i < 10; i++) {
-      const page: List = await listOf(
-        `repository=${encodeURIComponent(repository)}&limit=2${cursor ? `&cursor=${cursor}` : ''}`,
-      );
-      ids.push(...page.reviews.map((r) => r.review_id));
-      cursor = page.next_cursor;
-      if (cursor === null) break;
-    }
+    const ids = idsOf(await pagesOf(repository, 2));
     expect(ids).toEqual(made.map((m) => m.review_id).reverse());
   });
 
@@ -200,16 +188,7 @@ describe('list', () => {
         create({ repository, diff: `${DEBUGGER_DIFF}${'#'.repeat(i % 2 ? 900_000 : 1)}\n` }),
       ),
     );
-    const ids: string[] = [];
-    let cursor: string | null = null;
-    for (let i = 0; i < 20; i++) {
-      const page: List = await listOf(
-        `repository=${encodeURIComponent(repository)}&limit=1${cursor ? `&cursor=${cursor}` : ''}`,
-      );
-      ids.push(...page.reviews.map((r) => r.review_id));
-      cursor = page.next_cursor;
-      if (cursor === null) break;
-    }
+    const ids = idsOf(await pagesOf(repository, 1));
     expect([...ids].sort()).toEqual(made.map((m) => m.review_id).sort());
     expect(ids).toEqual([...ids].sort().reverse());
   });

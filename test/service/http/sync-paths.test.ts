@@ -10,10 +10,10 @@ import { NotFoundError } from '../../../service/api/errors.ts';
 import { TokenService } from '../../../service/auth/tokens.ts';
 import type { AuthRequirement, Principal } from '../../../service/auth/verify-token.ts';
 import { domainReply } from '../../../service/http/error-replies.ts';
-import { ReviewService } from '../../../service/reviews/review-service.ts';
 import { LowdbStore } from '../../../service/store/lowdb-store.ts';
-import type { StoredReview } from '../../../service/store/types.ts';
 import { TestClock } from '../../support/test-clock.ts';
+import { storedReview } from '../../support/stored-review.ts';
+import { readingReviewService } from '../../support/reading-review-service.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const read: AuthRequirement = { type: 'review', scope: 'reviews:read' };
@@ -128,27 +128,16 @@ describe('the token check', () => {
 
 describe('the review lookup', () => {
   it('peek answers the review find answers, whoever asks, and nothing without a synchronous lookup', async () => {
-    const at = new Date(clock.now()).toISOString();
-    const review: StoredReview = {
+    const review = storedReview({
       review_id: 'rev_01SYNCPATHS000000000000000',
       owner: 'alice',
       status: 'completed',
       repository: 'github.com/acme/widgets',
-      created_at: at,
-      updated_at: at,
-      attempts: 1,
-    };
+      at: clock.now(),
+    });
     await store.insertReview(review);
-    const options = {
-      runner: {} as never,
-      events: {} as never,
-      clock,
-      maxQueuedJobs: 1,
-      retentionDays: 30,
-      version: 'test',
-    };
-    const sync = new ReviewService({ ...options, store, atHand: store });
-    const awaited = new ReviewService({ ...options, store });
+    const sync = readingReviewService({ store, atHand: store, clock });
+    const awaited = readingReviewService({ store, clock });
 
     expect(sync.peek(review.review_id)).toBe(await sync.find('alice', review.review_id));
     // peek does not check the owner (its caller does); find answers another owner 404.

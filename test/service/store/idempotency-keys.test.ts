@@ -1,29 +1,19 @@
 // Idempotency keys live 24 hours and our client sends one with every create: they are kept out of
 // the lowdb document (rewritten whole on every write), in an expiring log beside it, and a create
 // acknowledged with a key is still replayed after kill -9 and a restart.
-import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createClient } from '../../../service/client/index.ts';
 import { LowdbStore } from '../../../service/store/lowdb-store.ts';
 import type { IdempotencyRecord } from '../../../service/store/types.ts';
-import { CLI, exited, killServed, serve } from '../../support/cli-process.ts';
-import { DEBUGGER_DIFF, sleep } from '../../support/test-service.ts';
+import { killMidBurst, killServed, serve } from '../../support/cli-process.ts';
+import { DEBUGGER_DIFF } from '../../support/test-service.ts';
+import { tempDirs } from '../../support/temp-dirs.ts';
+import { storedReview } from '../../support/stored-review.ts';
 
-const run = promisify(execFile);
-const dirs: string[] = [];
-afterEach(async () => {
-  killServed();
-  for (const dir of dirs.splice(0)) await rm(dir, { recursive: true, force: true });
-});
-async function dataDir() {
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'diff-review-keys-'));
-  dirs.push(dir);
-  return dir;
-}
+const dataDir = tempDirs('keys');
+afterEach(killServed); // runs before the folders are removed
 
 const HOUR = 3_600_000;
 const T0 = Date.parse('2026-11-20T00:00:00.000Z');
@@ -40,15 +30,7 @@ describe('idempotency keys', () => {
   it('are kept out of the lowdb document, which does not grow with them, and survive a restart', async () => {
     const dir = await dataDir();
     const store = await LowdbStore.open(dir);
-    await store.insertReview({
-      review_id: `rev_${'9'.repeat(26)}`,
-      owner: 'tok_0',
-      status: 'queued',
-      repository: 'r',
-      created_at: '2026-11-20T00:00:00.000Z',
-      updated_at: '2026-11-20T00:00:00.000Z',
-      attempts: 0,
-    });
+    await store.insertReview(storedReview({ review_id: `rev_${'9'.repeat(26)}`, owner: 'tok_0' }));
     const before = (await stat(storeFile(dir))).size;
     await Promise.all(Array.from({ length: 2000 }, (_, i) => store.putIdempotency(record(i))));
     await store.close();
@@ -105,11 +87,8 @@ describe('idempotency keys', () => {
 
   it('a create acknowledged with a key is replayed after kill -9 and a restart', async () => {
     const dir = await dataDir();
-    const { child, url } = await serve(dir);
-    const { stdout } = await run(process.execPath, [CLI, 'token', 'create', '--name', 'keys', '--data-dir', dir]);
-    const token = stdout.trim();
-    const post = (base: string, i: number) =>
-      fetch(`${base}/v1/reviews`, {
+    const post = ({ url, token }: { url: string; token: string }, i: number) =>
+      fetch(`${url}/v1/reviews`, {
         method: 'POST',
         headers: {
           authorization: `Bearer ${token}`,
@@ -118,22 +97,14 @@ describe('idempotency keys', () => {
         },
         body: JSON.stringify({ diff: DEBUGGER_DIFF, repository: `r${i}` }),
       });
-    const acknowledged = new Map<number, string>();
-    const burst = Array.from({ length: 200 }, async (_, i) => {
-      await sleep(i * 2);
-      const response = await post(url, i);
-      if (response.status === 202) acknowledged.set(i, ((await response.json()) as { review_id: string }).review_id);
+    const { token, acknowledged } = await killMidBurst(dir, async (served, i) => {
+      const response = await post(served, i);
+      return response.status === 202 ? ((await response.json()) as { review_id: string }).review_id : undefined;
     });
-    await sleep(150);
-    child.kill('SIGKILL');
-    await Promise.allSettled(burst);
-    await exited(child);
-    expect(acknowledged.size).toBeGreaterThan(0);
-    expect(acknowledged.size).toBeLessThan(200); // the kill really landed mid-burst
 
     const restarted = await serve(dir);
     for (const [i, id] of acknowledged) {
-      const replay = await post(restarted.url, i);
+      const replay = await post({ url: restarted.url, token }, i);
       expect(replay.status).toBe(202);
       expect(((await replay.json()) as { review_id: string }).review_id).toBe(id);
       expect(replay.headers.get('idempotent-replayed')).toBe('true');

@@ -2,9 +2,8 @@
 // every folder 0700 whatever the umask; orphan diffs and results (diffs may hold secrets) and the
 // temp files of writes cut short are swept on the next start; a lock left by kill -9 whose pid now
 // belongs to another process does not keep the service from starting.
-import { spawn } from 'node:child_process';
-import { chmod, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { chmod, mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { acquireDataDirLock, DataDirBusyError, LOCK_FILE } from '../../../service/store/data-dir-lock.ts';
@@ -13,22 +12,13 @@ import { LowdbStore } from '../../../service/store/lowdb-store.ts';
 import type { StoreLog } from '../../../service/store/store-log.ts';
 import type { StoredReview } from '../../../service/store/types.ts';
 import { DEBUGGER_DIFF, startTestService } from '../../support/test-service.ts';
+import { tempDirs } from '../../support/temp-dirs.ts';
+import { reviewIdOf, storedReview } from '../../support/stored-review.ts';
 
-const dirs: string[] = [];
-afterEach(async () => {
-  for (const dir of dirs.splice(0)) await rm(dir, { recursive: true, force: true });
-});
-async function dataDir() {
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'diff-review-leftovers-'));
-  dirs.push(dir);
-  return dir;
-}
+const dataDir = tempDirs('leftovers');
 
-const id = (i: number) => `rev_${String(i).padStart(26, '0')}`;
-function review(i: number, status: StoredReview['status']): StoredReview {
-  const at = '2026-11-20T00:00:00.000Z';
-  return { review_id: id(i), owner: 'local', status, repository: 'r', created_at: at, updated_at: at, attempts: 0 };
-}
+const id = reviewIdOf;
+const review = (i: number, status: StoredReview['status']) => storedReview({ review_id: id(i), status });
 
 /** The files under `dir` that are not 0600 and the folders that are not 0700, with their modes. */
 async function notPrivate(dir: string): Promise<string[]> {
@@ -160,22 +150,43 @@ describe('leftovers of a crash', () => {
   });
 });
 
+const holders: ChildProcess[] = [];
+afterEach(() => {
+  for (const holder of holders.splice(0)) holder.kill('SIGKILL');
+});
+
+/**
+ * A child process that takes `dir`'s lock and keeps it until killed; resolves once it holds it.
+ * `before` is code run first in the child, with the process-start module in scope as `start`.
+ */
+async function lockHolder(dir: string, before = ''): Promise<ChildProcess> {
+  const module = (file: string) => JSON.stringify(path.resolve('service/store', file));
+  const holder = spawn(
+    process.execPath,
+    [
+      '-e',
+      `Promise.all([import(${module('data-dir-process-start.ts')}), import(${module('data-dir-lock.ts')})]).then(([start, m]) => { ${before} m.acquireDataDirLock(${JSON.stringify(dir)}); console.log('held'); setInterval(() => {}, 1000); })`,
+    ],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  holders.push(holder);
+  await new Promise<void>((resolve) => holder.stdout!.once('data', () => resolve()));
+  return holder;
+}
+
+/** Kills `holder` -9 and answers the lock file it left behind. */
+async function leftBy(holder: ChildProcess, dir: string) {
+  holder.kill('SIGKILL');
+  await new Promise((resolve) => holder.once('exit', resolve));
+  return JSON.parse(await readFile(path.join(dir, LOCK_FILE), 'utf8')) as { pid: number; started: string };
+}
+
 describe('a stale lock', () => {
   it('left by kill -9, whose pid now belongs to another live process, does not stop the start', async () => {
     const dir = await dataDir();
     // A real holder of the lock, killed -9: its lock file stays behind.
-    const holder = spawn(
-      process.execPath,
-      [
-        '-e',
-        `import(${JSON.stringify(path.resolve('service/store/data-dir-lock.ts'))}).then((m) => { m.acquireDataDirLock(${JSON.stringify(dir)}); console.log('held'); setInterval(() => {}, 1000); })`,
-      ],
-      { stdio: ['ignore', 'pipe', 'inherit'] },
-    );
-    await new Promise<void>((resolve) => holder.stdout!.once('data', () => resolve()));
-    holder.kill('SIGKILL');
-    await new Promise((resolve) => holder.once('exit', resolve));
-    const left = JSON.parse(await readFile(path.join(dir, LOCK_FILE), 'utf8')) as { pid: number };
+    const holder = await lockHolder(dir);
+    const left = await leftBy(holder, dir);
     expect(left.pid).toBe(holder.pid);
     // Its pid reused: the lock now names a live process that is no Diff Review service (our parent, pid 1).
     for (const pid of [process.ppid, 1]) {
@@ -187,18 +198,8 @@ describe('a stale lock', () => {
 
   it('whose pid was reused is told from its owner without /proc too (as on macOS: by ps)', async () => {
     const dir = await dataDir();
-    const holder = spawn(
-      process.execPath,
-      [
-        '-e',
-        `Promise.all([import(${JSON.stringify(path.resolve('service/store/data-dir-process-start.ts'))}), import(${JSON.stringify(path.resolve('service/store/data-dir-lock.ts'))})]).then(([start, m]) => { start.startTimeSources.splice(0, start.startTimeSources.findIndex((s) => s.name === 'ps')); m.acquireDataDirLock(${JSON.stringify(dir)}); console.log('held'); setInterval(() => {}, 1000); })`,
-      ],
-      { stdio: ['ignore', 'pipe', 'inherit'] },
-    );
-    await new Promise<void>((resolve) => holder.stdout!.once('data', () => resolve()));
-    holder.kill('SIGKILL');
-    await new Promise((resolve) => holder.once('exit', resolve));
-    const left = JSON.parse(await readFile(path.join(dir, LOCK_FILE), 'utf8')) as { pid: number; started: string };
+    const onlyPs = "start.startTimeSources.splice(0, start.startTimeSources.findIndex((s) => s.name === 'ps'));";
+    const left = await leftBy(await lockHolder(dir, onlyPs), dir);
     expect(left.started).toMatch(/^ps:\w{3} \w{3} +\d+ [\d:]+ \d{4}$/);
     const sources = startTimeSources.splice(0);
     startTimeSources.push(...sources.filter((source) => source.name !== 'proc'));
@@ -257,19 +258,7 @@ describe('a stale lock', () => {
 
   it('held by a live service is still refused', async () => {
     const dir = await dataDir();
-    const holder = spawn(
-      process.execPath,
-      [
-        '-e',
-        `import(${JSON.stringify(path.resolve('service/store/data-dir-lock.ts'))}).then((m) => { m.acquireDataDirLock(${JSON.stringify(dir)}); console.log('held'); setInterval(() => {}, 1000); })`,
-      ],
-      { stdio: ['ignore', 'pipe', 'inherit'] },
-    );
-    try {
-      await new Promise<void>((resolve) => holder.stdout!.once('data', () => resolve()));
-      expect(() => acquireDataDirLock(dir)).toThrow(DataDirBusyError);
-    } finally {
-      holder.kill('SIGKILL');
-    }
+    await lockHolder(dir);
+    expect(() => acquireDataDirLock(dir)).toThrow(DataDirBusyError);
   });
 });

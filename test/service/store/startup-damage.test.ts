@@ -2,25 +2,18 @@
 // earlier reviews, or an archive segment cut short, stops the start with a message that says what
 // is wrong and how to recover, and changes nothing; a truly fresh data dir starts empty; whatever
 // is dropped (the torn tail of a crash in the middle of an append) is logged loudly.
-import { appendFile, mkdtemp, readdir, readFile, rm, stat, truncate, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { appendFile, readdir, readFile, rm, stat, truncate, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createService } from '../../../service/service.ts';
 import { LowdbStore } from '../../../service/store/lowdb-store.ts';
 import type { StoreLog } from '../../../service/store/store-log.ts';
 import type { StoredReview } from '../../../service/store/types.ts';
 import { startTestService } from '../../support/test-service.ts';
+import { tempDirs } from '../../support/temp-dirs.ts';
+import { reviewIdOf, storedReview } from '../../support/stored-review.ts';
 
-const dirs: string[] = [];
-afterEach(async () => {
-  for (const dir of dirs.splice(0)) await rm(dir, { recursive: true, force: true });
-});
-async function dataDir() {
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'diff-review-startup-'));
-  dirs.push(dir);
-  return dir;
-}
+const dataDir = tempDirs('startup');
 
 /** A StoreLog that keeps what it is told. */
 function recordingLog() {
@@ -34,18 +27,8 @@ function recordingLog() {
 }
 
 const T0 = Date.parse('2026-11-01T00:00:00.000Z');
-function review(i: number, status: StoredReview['status'] = 'completed'): StoredReview {
-  const when = new Date(T0 + i * 60_000).toISOString();
-  return {
-    review_id: `rev_${String(i).padStart(26, '0')}`,
-    owner: 'local',
-    status,
-    repository: 'r',
-    created_at: when,
-    updated_at: when,
-    attempts: 1,
-  };
-}
+const review = (i: number, status: StoredReview['status'] = 'completed') =>
+  storedReview({ review_id: reviewIdOf(i), status, at: T0 + i * 60_000 });
 
 /** 1,000 finished reviews (most in the archive) and a few queued ones with their diffs. */
 async function seed(dir: string) {

@@ -5,6 +5,7 @@ import { ulid } from 'ulid';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Finding } from '../../../service/engine/types.ts';
 import type { IdempotencyRecord, Store, StoredReview, StoredToken } from '../../../service/store/types.ts';
+import { storedReview } from '../../support/stored-review.ts';
 
 export interface StorePlace {
   open(): Promise<Store>;
@@ -23,18 +24,14 @@ const idOf = (prefix: string, seconds: number) => {
 };
 const reviewId = (seconds: number) => idOf('rev_', seconds);
 
-function review(seconds: number, fields: Partial<StoredReview> = {}): StoredReview {
-  return {
+const review = (seconds: number, fields: Partial<StoredReview> = {}) =>
+  storedReview({
     review_id: reviewId(seconds),
     owner: 'tok_owner_a',
-    status: 'queued',
     repository: 'github.com/acme/app',
-    created_at: at(seconds),
-    updated_at: at(seconds),
-    attempts: 0,
+    at: at(seconds),
     ...fields,
-  };
-}
+  });
 
 function token(n: number, fields: Partial<StoredToken> = {}): StoredToken {
   return {
@@ -233,7 +230,7 @@ export function storeContract(name: string, place: () => Promise<StorePlace>): v
       const diff = 'diff --git a/ü b/ü\n+\u0000 tab\there 🎉\r\n\\ No newline at end of file';
       await store.writeDiff(id, diff);
       expect(await store.readDiff(id)).toBe(diff);
-      await store.writeDiff(id, diff + '\n+more');
+      await store.writeDiff(id, `${diff}\n+more`);
       const findings = [
         finding(3),
         { rule_id: 'todo', severity: 'info', file_path: 'a "quoted" path', line: 1, message: 'todo: x' } as Finding,
@@ -241,7 +238,7 @@ export function storeContract(name: string, place: () => Promise<StorePlace>): v
       await store.writeFindings(id, findings);
       await store.writeFindings(reviewId(2), []);
       const again = await reopen();
-      expect(await again.readDiff(id)).toBe(diff + '\n+more');
+      expect(await again.readDiff(id)).toBe(`${diff}\n+more`);
       expect(await again.readFindings(id)).toStrictEqual(findings);
       expect(await again.readFindings(reviewId(2))).toStrictEqual([]);
       await again.deleteDiff(id);

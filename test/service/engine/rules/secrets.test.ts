@@ -17,7 +17,7 @@ const BASE64 = `${ALNUM}+/`;
 
 const pemBody = (lines: number): string[] =>
   Array.from({ length: lines }, (_, i) =>
-    i === 0 ? 'MIIEvQIBADANBgkqhkiG9w0BAQEFAASC' + token(BASE64, 32) : token(BASE64, 64),
+    i === 0 ? `MIIEvQIBADANBgkqhkiG9w0BAQEFAASC${token(BASE64, 32)}` : token(BASE64, 64),
   );
 
 interface Sample {
@@ -248,7 +248,7 @@ const SAMPLES: Record<string, Sample[]> = {
     {
       name: 'access token',
       path: 'train/config.py',
-      lines: [`HF_TOKEN = "hf_${token(UPPER + 'abcdefghijklmnopqrstuvwxyz', 34)}"`],
+      lines: [`HF_TOKEN = "hf_${token(`${UPPER}abcdefghijklmnopqrstuvwxyz`, 34)}"`],
       secret: 'hf_',
       rule: 'secret',
     },
