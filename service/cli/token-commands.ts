@@ -52,7 +52,7 @@ export async function createToken(flags: {
   process.stderr.write(
     `Created review token ${created.id} "${created.name}" (${created.scopes.join(', ')}; expires ${created.expires_at ?? 'never'}).\nThe secret is shown this once:\n`,
   );
-  process.stdout.write(created.token + '\n');
+  process.stdout.write(`${created.token}\n`);
 }
 
 export async function rotateDashboard(flags: { dataDir: string; databaseUrl?: string }) {
@@ -62,7 +62,7 @@ export async function rotateDashboard(flags: { dataDir: string; databaseUrl?: st
       'The dashboard token shared by the instances has a new secret; the old one no longer works. It is shown this once.\n' +
         'Set DIFF_REVIEW_DASHBOARD_TOKEN to it for every instance: one that starts with the old value puts the old one back.\n',
     );
-    process.stdout.write(secret + '\n');
+    process.stdout.write(`${secret}\n`);
     return;
   }
   const file = await withStore(flags.dataDir, (store) => rotateDashboardToken(store, flags.dataDir, systemClock));

@@ -16,7 +16,10 @@ const hold = (port: number) =>
   new Promise<boolean>((resolve) => {
     const server = net.createServer();
     server.once('error', () => resolve(false));
-    server.listen(port, '127.0.0.1', () => (held.push(server), resolve(true)));
+    server.listen(port, '127.0.0.1', () => {
+      held.push(server);
+      resolve(true);
+    });
   });
 
 async function start(): Promise<{ port: number; service: BundledService }> {

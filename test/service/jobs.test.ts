@@ -37,7 +37,7 @@ describe('job runner', () => {
   it('a job whose worker throws fails with internal_error; the error is logged, the diff is not', async () => {
     const t = await start({ concurrency: 1 });
     const client = t.client();
-    const secretDiff = 'THROW\n' + 'x'.repeat(20) + 'SECRET-DIFF-CONTENT-7f3a';
+    const secretDiff = `THROW\n${'x'.repeat(20)}SECRET-DIFF-CONTENT-7f3a`;
     const broken = await client.createReview({ diff: secretDiff, repository: 'r' });
     const failed = await wait(t, broken.review_id);
     expect(failed.error?.code).toBe('internal_error');

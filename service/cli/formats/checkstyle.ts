@@ -23,5 +23,5 @@ export function formatCheckstyle(report: ReviewReport): string {
     out.push('  </file>');
   }
   out.push('</checkstyle>');
-  return out.join('\n') + '\n';
+  return `${out.join('\n')}\n`;
 }

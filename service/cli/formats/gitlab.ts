@@ -27,5 +27,5 @@ export function formatGitlab(report: ReviewReport): string {
       severity: 'info',
       location: { path: file.file_path, lines: { begin: 1 } },
     });
-  return JSON.stringify(issues, null, 2) + '\n';
+  return `${JSON.stringify(issues, null, 2)}\n`;
 }

@@ -21,5 +21,5 @@ export function formatJson(report: ReviewReport): string {
     ...(report.baseCommit !== undefined ? { base_commit: report.baseCommit } : {}),
     tool: { name: 'diff-review', version: report.toolVersion },
   };
-  return JSON.stringify(document, null, 2) + '\n';
+  return `${JSON.stringify(document, null, 2)}\n`;
 }

@@ -34,5 +34,5 @@ export function formatJunit(report: ReviewReport): string {
       `    <testcase classname="diff-review" name="no findings in ${report.stats.files} files, ${report.stats.addedLines} added lines"/>`,
     );
   out.push('  </testsuite>', '</testsuites>');
-  return out.join('\n') + '\n';
+  return `${out.join('\n')}\n`;
 }

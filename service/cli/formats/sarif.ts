@@ -37,5 +37,5 @@ export function formatSarif(report: ReviewReport): string {
       },
     ];
   }
-  return JSON.stringify(log, null, 2) + '\n';
+  return `${JSON.stringify(log, null, 2)}\n`;
 }

@@ -38,7 +38,7 @@ export function formatText(report: ReviewReport, paint: Paint): string {
     );
   if (report.notReviewed.length > 0) out.push('');
   out.push(summary(report, paint));
-  return out.join('\n') + '\n';
+  return `${out.join('\n')}\n`;
 }
 
 function frame(report: ReviewReport, finding: Finding, holdsSecret: boolean, paint: Paint): string[] {
@@ -83,5 +83,5 @@ function summary(report: ReviewReport, paint: Paint): string {
   const parts = (['error', 'warning', 'info'] as const).map((s) =>
     paint(counts[s] > 0 ? SEVERITY_STYLE[s] : 'dim', `${counts[s]} ${s}${counts[s] === 1 || s === 'info' ? '' : 's'}`),
   );
-  return paint('bold', `${total} finding${total === 1 ? '' : 's'}`) + `: ${parts.join(', ')} (${scope}).`;
+  return `${paint('bold', `${total} finding${total === 1 ? '' : 's'}`)}: ${parts.join(', ')} (${scope}).`;
 }

@@ -5,4 +5,4 @@ import { CONFIG_SCHEMA } from './config-schema.ts';
 
 export const CONFIG_SCHEMA_FILE = new URL('../../../schema/diff-review-config.schema.json', import.meta.url);
 
-if (import.meta.main) writeFileSync(CONFIG_SCHEMA_FILE, JSON.stringify(CONFIG_SCHEMA, null, 2) + '\n');
+if (import.meta.main) writeFileSync(CONFIG_SCHEMA_FILE, `${JSON.stringify(CONFIG_SCHEMA, null, 2)}\n`);

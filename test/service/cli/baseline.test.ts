@@ -14,7 +14,7 @@ afterEach(() => {
 function repoWith(lines: string[]): TestRepo {
   const r = makeRepo();
   repos.push(r);
-  r.write('src/app.js', lines.join('\n') + '\n');
+  r.write('src/app.js', `${lines.join('\n')}\n`);
   r.commit('work');
   return r;
 }
@@ -37,12 +37,13 @@ describe('diff-review review --baseline', () => {
 
     r.write(
       'src/app.js',
-      [
+      `${[
         '// TODO later',
         `const token = "${FAKE_GITHUB_TOKEN}";`,
         'debugger;',
-        `const other = "ghp_${'Zz9'.repeat(12)}";`,
-      ].join('\n') + '\n',
+        // another token: random-looking (a repeated unit such as Zz9Zz9… is a placeholder, not a secret)
+        `const other = "ghp_Mx4Rb8Kt2Wq6Jn1Vd5Hs9Lc3Pf7Gy0TzE3aQ";`,
+      ].join('\n')}\n`,
     );
     r.commit('more');
     const next = await review(r, '--baseline', '.diff-review-baseline.json');

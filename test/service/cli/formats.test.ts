@@ -7,6 +7,13 @@ import type { ReviewReport } from '../../../service/cli/review-report.ts';
 import { buildCli, FAKE_GITHUB_TOKEN, makeRepo, runCli, type TestRepo } from './review-cli.ts';
 import { sarifSchemaErrors } from './sarif-schema.ts';
 
+/** The parts of a SARIF result these tests read. */
+interface SarifResult {
+  ruleId: string;
+  locations: { physicalLocation: { artifactLocation: { uri: string } } }[];
+  partialFingerprints: { primaryLocationLineHash: string };
+}
+
 let repo: TestRepo;
 // Findings of three severities in two files; a multi-byte character before a column; a secret.
 const APP = ['const café = 1; debugger;', `const token = "${FAKE_GITHUB_TOKEN}";`, '// TODO later'];
@@ -15,7 +22,7 @@ const WEIRD_PATH = 'src/a,b:c%d.js';
 beforeAll(() => {
   buildCli();
   repo = makeRepo({ 'README.md': '# app\n' });
-  repo.write('src/app.js', APP.join('\n') + '\n');
+  repo.write('src/app.js', `${APP.join('\n')}\n`);
   repo.write(WEIRD_PATH, '\tdebugger;\n');
   repo.commit('work');
 }, 60_000);
@@ -64,7 +71,8 @@ describe('diff-review review --format', () => {
     const run = log.runs[0];
     expect(run.tool.driver.rules.find((r: { id: string }) => r.id === 'no-debugger').help.text).toMatch(/\w/);
     const debuggerResult = run.results.find(
-      (r: any) => r.locations[0].physicalLocation.artifactLocation.uri === 'src/app.js' && r.ruleId === 'no-debugger',
+      (r: SarifResult) =>
+        r.locations[0]!.physicalLocation.artifactLocation.uri === 'src/app.js' && r.ruleId === 'no-debugger',
     );
     expect(debuggerResult.locations[0].physicalLocation.region).toEqual({
       startLine: 1,
@@ -73,7 +81,7 @@ describe('diff-review review --format', () => {
     });
     for (const result of run.results)
       expect(result.partialFingerprints.primaryLocationLineHash).toMatch(/^[0-9a-f]{32}$/);
-    expect(new Set(run.results.map((r: any) => r.partialFingerprints.primaryLocationLineHash)).size).toBe(
+    expect(new Set(run.results.map((r: SarifResult) => r.partialFingerprints.primaryLocationLineHash)).size).toBe(
       run.results.length,
     );
     expect(sarifSchemaErrors({ version: '2.1.0', runs: [{ tool: {} }] })).not.toEqual([]); // the schema bites
@@ -153,7 +161,7 @@ describe('diff-review review --format', () => {
     const issues = JSON.parse((await review('gitlab')).stdout);
     expect(issues).toHaveLength(4);
     expect(new Set(issues.map((i: { fingerprint: string }) => i.fingerprint)).size).toBe(4);
-    expect(issues.find((i: any) => i.check_name === 'secret')).toMatchObject({
+    expect(issues.find((i: { check_name: string }) => i.check_name === 'secret')).toMatchObject({
       severity: 'major',
       location: { path: 'src/app.js', lines: { begin: 2 } },
     });

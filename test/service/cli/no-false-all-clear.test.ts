@@ -118,12 +118,12 @@ describe('a diff over the limit: exit 3, and the limit is stated', () => {
   it('from git (the branch, --staged)', async () => {
     const r = makeRepo();
     repos.push(r);
-    r.write('big.txt', 'x'.repeat(10_000) + '\n');
+    r.write('big.txt', `${'x'.repeat(10_000)}\n`);
     r.commit('big');
     const branch = await runCli(['review'], { cwd: r.dir, env: small });
     expect(branch.code).toBe(3);
     expect(branch.stderr).toMatch(/The diff git made is larger than 4096 bytes, the most a review reads/);
-    r.write('big2.txt', 'y'.repeat(10_000) + '\n');
+    r.write('big2.txt', `${'y'.repeat(10_000)}\n`);
     git(r.dir, 'add', 'big2.txt');
     const staged = await runCli(['review', '--staged'], { cwd: r.dir, env: small });
     expect(staged.code).toBe(3);

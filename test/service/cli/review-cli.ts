@@ -1,9 +1,7 @@
 // `diff-review review` as CI and hooks run it: the built CLI (dist/service/cli.js) in a child
 // process, in real git repositories made by the test.
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { git, makeRepo as makeGitRepo, type TestRepo } from '../../support/git-repo.ts';
 

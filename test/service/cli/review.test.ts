@@ -105,7 +105,7 @@ describe('diff-review review: what is reviewed', () => {
 describe('diff-review review: exit codes', () => {
   async function withFindings(...lines: string[]): Promise<TestRepo> {
     const r = repo();
-    r.write('src/app.js', lines.join('\n') + '\n');
+    r.write('src/app.js', `${lines.join('\n')}\n`);
     r.commit('work');
     return r;
   }
@@ -178,7 +178,12 @@ describe('diff-review review --head', () => {
     const run = await runCli(['review', '--format', 'sarif', '--base', 'main', '--head', reviewed], { cwd: r.dir });
     expect(run.stderr).toBe('');
     const [sarifRun] = JSON.parse(run.stdout).runs;
-    expect(sarifRun.results.map((x: any) => x.locations[0].physicalLocation.artifactLocation.uri)).toEqual(['a.js']);
+    expect(
+      sarifRun.results.map(
+        (x: { locations: { physicalLocation: { artifactLocation: { uri: string } } }[] }) =>
+          x.locations[0]!.physicalLocation.artifactLocation.uri,
+      ),
+    ).toEqual(['a.js']);
     // the commit the results are about is the one reviewed; the merge base goes beside it
     expect(sarifRun.versionControlProvenance).toEqual([
       {

@@ -112,6 +112,10 @@ export async function startFakeService(): Promise<FakeService> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   fake.url = `http://127.0.0.1:${port}`;
-  fake.close = () => new Promise((resolve) => (server.closeAllConnections(), server.close(() => resolve())));
+  fake.close = () =>
+    new Promise((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    });
   return fake;
 }

@@ -2,7 +2,7 @@
 // Diff Review in a real extension host: a real git repository (../run.mjs made it), the real
 // bundled service, the real diagnostics API.
 import assert from 'node:assert/strict';
-import { existsSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import * as vscode from 'vscode';
 import { figures } from './figures.ts';
