@@ -15,7 +15,7 @@ export type Logger = (level: 'info' | 'warn' | 'error', message: string, details
 export interface DesktopAppOptions {
   /** Electron's app.getPath('userData'). */
   userDataDir: string;
-  /** file:// URL of renderer/index.html: the only page whose IPC requests are answered. */
+  /** The URL of renderer/index.html (app://renderer/index.html): the only page whose IPC requests are answered. */
   rendererUrl: string;
   safeStorage: SafeStorageLike;
   startBuiltIn: () => Promise<BuiltInService>;

@@ -1,14 +1,17 @@
 // The Electron main process entry: the only main-process file that imports electron. It hands
 // Electron's pieces to createDesktopApp (desktop-app.ts) and applies the window's security.
-import { app, BrowserWindow, clipboard, dialog, ipcMain, safeStorage, session, shell } from 'electron';
+import { app, BrowserWindow, clipboard, dialog, ipcMain, protocol, safeStorage, session, shell } from 'electron';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { IPC_CHANNELS } from '../shared/ipc-contract.ts';
+import { APP_SCHEME, appResponse, RENDERER_URL } from './app-protocol.ts';
 import { createDesktopApp, type Logger } from './desktop-app.ts';
 import type * as ServiceLauncher from './service-launcher.ts';
 import { isExternalLink, mainWindowOptions, mayNavigate } from './window-security.ts';
 
 app.setName('Diff Review');
+// The page comes from app://renderer/ (main/app-protocol.ts), not file://: a standard, secure
+// scheme, so 'self' in its CSP means the app's own files only. Registered before 'ready'.
+protocol.registerSchemesAsPrivileged([{ scheme: APP_SCHEME, privileges: { standard: true, secure: true } }]);
 const log: Logger = (level, message, details) => {
   const line = JSON.stringify({ time: new Date().toISOString(), level, msg: message, ...details });
   if (level === 'info') console.log(line);
@@ -24,8 +27,9 @@ if (!app.requestSingleInstanceLock()) {
 
 async function main(): Promise<void> {
   await app.whenReady();
-  const rendererFile = path.join(__dirname, 'renderer', 'index.html');
-  const rendererUrl = pathToFileURL(rendererFile).href;
+  const rendererDir = path.join(__dirname, 'renderer');
+  protocol.handle(APP_SCHEME, (request) => appResponse(request.url, rendererDir, request.method));
+  const rendererUrl = RENDERER_URL;
   let window: BrowserWindow | undefined;
 
   // The service is a separate bundle, loaded only when the built-in service is chosen.

@@ -15,7 +15,7 @@ export interface SenderFrame {
 
 /**
  * A request is trusted only from the top frame of the app's own page: the page's URL (without
- * query or hash) equals the renderer's file URL. An iframe, a page the window was navigated to,
+ * query or hash) equals the renderer's URL (app://renderer/index.html). An iframe, a page the window was navigated to,
  * or any other origin is refused (Electron's checklist: validate the sender of all IPC messages).
  */
 export function isTrustedSender(frame: SenderFrame | null | undefined, rendererUrl: string): boolean {

@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ApiError, createClient } from '../../service/client/index.ts';
+import { RENDERER_URL } from '../../desktop/main/app-protocol.ts';
 import { Connection } from '../../desktop/main/connection.ts';
 import { CredentialStore } from '../../desktop/main/credential-store.ts';
 import { createIpcHandlers } from '../../desktop/main/ipc-handlers.ts';
@@ -26,7 +27,6 @@ import { fakeSafeStorage } from './support/fake-safe-storage.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const tempDir = (prefix: string) => mkdtempSync(path.join(os.tmpdir(), `diff-review-${prefix}-`));
-const RENDERER_URL = 'file:///opt/Diff%20Review/resources/app/renderer/index.html';
 
 describe('window security', () => {
   it('isolates the renderer: contextIsolation and sandbox on, no Node, no webview', () => {
