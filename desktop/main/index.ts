@@ -1,8 +1,21 @@
 // The Electron main process entry: the only main-process file that imports electron. It hands
 // Electron's pieces to createDesktopApp (desktop-app.ts) and applies the window's security.
-import { app, BrowserWindow, clipboard, dialog, ipcMain, protocol, safeStorage, session, shell } from 'electron';
+import {
+  app,
+  BrowserWindow,
+  clipboard,
+  dialog,
+  ipcMain,
+  Menu,
+  type MenuItemConstructorOptions,
+  protocol,
+  safeStorage,
+  session,
+  shell,
+} from 'electron';
 import path from 'node:path';
 import { IPC_CHANNELS } from '../shared/ipc-contract.ts';
+import { appMenuTemplate, type MenuItemSpec } from './app-menu.ts';
 import { APP_SCHEME, appResponse, RENDERER_URL } from './app-protocol.ts';
 import { createDesktopApp, type Logger } from './desktop-app.ts';
 import type * as ServiceLauncher from './service-launcher.ts';
@@ -73,8 +86,17 @@ async function main(): Promise<void> {
     contents.on('will-attach-webview', (event) => event.preventDefault());
   });
 
+  // The menu carries the keyboard commands; Reload and the developer tools only when not packaged.
+  const toElectron = ({ command, submenu, ...item }: MenuItemSpec): MenuItemConstructorOptions => ({
+    ...(item as MenuItemConstructorOptions),
+    ...(command ? { click: () => window?.webContents.send('menu:command', command) } : {}),
+    ...(submenu ? { submenu: submenu.map(toElectron) } : {}),
+  });
+  const template = appMenuTemplate({ packaged: app.isPackaged, platform: process.platform });
+  Menu.setApplicationMenu(Menu.buildFromTemplate(template.map(toElectron)));
+
   const openWindow = () => {
-    window = new BrowserWindow(mainWindowOptions(path.join(__dirname, 'preload.js')));
+    window = new BrowserWindow(mainWindowOptions(path.join(__dirname, 'preload.js'), { devTools: !app.isPackaged }));
     window.once('ready-to-show', () => window?.show());
     void window.loadURL(rendererUrl);
   };

@@ -21,7 +21,8 @@ export const CONTENT_SECURITY_POLICY = [
   // No frame-ancestors here: a <meta> policy cannot carry it; the response header adds it.
 ].join('; ');
 
-export function mainWindowOptions(preloadPath: string): BrowserWindowConstructorOptions {
+/** `devTools`: false in a packaged build (app.isPackaged), so no shortcut can open them. */
+export function mainWindowOptions(preloadPath: string, options = { devTools: false }): BrowserWindowConstructorOptions {
   return {
     width: 1200,
     height: 800,
@@ -43,6 +44,7 @@ export function mainWindowOptions(preloadPath: string): BrowserWindowConstructor
       webviewTag: false,
       navigateOnDragDrop: false,
       spellcheck: false,
+      devTools: options.devTools,
     },
   };
 }

@@ -138,10 +138,22 @@ export interface IpcChannels {
   'clipboard:writeText': { args: [text: string]; result: null };
 }
 
+/** A keyboard command of the application menu (main/app-menu.ts), carried out by the page. */
+export type MenuCommand =
+  | 'new-review'
+  | 'show-reviews'
+  | 'show-tokens'
+  | 'focus-search'
+  | 'next-review'
+  | 'previous-review'
+  | 'open-review'
+  | 'back-to-list';
+
 /** Main → renderer notifications. */
 export interface IpcEvents {
   'connection:changed': ConnectionState;
   'review:updated': ReviewJob;
+  'menu:command': MenuCommand;
 }
 
 export type IpcChannel = keyof IpcChannels;
@@ -169,7 +181,11 @@ const channelSet = {
   'clipboard:writeText': true,
 } as const satisfies Record<IpcChannel, true>;
 
-const eventSet = { 'connection:changed': true, 'review:updated': true } as const satisfies Record<IpcEvent, true>;
+const eventSet = {
+  'connection:changed': true,
+  'review:updated': true,
+  'menu:command': true,
+} as const satisfies Record<IpcEvent, true>;
 
 export const IPC_CHANNELS = Object.keys(channelSet) as IpcChannel[];
 
