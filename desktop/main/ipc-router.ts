@@ -1,6 +1,7 @@
 // Dispatches renderer requests to their handlers, after checking who sent them. Electron-free:
 // main/index.ts feeds it ipcMain's events; the browser tests feed it a page's calls.
 import { isIpcChannel, type IpcArgs, type IpcChannel, type IpcResult, type IpcReturn } from '../shared/ipc-contract.ts';
+import { ApiError } from '../../service/client/index.ts';
 import { toIpcError } from './ipc-errors.ts';
 
 /** One handler per channel of the contract; the compiler checks arguments and results. */
@@ -61,8 +62,16 @@ export function createIpcRouter(options: IpcRouterOptions): IpcRouter {
         const handler = options.handlers[channel] as (...a: unknown[]) => Promise<unknown>;
         return { ok: true, value: await handler(...args) };
       } catch (error) {
-        const ipcError = toIpcError(error);
+        const ipcError = toIpcError(error, channel);
         if (ipcError.kind === 'internal') options.log('error', 'IPC handler failed', { channel, err: error });
+        // The window shows the app's wording; the service's own text is kept here.
+        if (error instanceof ApiError)
+          options.log('warn', 'the service refused a request', {
+            channel,
+            status: error.status,
+            code: error.error,
+            serviceMessage: error.message,
+          });
         return { ok: false, error: ipcError };
       }
     },

@@ -132,7 +132,7 @@ describe('IPC', () => {
         status: 400,
         code: 'invalid_request',
         field: 'name',
-        message: 'name must be at most 100 characters',
+        message: 'Give the token a name of 1 to 100 characters.',
       },
     });
     const internal = await failing.dispatch('tokens:list', frame, []);
