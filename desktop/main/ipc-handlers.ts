@@ -66,9 +66,8 @@ export function createIpcHandlers(deps: IpcHandlerDependencies): IpcHandlers {
       const status = request.status && STATUSES.includes(request.status) ? request.status : undefined;
       const repository = request.repository?.trim() || undefined;
       const cursor = request.cursor || undefined;
-      const page = await connection.withReviews((client) =>
-        client.listReviews({ status, repository, cursor, limit: PAGE_SIZE }),
-      );
+      const limit = Number.isInteger(request.limit) ? Math.min(100, Math.max(1, request.limit!)) : PAGE_SIZE;
+      const page = await connection.withReviews((client) => client.listReviews({ status, repository, cursor, limit }));
       watcher.watch(page.reviews);
       return page;
     },

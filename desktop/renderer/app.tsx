@@ -29,7 +29,15 @@ export function App() {
     };
     const off = bridge().on('connection:changed', apply);
     void invoke('connection:get').then((result) => result.ok && apply(result.value));
-    return off;
+    // The menu's section commands (the reviews view carries out the rest).
+    const offMenu = bridge().on('menu:command', (command) => {
+      if (command === 'show-tokens') setTab('tokens');
+      else if (command === 'show-reviews' || command === 'new-review') setTab('reviews');
+    });
+    return () => {
+      off();
+      offMenu();
+    };
   }, []);
 
   if (!state) return <Loading label="Starting…" />;

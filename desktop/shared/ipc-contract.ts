@@ -93,6 +93,8 @@ export interface ListReviewsRequest {
   status?: ReviewStatus;
   repository?: string;
   cursor?: string;
+  /** Page size, 1–100 (25 when left out). */
+  limit?: number;
 }
 
 export interface SubmitDiffRequest {

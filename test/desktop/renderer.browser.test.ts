@@ -280,10 +280,12 @@ describe.skipIf(!chromiumPath && !inCI())('desktop renderer in Chromium', () => 
       await detail.locator('.badge', { hasText: 'Cancelled' }).first().waitFor();
       await detail.getByText('Stopped on request').waitFor();
 
-      // Filters: only failed jobs, then an unknown repository (the designed empty state).
-      await page.getByLabel('Status').selectOption('failed');
+      // Filters: the cancelled job apart from failed ones, then an unknown repository (the designed empty state).
+      await page.getByLabel('Status').selectOption('cancelled');
       await page.locator('.job-row', { hasText: 'Completed' }).waitFor({ state: 'detached' });
       await expect.poll(() => page.locator('.job-row').count()).toBe(1);
+      await page.getByLabel('Status').selectOption('failed');
+      await expect.poll(() => page.locator('.job-row').count()).toBe(0);
       await page.getByLabel('Status').selectOption('');
       await page.locator('#filter-repository').fill('github.com/nobody/nothing');
       await page.getByText('No reviews match these filters').waitFor();
