@@ -111,7 +111,12 @@ export function App() {
             {t.id === 'reviews' ? (
               <ReviewsView connectionKey={connectionKey} stale={stale} active={tab === 'reviews'} />
             ) : (
-              <TokensView connectionKey={connectionKey} stale={stale} active={tab === 'tokens'} />
+              <TokensView
+                connectionKey={connectionKey}
+                stale={stale}
+                active={tab === 'tokens'}
+                serviceUrl={'url' in state ? state.url : undefined}
+              />
             )}
           </div>
         ))}

@@ -89,7 +89,8 @@ describe.skipIf(!chromiumPath && !inCI())('desktop renderer in Chromium at scale
     clock.offset = -8 * 24 * 3600 * 1000;
     for (let i = 0; i < 5; i++) await admin.createToken({ name: `Old CI ${i}`, expires_in_days: 7 });
     clock.offset = 0;
-    for (let i = 0; i < 24; i++) await admin.createToken({ name: `CI job ${i}`, expires_in_days: i % 2 ? 30 : null });
+    for (let i = 0; i < 23; i++) await admin.createToken({ name: `CI job ${i}`, expires_in_days: i % 2 ? 30 : null });
+    await admin.createToken({ name: 'Rotating soon', expires_in_days: 7 });
     for (let i = 0; i < SEEDED; i++) {
       const diff = i < BIG ? flaggedDiff(120, `big${i}`) : i % 25 === 9 ? 'not a diff at all' : quietDiff(i);
       const job = await client.createReview({ diff, repository: REPOSITORIES[i % REPOSITORIES.length]! });
@@ -154,6 +155,7 @@ describe.skipIf(!chromiumPath && !inCI())('desktop renderer in Chromium at scale
     await page.getByLabel('Status').selectOption('');
 
     // Grouped: one heading per repository, with its count.
+    await expect.poll(() => page.locator('.job-row').count()).toBe(SEEDED);
     await expect.poll(() => page.locator('.job-group').count()).toBe(7);
     const counts = await page.locator('.job-group-title .count').allTextContents();
     expect(counts.map(Number).reduce((a, b) => a + b)).toBe(SEEDED);
@@ -161,17 +163,17 @@ describe.skipIf(!chromiumPath && !inCI())('desktop renderer in Chromium at scale
     await page.getByLabel('Group by repository').uncheck();
 
     // Sort by comments: the big reviews first.
-    await page.getByLabel('Sort').selectOption('comments');
+    await page.locator('#filter-sort').selectOption('comments');
     const top = () =>
       page
         .locator('.job-row')
         .evaluateAll((els, n) => els.slice(0, n).map((el) => el.getAttribute('data-review-id')), BIG);
     await expect.poll(async () => new Set(await top())).toEqual(new Set(jobs.slice(-BIG).map((job) => job.review_id)));
-    await page.getByLabel('Sort').selectOption('oldest');
+    await page.locator('#filter-sort').selectOption('oldest');
     await expect
       .poll(() => page.locator('.job-row').first().getAttribute('data-review-id'))
       .toBe(jobs.at(-1)!.review_id);
-    await page.getByLabel('Sort').selectOption('newest');
+    await page.locator('#filter-sort').selectOption('newest');
   });
 
   it('never cuts the part of a repository name that tells two apart, at 800, 1280 and 1920', async () => {
@@ -253,19 +255,41 @@ describe.skipIf(!chromiumPath && !inCI())('desktop renderer in Chromium at scale
     }
   }
 
-  it('tokens: 30 listed, "Active tokens" counts only the unexpired ones', async () => {
+  it('tokens: expired ones apart and not counted, "expires soon" marked, sort by last use, a CI snippet', async () => {
     const { page } = app;
     await page.emulateMedia({ colorScheme: 'light' });
     await page.setViewportSize({ width: 1920, height: 1080 });
     await page.getByRole('tab', { name: 'Tokens' }).click();
-    await page.locator('tr[data-token-id]').nth(29).waitFor();
-    const total = await page.locator('tr[data-token-id]').count();
-    const expired = await page.locator('tr[data-token-id].expired').count();
-    expect(expired).toBe(5);
-    // The app's own token, the seeder and 29 made here: 31 rows.
-    expect(total).toBe(31);
-    expect(await page.locator('#tokens-list-title .count').textContent()).toBe(String(total - expired));
+    const active = page.getByRole('table', { name: 'Active tokens' });
+    const expired = page.getByRole('table', { name: 'Expired tokens' });
+    await expired.locator('tr[data-token-id]').nth(4).waitFor();
+    // The app's own token, the seeder and 24 live ones made here; 5 expired, listed apart.
+    expect(await expired.locator('tr[data-token-id]').count()).toBe(5);
+    expect(await active.locator('tr[data-token-id]').count()).toBe(26);
+    expect(await active.locator('tr.expired').count()).toBe(0);
+    expect(await page.locator('#tokens-list-title .count').textContent()).toBe('26');
+    expect(await page.locator('#tokens-expired-title .count').textContent()).toBe('5');
+    // Within seven days of its end: marked.
+    expect(await active.locator('tr', { hasText: 'Expires soon' }).locator('.name-text').allTextContents()).toEqual([
+      'Rotating soon',
+    ]);
+    // Last used first: the tokens the seeder and this app used lead.
+    await page.locator('#token-sort').selectOption('last-used');
+    const firstTwo = (await active.locator('.name-text').allTextContents()).slice(0, 2);
+    expect(new Set(firstTwo)).toEqual(new Set(['Seeder', 'Desktop dashboard']));
     await shot(page, 'scale-tokens-1920-light');
+
+    // A new token comes with the lines CI needs: this service's address and the secret.
+    await page.locator('#token-name').fill('CI for payments');
+    await page.getByRole('button', { name: 'Create token' }).click();
+    const snippet = page.getByLabel('CI settings');
+    await snippet.waitFor();
+    const secret = await page.getByLabel("The new token's secret").inputValue();
+    expect(await snippet.inputValue()).toBe(`DIFF_REVIEW_URL=${service.url}\nDIFF_REVIEW_TOKEN=${secret}`);
+    await page.getByRole('button', { name: 'Copy for CI' }).click();
+    await expect.poll(() => app.clipboard.at(-1)).toBe(`DIFF_REVIEW_URL=${service.url}\nDIFF_REVIEW_TOKEN=${secret}`);
+    await shot(page, 'scale-token-created-1920-light');
+    await page.getByRole('button', { name: 'Done' }).click();
     await page.getByRole('tab', { name: 'Reviews' }).click();
   });
 });

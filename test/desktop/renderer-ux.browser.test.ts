@@ -212,7 +212,8 @@ describe.skipIf(!chromiumPath && !inCI())(
       await page.getByRole('button', { name: 'Clear the filters' }).click();
       expect(await page.getByLabel('Status').inputValue()).toBe('');
       expect(await page.getByLabel('Repository', { exact: true }).inputValue()).toBe('');
-      await expect.poll(() => page.locator('.job-row').count()).toBe(25);
+      // Every review stays loaded (the search loaded them all): no second trip for the same list.
+      await expect.poll(() => page.locator('.job-row').count()).toBe(SEEDED);
     });
 
     it('lists each token with its prefix, scopes, dates and last use, and marks expired ones', async () => {
@@ -318,7 +319,7 @@ describe.skipIf(!chromiumPath && !inCI())(
       ]);
       // The whole list is one tab stop: the next Tab leaves it ("Load more").
       expect(order[8]).toMatch(/^button:(Queued|Running|Completed|Failed|Cancelled)/);
-      expect(order[9]).toBe('button:Load more');
+      expect(order[9]).not.toMatch(/^button:(Queued|Running|Completed|Failed|Cancelled)/);
       // Shift+Tab walks back.
       await page.keyboard.press('Shift+Tab');
       await page.keyboard.press('Shift+Tab');
