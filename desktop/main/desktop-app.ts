@@ -5,6 +5,7 @@ import path from 'node:path';
 import type { IpcEvent, IpcEvents } from '../shared/ipc-contract.ts';
 import { Connection } from './connection.ts';
 import { CredentialStore, type SafeStorageLike } from './credential-store.ts';
+import { FolderReviews } from './folder-reviews.ts';
 import { createIpcHandlers } from './ipc-handlers.ts';
 import { createIpcRouter, type IpcRouter } from './ipc-router.ts';
 import { ReviewWatcher } from './review-watcher.ts';
@@ -23,6 +24,8 @@ export interface DesktopAppOptions {
   send: <E extends IpcEvent>(event: E, payload: IpcEvents[E]) => void;
   chooseFolder: () => Promise<string | undefined>;
   writeClipboard: (text: string) => void;
+  /** Electron's shell.openExternal (for vscode://file/… links only). */
+  openExternal: (url: string) => Promise<void>;
   log: Logger;
   /** Test knobs for the connection's timers. */
   timing?: { healthIntervalMs?: number; firstRetryMs?: number; maxRetryMs?: number; requestTimeoutMs?: number };
@@ -55,9 +58,10 @@ export function createDesktopApp(options: DesktopAppOptions): DesktopApp {
     },
     ...options.timing,
   });
+  const folderReviews = new FolderReviews();
   watcher = new ReviewWatcher({
     client: () => connection.reviewClient(),
-    notify: (job) => options.send('review:updated', job),
+    notify: (job) => options.send('review:updated', folderReviews.configure(job)),
     onError: (error) => connection.reportFailure(error),
   });
   const handlers = createIpcHandlers({
@@ -65,6 +69,8 @@ export function createDesktopApp(options: DesktopAppOptions): DesktopApp {
     watcher,
     chooseFolder: options.chooseFolder,
     writeClipboard: options.writeClipboard,
+    openExternal: options.openExternal,
+    folderReviews,
   });
   const router = createIpcRouter({
     handlers,

@@ -61,6 +61,7 @@ async function main(): Promise<void> {
       return result.canceled ? undefined : result.filePaths[0];
     },
     writeClipboard: (text) => clipboard.writeText(text),
+    openExternal: (url) => shell.openExternal(url),
     log,
   });
 

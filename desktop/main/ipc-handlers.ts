@@ -4,6 +4,7 @@ import { LIMITS } from '../../service/api/limits.ts';
 import { prepareReview, type PreparedReview, type PrepareReviewOptions } from '../../service/git/index.ts';
 import { TOKEN_EXPIRY_CHOICES, type ReviewScope, type ReviewStatus } from '../shared/ipc-contract.ts';
 import type { Connection } from './connection.ts';
+import type { FolderReviews } from './folder-reviews.ts';
 import { ignoredBy } from '../../service/cli/project-config/apply-config.ts';
 import { diffWithoutIgnoredFiles } from '../../service/cli/project-config/filter-diff.ts';
 import { ConfigError, loadProjectConfig, type ProjectConfig } from '../../service/cli/project-config/load-config.ts';
@@ -17,6 +18,9 @@ export interface IpcHandlerDependencies {
   /** The OS folder picker (Electron's dialog); undefined when cancelled. */
   chooseFolder: () => Promise<string | undefined>;
   writeClipboard: (text: string) => void;
+  /** Opens a URL outside the app (Electron's shell.openExternal): here only vscode://file/… links. */
+  openExternal: (url: string) => Promise<void>;
+  folderReviews: FolderReviews;
   /** The shared git module; replaceable in tests only to simulate failures. */
   prepareReview?: (options: PrepareReviewOptions) => Promise<PreparedReview>;
 }
@@ -26,7 +30,7 @@ const SCOPES: readonly ReviewScope[] = ['reviews:read', 'reviews:write'];
 const PAGE_SIZE = 25;
 
 export function createIpcHandlers(deps: IpcHandlerDependencies): IpcHandlers {
-  const { connection, watcher } = deps;
+  const { connection, watcher, folderReviews } = deps;
   const prepare = deps.prepareReview ?? prepareReview;
   /** Folders the user picked in the OS dialog; the renderer cannot name any other. */
   const chosenFolders = new Set<string>();
@@ -69,12 +73,12 @@ export function createIpcHandlers(deps: IpcHandlerDependencies): IpcHandlers {
       const limit = Number.isInteger(request.limit) ? Math.min(100, Math.max(1, request.limit!)) : PAGE_SIZE;
       const page = await connection.withReviews((client) => client.listReviews({ status, repository, cursor, limit }));
       watcher.watch(page.reviews);
-      return page;
+      return { ...page, reviews: page.reviews.map((job) => folderReviews.configure(job)) };
     },
     'reviews:get': async (reviewId) => {
       const job = await connection.withReviews((client) => client.getReview(text(reviewId, 'reviewId')));
       watcher.watch([job]);
-      return job;
+      return folderReviews.configure(job);
     },
     'reviews:cancel': (reviewId) => connection.withReviews((client) => client.cancelReview(text(reviewId, 'reviewId'))),
     'reviews:copySarif': async (reviewId) => {
@@ -111,8 +115,10 @@ export function createIpcHandlers(deps: IpcHandlerDependencies): IpcHandlers {
           'folder',
         );
       }
-      // The repository's .diff-review.yml, as the CLI and the extension read it: ignored files are not sent.
-      const diff = diffWithoutIgnoredFiles(prepared.diff, ignoredBy(await projectConfigOf(prepared.root)));
+      // The repository's .diff-review.yml, as the CLI and the extension read it: ignored files are
+      // not sent, and its rule settings apply to the comments (FolderReviews).
+      const config = await projectConfigOf(prepared.root);
+      const diff = diffWithoutIgnoredFiles(prepared.diff, ignoredBy(config));
       if (!diff)
         throw new InvalidInputError('Nothing to review: every changed file is ignored by .diff-review.yml.', 'folder');
       const diffBytes = Buffer.byteLength(diff);
@@ -125,14 +131,24 @@ export function createIpcHandlers(deps: IpcHandlerDependencies): IpcHandlers {
       const job = await connection.withReviews((client) =>
         client.createReview({ diff, repository: prepared.repository, base_commit: prepared.baseCommit }),
       );
+      folderReviews.remember(job.review_id, prepared.root, config);
       watcher.watch([job]);
       return {
-        job,
+        job: folderReviews.configure(job),
         repository: prepared.repository,
         baseRef: prepared.baseRef,
         baseCommit: prepared.baseCommit,
         diffBytes,
       };
+    },
+    'reviews:localFolder': async (reviewId) => {
+      const folder = folderReviews.folderOf(text(reviewId, 'reviewId'));
+      return folder ? { folder } : null;
+    },
+    'reviews:openInEditor': async (request) => {
+      const url = folderReviews.editorUrl(text(request?.reviewId, 'reviewId'), request.filePath, request.line);
+      await deps.openExternal(url);
+      return null;
     },
     'git:chooseFolder': async () => {
       const folder = await deps.chooseFolder();

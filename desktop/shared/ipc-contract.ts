@@ -118,6 +118,13 @@ export interface SubmittedFolderReview {
   diffBytes: number;
 }
 
+export interface OpenInEditorRequest {
+  reviewId: string;
+  /** The comment's file, relative to the reviewed folder. */
+  filePath: string;
+  line: number;
+}
+
 /** Renderer → main requests: channel → arguments and result. */
 export interface IpcChannels {
   'connection:get': { args: []; result: ConnectionState };
@@ -135,6 +142,10 @@ export interface IpcChannels {
   'reviews:copySarif': { args: [reviewId: string]; result: { bytes: number } };
   'reviews:submitDiff': { args: [request: SubmitDiffRequest]; result: ReviewJob };
   'reviews:submitFolder': { args: [request: SubmitFolderRequest]; result: SubmittedFolderReview };
+  /** The folder on this machine a review was submitted from in this session; null for others. */
+  'reviews:localFolder': { args: [reviewId: string]; result: { folder: string } | null };
+  /** Opens a folder review's file at a line in VS Code (vscode://file/…). */
+  'reviews:openInEditor': { args: [request: OpenInEditorRequest]; result: null };
   /** Opens the OS folder picker; null when cancelled. */
   'git:chooseFolder': { args: []; result: { folder: string } | null };
   'clipboard:writeText': { args: [text: string]; result: null };
@@ -179,6 +190,8 @@ const channelSet = {
   'reviews:copySarif': true,
   'reviews:submitDiff': true,
   'reviews:submitFolder': true,
+  'reviews:localFolder': true,
+  'reviews:openInEditor': true,
   'git:chooseFolder': true,
   'clipboard:writeText': true,
 } as const satisfies Record<IpcChannel, true>;

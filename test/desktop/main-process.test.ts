@@ -1,7 +1,7 @@
 // Layer 2 of the desktop tests: main-process code under Node (no Electron needed): window
 // security, IPC sender checks, the contract's completeness, the preload bridge, the credential
 // store with a fake safeStorage, the service launcher and the connection against a real service.
-import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, realpathSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -9,6 +9,7 @@ import { ApiError, createClient } from '../../service/client/index.ts';
 import { RENDERER_URL } from '../../desktop/main/app-protocol.ts';
 import { Connection } from '../../desktop/main/connection.ts';
 import { CredentialStore } from '../../desktop/main/credential-store.ts';
+import { FolderReviews } from '../../desktop/main/folder-reviews.ts';
 import { createIpcHandlers } from '../../desktop/main/ipc-handlers.ts';
 import { createIpcRouter, isTrustedSender, type IpcHandlers } from '../../desktop/main/ipc-router.ts';
 import type { ReviewWatcher } from '../../desktop/main/review-watcher.ts';
@@ -146,6 +147,8 @@ describe('IPC', () => {
       watcher: {} as ReviewWatcher,
       chooseFolder: async () => undefined,
       writeClipboard: () => {},
+      openExternal: async () => {},
+      folderReviews: new FolderReviews(),
     });
     expect(Object.keys(real).sort()).toEqual([...IPC_CHANNELS].sort());
   });
@@ -287,13 +290,16 @@ describe('connection against a real service', () => {
       git(repo.dir, 'checkout', '-q', '-b', 'feature');
       repo.write('src/app.js', 'debugger;\n');
       repo.write('vendor/lib.js', 'debugger;\n');
-      repo.write('.diff-review.yml', 'ignore:\n  - vendor/\n');
+      repo.write('.diff-review.yml', 'ignore:\n  - vendor/\nrules:\n  no-debugger: info\n');
       repo.commit('work');
+      const opened: string[] = [];
       const handlers = createIpcHandlers({
         connection: conn,
         watcher: { watch: () => {} } as unknown as ReviewWatcher,
         chooseFolder: async () => repo.dir,
         writeClipboard: () => {},
+        openExternal: async (url) => void opened.push(url),
+        folderReviews: new FolderReviews(),
       });
       await handlers['git:chooseFolder']();
       const submitted = await handlers['reviews:submitFolder']({
@@ -304,6 +310,29 @@ describe('connection against a real service', () => {
       const done = await svc.client().waitForReview(submitted.job.review_id, { timeoutMs: 20_000, pollIntervalMs: 25 });
       expect(done.comments?.map((c) => c.file_path)).toEqual(['src/app.js']); // vendor/ was never sent
       expect(submitted.diffBytes).toBeLessThan(Buffer.byteLength(git(repo.dir, 'diff', 'main...HEAD')));
+      // Its rule settings apply to the comments the window gets (issue 11): no-debugger made "info".
+      expect(done.comments?.[0]?.severity).toBe('warning');
+      const shown = await handlers['reviews:get'](submitted.job.review_id);
+      expect(shown.comments?.map((c) => [c.file_path, c.severity])).toEqual([['src/app.js', 'info']]);
+      const page = await handlers['reviews:list']({});
+      expect(page.reviews.find((j) => j.review_id === done.review_id)?.comments?.[0]?.severity).toBe('info');
+      // "Open in VS Code": only files inside that folder, only for that review.
+      const root = realpathSync(repo.dir);
+      expect(await handlers['reviews:localFolder'](done.review_id)).toEqual({ folder: root });
+      await handlers['reviews:openInEditor']({ reviewId: done.review_id, filePath: 'src/app.js', line: 1 });
+      expect(opened).toEqual([`vscode://file${root.split(path.sep).join('/')}/src/app.js:1`]);
+      for (const filePath of ['../outside.js', '/etc/passwd', 'src/../../x.js', 'a\\..\\..\\x']) {
+        await expect(
+          handlers['reviews:openInEditor']({ reviewId: done.review_id, filePath, line: 1 }),
+        ).rejects.toMatchObject({ field: 'filePath' });
+      }
+      await expect(
+        handlers['reviews:openInEditor']({ reviewId: done.review_id, filePath: 'src/app.js', line: 0 }),
+      ).rejects.toMatchObject({ field: 'line' });
+      await expect(
+        handlers['reviews:openInEditor']({ reviewId: 'rev_other', filePath: 'src/app.js', line: 1 }),
+      ).rejects.toMatchObject({ field: 'reviewId' });
+      expect(opened).toHaveLength(1);
 
       repo.write('.diff-review.yml', 'ignore: vendor/\n');
       repo.commit('a bad config');

@@ -9,6 +9,7 @@ import { createService, type Service } from '../../service/index.ts';
 import { RENDERER_URL } from '../../desktop/main/app-protocol.ts';
 import { Connection } from '../../desktop/main/connection.ts';
 import { CredentialStore } from '../../desktop/main/credential-store.ts';
+import { FolderReviews } from '../../desktop/main/folder-reviews.ts';
 import { createIpcHandlers } from '../../desktop/main/ipc-handlers.ts';
 import { createIpcRouter } from '../../desktop/main/ipc-router.ts';
 import type { ReviewWatcher } from '../../desktop/main/review-watcher.ts';
@@ -46,6 +47,8 @@ describe("the service's refusals, in the app's words", () => {
       watcher: { watch: () => {}, stopAll: () => {} } as unknown as ReviewWatcher,
       chooseFolder: async () => undefined,
       writeClipboard: () => {},
+      openExternal: async () => {},
+      folderReviews: new FolderReviews(),
     });
     router = createIpcRouter({
       handlers,

@@ -22,6 +22,8 @@ export interface RendererHarness {
   userDataDir: string;
   safeStorage: FakeSafeStorage;
   clipboard: string[];
+  /** Every URL the app asked the OS to open (vscode://file/…). */
+  opened: string[];
   /** Every notification main sent to the window. */
   sent: { event: IpcEvent; payload: unknown }[];
   /** Console messages that report a Content-Security-Policy violation. */
@@ -97,6 +99,7 @@ export async function openApp(
     userDataDir,
     safeStorage: options.safeStorage ?? fakeSafeStorage(),
     clipboard: [],
+    opened: [],
     sent: [],
     cspViolations: [],
     nextFolder: undefined,
@@ -123,6 +126,7 @@ export async function openApp(
     },
     chooseFolder: async () => harness.nextFolder,
     writeClipboard: (text) => void harness.clipboard.push(text),
+    openExternal: async (url) => void harness.opened.push(url),
     log: () => {},
     timing: { healthIntervalMs: 250, firstRetryMs: 200, maxRetryMs: 1000, requestTimeoutMs: 5000 },
   });
