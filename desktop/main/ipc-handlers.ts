@@ -1,13 +1,10 @@
 // The main-process side of every IPC channel. All service calls happen here, with tokens the
 // renderer never sees; the renderer gets plain values (see shared/ipc-contract.ts).
-import { LIMITS } from '../../service/api/limits.ts';
-import { prepareReview, type PreparedReview, type PrepareReviewOptions } from '../../service/git/index.ts';
+import { GitError, prepareReview, type PreparedReview, type PrepareReviewOptions } from '../../service/git/index.ts';
 import { TOKEN_EXPIRY_CHOICES, type ReviewScope, type ReviewStatus } from '../shared/ipc-contract.ts';
 import type { Connection } from './connection.ts';
 import type { FolderReviews } from './folder-reviews.ts';
-import { ignoredBy } from '../../service/cli/project-config/apply-config.ts';
-import { diffWithoutIgnoredFiles } from '../../service/cli/project-config/filter-diff.ts';
-import { ConfigError, loadProjectConfig, type ProjectConfig } from '../../service/cli/project-config/load-config.ts';
+import { folderDiff } from './folder-diff.ts';
 import { InvalidInputError } from './ipc-errors.ts';
 import type { IpcHandlers } from './ipc-router.ts';
 import type { ReviewWatcher } from './review-watcher.ts';
@@ -34,6 +31,12 @@ export function createIpcHandlers(deps: IpcHandlerDependencies): IpcHandlers {
   const prepare = deps.prepareReview ?? prepareReview;
   /** Folders the user picked in the OS dialog; the renderer cannot name any other. */
   const chosenFolders = new Set<string>();
+  const chosen = (value: unknown) => {
+    const folder = text(value, 'folder');
+    if (!chosenFolders.has(folder))
+      throw new InvalidInputError('Choose the folder with "Choose folder…" first.', 'folder');
+    return folder;
+  };
 
   return {
     'connection:get': async () => connection.state,
@@ -100,37 +103,12 @@ export function createIpcHandlers(deps: IpcHandlerDependencies): IpcHandlers {
       return job;
     },
     'reviews:submitFolder': async (request) => {
-      const folder = text(request?.folder, 'folder');
-      if (!chosenFolders.has(folder))
-        throw new InvalidInputError('Choose the folder with "Choose folder…" first.', 'folder');
-      const baseBranch = request.baseBranch?.trim() || undefined;
-      const prepared = await prepare({
-        cwd: folder,
-        includeUncommitted: request.includeUncommitted === true,
-        ...(baseBranch ? { baseBranch } : {}),
-      });
-      if (!prepared.diff) {
-        throw new InvalidInputError(
-          `Nothing to review: ${prepared.baseRef} and this branch have the same content${request.includeUncommitted ? '' : ' (uncommitted changes are not included)'}.`,
-          'folder',
-        );
-      }
-      // The repository's .diff-review.yml, as the CLI and the extension read it: ignored files are
-      // not sent, and its rule settings apply to the comments (FolderReviews).
-      const config = await projectConfigOf(prepared.root);
-      const diff = diffWithoutIgnoredFiles(prepared.diff, ignoredBy(config));
-      if (!diff)
-        throw new InvalidInputError('Nothing to review: every changed file is ignored by .diff-review.yml.', 'folder');
-      const diffBytes = Buffer.byteLength(diff);
-      if (diffBytes > LIMITS.diffBytes) {
-        throw new InvalidInputError(
-          `The diff is ${formatBytes(diffBytes)}, over the service's limit of ${formatBytes(LIMITS.diffBytes)}. Review a smaller branch.`,
-          'folder',
-        );
-      }
+      const folder = chosen(request?.folder);
+      const { prepared, diff, diffBytes, config } = await folderDiff(prepare, { ...request, folder });
       const job = await connection.withReviews((client) =>
         client.createReview({ diff, repository: prepared.repository, base_commit: prepared.baseCommit }),
       );
+      // Its comments get the folder's rule settings (as the CLI applies them), see FolderReviews.
       folderReviews.remember(job.review_id, prepared.root, config);
       watcher.watch([job]);
       return {
@@ -140,6 +118,16 @@ export function createIpcHandlers(deps: IpcHandlerDependencies): IpcHandlers {
         baseCommit: prepared.baseCommit,
         diffBytes,
       };
+    },
+    'git:checkFolder': async (request) => {
+      const folder = chosen(request?.folder);
+      try {
+        const { prepared, diffBytes } = await folderDiff(prepare, { ...request, folder });
+        return { problem: null, repository: prepared.repository, baseRef: prepared.baseRef, diffBytes };
+      } catch (error) {
+        if (error instanceof InvalidInputError || error instanceof GitError) return { problem: error.message };
+        throw error;
+      }
     },
     'reviews:localFolder': async (reviewId) => {
       const folder = folderReviews.folderOf(text(reviewId, 'reviewId'));
@@ -167,18 +155,4 @@ export function createIpcHandlers(deps: IpcHandlerDependencies): IpcHandlers {
 function text(value: unknown, field: string): string {
   if (typeof value !== 'string') throw new InvalidInputError(`Expected text for ${field}.`, field);
   return value;
-}
-
-function formatBytes(bytes: number): string {
-  return bytes >= 1_000_000 ? `${(bytes / 1_000_000).toFixed(1)} MB` : `${Math.ceil(bytes / 1000)} kB`;
-}
-
-/** A folder's project config; a bad file is the folder's input error, with its file, line and valid choices. */
-async function projectConfigOf(root: string): Promise<ProjectConfig> {
-  try {
-    return await loadProjectConfig(root, { cwd: root });
-  } catch (error) {
-    if (error instanceof ConfigError) throw new InvalidInputError(error.message, 'folder');
-    throw error;
-  }
 }

@@ -48,6 +48,12 @@ export function FieldError(props: { id: string; error?: string }) {
   );
 }
 
+/** Failures that may go away by themselves: the network, a timeout, a busy or failing service. */
+export const isRetryable = (error: IpcError) =>
+  error.kind === 'network' ||
+  error.kind === 'timeout' ||
+  (error.kind === 'api' && (error.status === 408 || error.status === 429 || (error.status ?? 0) >= 500));
+
 export function ErrorPanel(props: { error: IpcError; title?: string; onRetry?: () => void }) {
   return (
     <div class="panel panel-error" role="alert">

@@ -3,7 +3,7 @@
 // name warned), scopes and expiry.
 import { useState } from 'preact/hooks';
 import { TOKEN_EXPIRY_CHOICES, type CreatedToken, type IpcError, type ReviewScope } from '../shared/ipc-contract.ts';
-import { ErrorPanel, FieldError } from './components.tsx';
+import { ErrorPanel, FieldError, isRetryable } from './components.tsx';
 import { invoke } from './ipc.ts';
 
 /** The service's limit on a token's name (API.md: 1–100 characters). */
@@ -111,7 +111,12 @@ export function CreateTokenForm(props: { existingNames: string[]; onCreated: (to
           </button>
         </div>
       </div>
-      {generalError && <ErrorPanel error={generalError} />}
+      {generalError && (
+        <ErrorPanel
+          error={generalError}
+          onRetry={isRetryable(generalError) ? () => void submit(new Event('submit')) : undefined}
+        />
+      )}
     </form>
   );
 }

@@ -11,7 +11,7 @@ export function RevokeDialog(props: { token: TokenRecord; isAppToken: boolean; o
   return (
     <ConfirmDialog
       title={`Revoke “${props.token.name}”?`}
-      confirmLabel="Revoke token"
+      confirmLabel={error ? 'Try again' : 'Revoke token'}
       busy={busy}
       error={error}
       onCancel={() => props.onClose(false)}

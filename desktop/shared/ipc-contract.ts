@@ -125,6 +125,10 @@ export interface OpenInEditorRequest {
   line: number;
 }
 
+export type FolderCheck =
+  | { problem: string }
+  | { problem: null; repository: string; baseRef: string; diffBytes: number };
+
 /** Renderer → main requests: channel → arguments and result. */
 export interface IpcChannels {
   'connection:get': { args: []; result: ConnectionState };
@@ -146,6 +150,8 @@ export interface IpcChannels {
   'reviews:localFolder': { args: [reviewId: string]; result: { folder: string } | null };
   /** Opens a folder review's file at a line in VS Code (vscode://file/…). */
   'reviews:openInEditor': { args: [request: OpenInEditorRequest]; result: null };
+  /** Whether a chosen folder can be reviewed with these settings: the reason when not. */
+  'git:checkFolder': { args: [request: SubmitFolderRequest]; result: FolderCheck };
   /** Opens the OS folder picker; null when cancelled. */
   'git:chooseFolder': { args: []; result: { folder: string } | null };
   'clipboard:writeText': { args: [text: string]; result: null };
@@ -192,6 +198,7 @@ const channelSet = {
   'reviews:submitFolder': true,
   'reviews:localFolder': true,
   'reviews:openInEditor': true,
+  'git:checkFolder': true,
   'git:chooseFolder': true,
   'clipboard:writeText': true,
 } as const satisfies Record<IpcChannel, true>;

@@ -264,11 +264,7 @@ describe.skipIf(!chromiumPath && !inCI())(
     it('cancels a queued job while another one runs', async () => {
       const { page } = app;
       const submit = async (diff: string) => {
-        await page.getByRole('button', { name: 'New review' }).click();
-        await page.getByRole('radio', { name: 'Paste a diff' }).check();
-        await page.getByLabel('Unified diff').fill(diff);
-        await page.locator('#diff-repository').fill('github.com/acme/queue');
-        await page.getByRole('button', { name: 'Submit review' }).click();
+        await app.submitThroughApp(diff, 'github.com/acme/queue');
         const detail = page.locator('article.detail');
         await detail.waitFor();
         return detail;

@@ -257,11 +257,7 @@ describe.skipIf(!chromiumPath && !inCI())('desktop renderer in Chromium', () => 
 
     it('follows a job live from running to completed, and cancels a running one', async () => {
       const { page } = app;
-      await page.getByRole('button', { name: 'New review' }).click();
-      await page.getByRole('radio', { name: 'Paste a diff' }).check();
-      await page.getByLabel('Unified diff').fill('SLEEP 1200\n');
-      await page.locator('#diff-repository').fill('github.com/acme/slow');
-      await page.getByRole('button', { name: 'Submit review' }).click();
+      await app.submitThroughApp('SLEEP 1200\n', 'github.com/acme/slow');
       const detail = page.locator('article.detail');
       await detail.locator('.badge', { hasText: 'Running' }).first().waitFor();
       await detail.locator('.badge', { hasText: 'Completed' }).first().waitFor({ timeout: 10_000 });
@@ -270,11 +266,7 @@ describe.skipIf(!chromiumPath && !inCI())('desktop renderer in Chromium', () => 
         app.sent.some((s) => s.event === 'review:updated' && (s.payload as { status: string }).status === 'running'),
       ).toBe(true);
 
-      await page.getByRole('button', { name: 'New review' }).click();
-      await page.getByRole('radio', { name: 'Paste a diff' }).check();
-      await page.getByLabel('Unified diff').fill('SLEEP 20000\n');
-      await page.locator('#diff-repository').fill('github.com/acme/slow');
-      await page.getByRole('button', { name: 'Submit review' }).click();
+      await app.submitThroughApp('SLEEP 20000\n', 'github.com/acme/slow');
       await detail.locator('.badge', { hasText: 'Running' }).first().waitFor();
       await detail.getByRole('button', { name: 'Cancel review' }).click();
       await detail.locator('.badge', { hasText: 'Cancelled' }).first().waitFor();

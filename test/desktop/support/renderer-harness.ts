@@ -30,6 +30,11 @@ export interface RendererHarness {
   cspViolations: string[];
   /** What the fake folder picker answers next. */
   nextFolder: string | undefined;
+  /**
+   * Submits a diff through the app's own IPC handler, as the window's form would, then opens its
+   * row: for the controlled worker's commands ("SLEEP 20000"), which the form refuses as not a diff.
+   */
+  submitThroughApp(diff: string, repository: string): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -103,6 +108,15 @@ export async function openApp(
     sent: [],
     cspViolations: [],
     nextFolder: undefined,
+    submitThroughApp: async (diff, repository) => {
+      const result = await harness.desktop.router.dispatch('reviews:submitDiff', { url: rendererUrl, parent: null }, [
+        { diff, repository },
+      ]);
+      if (!result.ok) throw new Error(result.error.message);
+      const id = (result.value as { review_id: string }).review_id;
+      await page.locator(`.job-row[data-review-id="${id}"]`).click();
+      return id;
+    },
     close: async () => {
       await harness.desktop.close();
       await context.close();
