@@ -146,7 +146,9 @@ export function ReviewsView(props: { connectionKey: number; stale: boolean; acti
       if (needsAllPages(filters)) void loadMore(cursor, true);
       return;
     }
-    setJobs(undefined);
+    // Another status: the loaded reviews that match stay on screen (filtered here) until the
+    // service's first page for it replaces them; their cursor belongs to the old query.
+    setCursor(null);
     void loadFirst(true);
   }, [key, props.connectionKey]);
 

@@ -2,6 +2,7 @@
 // security, IPC sender checks, the contract's completeness, the preload bridge, the credential
 // store with a fake safeStorage, the service launcher and the connection against a real service.
 import { mkdtempSync, readdirSync, readFileSync, realpathSync, statSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -229,6 +230,34 @@ describe('service launcher', () => {
       await second.close();
     } finally {
       await service.close();
+    }
+  });
+});
+
+describe('service launcher: a stable port', () => {
+  it('listens on the preferred port (7411 by default) when free, and on any free port when not', async () => {
+    const probe = createServer();
+    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+    const port = (probe.address() as AddressInfo).port;
+    await new Promise((resolve) => probe.close(resolve));
+    const first = await startBuiltInService({
+      userDataDir: tempDir('userdata'),
+      preferredPort: port,
+      service: { logLevel: 'warn' },
+    });
+    const second = await startBuiltInService({
+      userDataDir: tempDir('userdata'),
+      preferredPort: port,
+      service: { logLevel: 'warn' },
+    });
+    try {
+      expect(first.url).toBe(`http://127.0.0.1:${port}`);
+      expect(second.url).not.toBe(first.url);
+      expect(second.shared).toBe(false);
+      await createClient({ baseUrl: second.url, token: second.dashboardToken, retry: 0 }).listTokens();
+    } finally {
+      await first.close();
+      await second.close();
     }
   });
 });

@@ -299,10 +299,11 @@ describe.skipIf(!chromiumPath && !inCI())(
       // Clicking the (unfocusable) title moves the start of keyboard navigation to the top.
       await page.locator('h1.brand').click();
       const order: string[] = [];
-      for (let i = 0; i < 10; i++) {
+      for (let i = 0; i < 11; i++) {
         await page.keyboard.press('Tab');
         order.push(await focused(page));
       }
+      order.splice(1, 1, ...(order[1] === "button:Copy the service's address" ? [] : ['missing: copy address']));
       expect(order.slice(0, 8)).toEqual([
         'tab:Reviews',
         'button:Change',

@@ -93,6 +93,14 @@ describe.skipIf(!chromiumPath && !inCI())('desktop renderer in Chromium', () => 
       await page.getByRole('button', { name: 'Start the built-in service' }).click();
       await page.getByRole('status').filter({ hasText: 'Connected · Built-in service' }).waitFor();
       expect(app.desktop.connection.state.phase).toBe('connected');
+      // Its address is shown and copyable, for the CLI and the extension.
+      const { url } = app.desktop.connection.state as { url: string };
+      await page
+        .getByRole('status')
+        .filter({ hasText: `Built-in service at ${url}` })
+        .waitFor();
+      await page.getByRole('button', { name: "Copy the service's address" }).click();
+      await expect.poll(() => app.clipboard.at(-1)).toBe(url);
     });
 
     it('creates a token, shows its secret exactly once, lists it, and revokes it', async () => {
