@@ -8,6 +8,7 @@ import { CredentialStore, type SafeStorageLike } from './credential-store.ts';
 import { FolderReviews } from './folder-reviews.ts';
 import { createIpcHandlers } from './ipc-handlers.ts';
 import { createIpcRouter, type IpcRouter } from './ipc-router.ts';
+import { ReviewInputs } from './review-inputs.ts';
 import { ReviewWatcher } from './review-watcher.ts';
 import type { BuiltInService } from './service-launcher.ts';
 
@@ -24,6 +25,8 @@ export interface DesktopAppOptions {
   send: <E extends IpcEvent>(event: E, payload: IpcEvents[E]) => void;
   chooseFolder: () => Promise<string | undefined>;
   writeClipboard: (text: string) => void;
+  /** The OS save dialog: where to save a file named `defaultName`; undefined when cancelled. */
+  chooseSaveFile: (defaultName: string) => Promise<string | undefined>;
   /** Electron's shell.openExternal (for vscode://file/… links only). */
   openExternal: (url: string) => Promise<void>;
   log: Logger;
@@ -70,7 +73,9 @@ export function createDesktopApp(options: DesktopAppOptions): DesktopApp {
     chooseFolder: options.chooseFolder,
     writeClipboard: options.writeClipboard,
     openExternal: options.openExternal,
+    chooseSaveFile: options.chooseSaveFile,
     folderReviews,
+    reviewInputs: new ReviewInputs(),
   });
   const router = createIpcRouter({
     handlers,

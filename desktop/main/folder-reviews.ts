@@ -20,6 +20,12 @@ export class FolderReviews {
     this.#byId.set(reviewId, { root: path.resolve(root), config });
   }
 
+  /** A review run again from the same input belongs to the same folder. */
+  copy(fromId: string, toId: string): void {
+    const known = this.#byId.get(fromId);
+    if (known) this.#byId.set(toId, known);
+  }
+
   folderOf(reviewId: string): string | undefined {
     return this.#byId.get(reviewId)?.root;
   }

@@ -60,6 +60,15 @@ async function main(): Promise<void> {
       const result = window ? await dialog.showOpenDialog(window, options) : await dialog.showOpenDialog(options);
       return result.canceled ? undefined : result.filePaths[0];
     },
+    chooseSaveFile: async (defaultName) => {
+      const options = {
+        title: 'Save the SARIF log',
+        defaultPath: path.join(app.getPath('documents'), defaultName),
+        filters: [{ name: 'SARIF', extensions: ['sarif', 'json'] }],
+      };
+      const result = window ? await dialog.showSaveDialog(window, options) : await dialog.showSaveDialog(options);
+      return result.canceled ? undefined : result.filePath;
+    },
     writeClipboard: (text) => clipboard.writeText(text),
     openExternal: (url) => shell.openExternal(url),
     log,

@@ -1,9 +1,12 @@
 // The main-process side of every IPC channel. All service calls happen here, with tokens the
 // renderer never sees; the renderer gets plain values (see shared/ipc-contract.ts).
+import { ApiError } from '../../service/client/index.ts';
 import { GitError, prepareReview, type PreparedReview, type PrepareReviewOptions } from '../../service/git/index.ts';
 import { TOKEN_EXPIRY_CHOICES, type ReviewScope, type ReviewStatus } from '../shared/ipc-contract.ts';
 import type { Connection } from './connection.ts';
 import type { FolderReviews } from './folder-reviews.ts';
+import type { ReviewInputs } from './review-inputs.ts';
+import { writeFile } from 'node:fs/promises';
 import { folderDiff } from './folder-diff.ts';
 import { InvalidInputError } from './ipc-errors.ts';
 import type { IpcHandlers } from './ipc-router.ts';
@@ -18,6 +21,11 @@ export interface IpcHandlerDependencies {
   /** Opens a URL outside the app (Electron's shell.openExternal): here only vscode://file/… links. */
   openExternal: (url: string) => Promise<void>;
   folderReviews: FolderReviews;
+  reviewInputs: ReviewInputs;
+  /** The OS save dialog (Electron's dialog.showSaveDialog); undefined when cancelled. */
+  chooseSaveFile: (defaultName: string) => Promise<string | undefined>;
+  /** Writes a file the user chose in the save dialog. */
+  writeFile?: (file: string, text: string) => Promise<void>;
   /** The shared git module; replaceable in tests only to simulate failures. */
   prepareReview?: (options: PrepareReviewOptions) => Promise<PreparedReview>;
 }
@@ -27,7 +35,9 @@ const SCOPES: readonly ReviewScope[] = ['reviews:read', 'reviews:write'];
 const PAGE_SIZE = 25;
 
 export function createIpcHandlers(deps: IpcHandlerDependencies): IpcHandlers {
-  const { connection, watcher, folderReviews } = deps;
+  const { connection, watcher, folderReviews, reviewInputs } = deps;
+  const sarifText = async (reviewId: unknown) =>
+    JSON.stringify(await connection.withReviews((client) => client.getSarif(text(reviewId, 'reviewId'))), null, 2);
   const prepare = deps.prepareReview ?? prepareReview;
   /** Folders the user picked in the OS dialog; the renderer cannot name any other. */
   const chosenFolders = new Set<string>();
@@ -85,10 +95,49 @@ export function createIpcHandlers(deps: IpcHandlerDependencies): IpcHandlers {
     },
     'reviews:cancel': (reviewId) => connection.withReviews((client) => client.cancelReview(text(reviewId, 'reviewId'))),
     'reviews:copySarif': async (reviewId) => {
-      const sarif = await connection.withReviews((client) => client.getSarif(text(reviewId, 'reviewId')));
-      const json = JSON.stringify(sarif, null, 2);
+      const json = await sarifText(reviewId);
       deps.writeClipboard(json);
       return { bytes: Buffer.byteLength(json, 'utf8') };
+    },
+    'reviews:saveSarif': async (reviewId) => {
+      const id = text(reviewId, 'reviewId');
+      const json = await sarifText(id);
+      const file = await deps.chooseSaveFile(`${id}.sarif`);
+      if (!file) return null;
+      await (deps.writeFile ?? ((f, t) => writeFile(f, t, 'utf8')))(file, json);
+      return { path: file, bytes: Buffer.byteLength(json, 'utf8') };
+    },
+    'reviews:rerun': async (reviewId) => {
+      const id = text(reviewId, 'reviewId');
+      const input = reviewInputs.inputOf(id);
+      if (!input)
+        throw new InvalidInputError('This app no longer holds the diff of that review: submit it again.', 'reviewId');
+      const job = await connection.withReviews((client) => client.createReview(input));
+      reviewInputs.remember(job.review_id, input);
+      folderReviews.copy(id, job.review_id);
+      watcher.watch([job]);
+      return job;
+    },
+    'reviews:cancelQueued': async () => {
+      let cancelled = 0;
+      const tried = new Set<string>();
+      // The first page again after each round: the cancelled jobs have left the queued list.
+      for (;;) {
+        const page = await connection.withReviews((client) => client.listReviews({ status: 'queued', limit: 100 }));
+        const fresh = page.reviews.filter((job) => !tried.has(job.review_id));
+        if (fresh.length === 0) return { cancelled };
+        for (const job of fresh) {
+          tried.add(job.review_id);
+          // A job that finished meanwhile answers 409: nothing to cancel.
+          const done = await connection
+            .withReviews((client) => client.cancelReview(job.review_id))
+            .catch((error: unknown) => {
+              if (error instanceof ApiError && error.status === 409) return undefined;
+              throw error;
+            });
+          if (done?.error?.code === 'cancelled') cancelled++;
+        }
+      }
     },
     'reviews:submitDiff': async (request) => {
       const diff = text(request?.diff, 'diff');
@@ -96,18 +145,18 @@ export function createIpcHandlers(deps: IpcHandlerDependencies): IpcHandlers {
       const repository = text(request.repository, 'repository').trim();
       if (!repository) throw new InvalidInputError('Name the repository, e.g. github.com/acme/widgets.', 'repository');
       const baseCommit = request.baseCommit?.trim() || undefined;
-      const job = await connection.withReviews((client) =>
-        client.createReview(baseCommit ? { diff, repository, base_commit: baseCommit } : { diff, repository }),
-      );
+      const body = baseCommit ? { diff, repository, base_commit: baseCommit } : { diff, repository };
+      const job = await connection.withReviews((client) => client.createReview(body));
+      reviewInputs.remember(job.review_id, body);
       watcher.watch([job]);
       return job;
     },
     'reviews:submitFolder': async (request) => {
       const folder = chosen(request?.folder);
       const { prepared, diff, diffBytes, config } = await folderDiff(prepare, { ...request, folder });
-      const job = await connection.withReviews((client) =>
-        client.createReview({ diff, repository: prepared.repository, base_commit: prepared.baseCommit }),
-      );
+      const body = { diff, repository: prepared.repository, base_commit: prepared.baseCommit };
+      const job = await connection.withReviews((client) => client.createReview(body));
+      reviewInputs.remember(job.review_id, body);
       // Its comments get the folder's rule settings (as the CLI applies them), see FolderReviews.
       folderReviews.remember(job.review_id, prepared.root, config);
       watcher.watch([job]);
@@ -129,9 +178,9 @@ export function createIpcHandlers(deps: IpcHandlerDependencies): IpcHandlers {
         throw error;
       }
     },
-    'reviews:localFolder': async (reviewId) => {
-      const folder = folderReviews.folderOf(text(reviewId, 'reviewId'));
-      return folder ? { folder } : null;
+    'reviews:localInfo': async (reviewId) => {
+      const id = text(reviewId, 'reviewId');
+      return { folder: folderReviews.folderOf(id) ?? null, canRerun: reviewInputs.inputOf(id) !== undefined };
     },
     'reviews:openInEditor': async (request) => {
       const url = folderReviews.editorUrl(text(request?.reviewId, 'reviewId'), request.filePath, request.line);

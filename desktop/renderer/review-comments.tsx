@@ -2,7 +2,7 @@
 // A completed review's comments, grouped by file, made for big reviews: filter by severity and
 // rule, collapse or expand every file, step to the next or previous finding, copy a finding, and
 // open its line in VS Code when the review came from a folder on this machine.
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import type { ReviewComment, Severity } from '../../service/api/schemas.ts';
 import type { ReviewJob } from '../shared/ipc-contract.ts';
 import { EmptyState, SeverityBadge, useFlash } from './components.tsx';
@@ -15,19 +15,15 @@ const SEVERITIES: readonly Severity[] = ['error', 'warning', 'info'];
 export const findingText = (comment: ReviewComment) =>
   `${comment.file_path}:${comment.line} ${comment.severity} ${comment.message}`;
 
-export function Comments(props: { job: ReviewJob }) {
+/** `folder`: the folder on this machine the review came from (Open in VS Code), if any. */
+export function Comments(props: { job: ReviewJob; folder: string | undefined }) {
   const comments = props.job.comments ?? [];
   const [severities, setSeverities] = useState<ReadonlySet<Severity>>(new Set(SEVERITIES));
   const [rule, setRule] = useState('');
   const [closed, setClosed] = useState<ReadonlySet<string>>(new Set());
   const [current, setCurrent] = useState<number>();
-  const [folder, setFolder] = useState<string>();
   const [flash, setFlash] = useFlash();
-
-  useEffect(() => {
-    setFolder(undefined);
-    void invoke('reviews:localFolder', props.job.review_id).then((r) => setFolder(r.ok ? r.value?.folder : undefined));
-  }, [props.job.review_id]);
+  const { folder } = props;
 
   if (comments.length === 0) {
     return (

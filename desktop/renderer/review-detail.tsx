@@ -2,7 +2,7 @@
 // One review job: status, timeline with durations, the error of a failed job, the comments
 // (review-comments.tsx), and its actions (cancel, copy SARIF).
 import { useEffect, useState } from 'preact/hooks';
-import type { IpcError, ReviewJob } from '../shared/ipc-contract.ts';
+import type { IpcError, LocalReviewInfo, ReviewJob } from '../shared/ipc-contract.ts';
 import { isTerminalStatus } from '../../service/api/review-status.ts';
 import { ErrorPanel, isRetryable, Loading, StatusBadge, useFlash, useNow } from './components.tsx';
 import { failureTitle, formatDateTime, formatDuration, jobTimings, laterState } from './format.ts';
@@ -12,13 +12,20 @@ import { Comments } from './review-comments.tsx';
 const sameText = (a: string, b: string | undefined) =>
   b !== undefined && a.replace(/[.\s]+$/, '').toLowerCase() === b.toLowerCase();
 
-export function ReviewDetail(props: { reviewId: string; known?: ReviewJob; onChanged: (job: ReviewJob) => void }) {
+export function ReviewDetail(props: {
+  reviewId: string;
+  known?: ReviewJob;
+  onChanged: (job: ReviewJob) => void;
+  /** A new review made from this one ("Run again"). */
+  onCreated: (job: ReviewJob) => void;
+}) {
   const [job, setJob] = useState<ReviewJob | undefined>(props.known);
   const [error, setError] = useState<IpcError>();
   const [actionError, setActionError] = useState<IpcError>();
   /** The action that failed, for its "Try again". */
   const [failedAction, setFailedAction] = useState<() => void>();
   const [cancelling, setCancelling] = useState(false);
+  const [local, setLocal] = useState<LocalReviewInfo>();
   const [flash, setFlash] = useFlash();
 
   const load = async () => {
@@ -32,6 +39,8 @@ export function ReviewDetail(props: { reviewId: string; known?: ReviewJob; onCha
   useEffect(() => {
     setJob(props.known);
     setActionError(undefined);
+    setLocal(undefined);
+    void invoke('reviews:localInfo', props.reviewId).then((r) => r.ok && setLocal(r.value));
     void load();
     return bridge().on('review:updated', (update) => {
       if (update.review_id === props.reviewId) setJob((current) => laterState(current, update));
@@ -64,6 +73,22 @@ export function ReviewDetail(props: { reviewId: string; known?: ReviewJob; onCha
       setFailedAction(() => () => void cancel());
     }
   };
+  const fail = (error: IpcError, retry: () => void) => {
+    setActionError(error);
+    setFailedAction(() => retry);
+  };
+  const saveSarif = async () => {
+    setActionError(undefined);
+    const result = await invoke('reviews:saveSarif', job.review_id);
+    if (!result.ok) return fail(result.error, () => void saveSarif());
+    if (result.value) setFlash(`Saved to ${result.value.path}`);
+  };
+  const rerun = async () => {
+    setActionError(undefined);
+    const result = await invoke('reviews:rerun', job.review_id);
+    if (result.ok) props.onCreated(result.value);
+    else fail(result.error, () => void rerun());
+  };
   const copySarif = async () => {
     setActionError(undefined);
     const result = await invoke('reviews:copySarif', job.review_id);
@@ -87,7 +112,7 @@ export function ReviewDetail(props: { reviewId: string; known?: ReviewJob; onCha
           {job.review_id}
           {job.base_commit && <> · base {job.base_commit.slice(0, 12)}</>}
         </p>
-        {(active || job.status === 'completed' || flash) && (
+        {(active || job.status === 'completed' || local?.canRerun || flash) && (
           <div class="detail-actions">
             {active && (
               <button type="button" class="button danger-outline" onClick={() => void cancel()} disabled={cancelling}>
@@ -95,8 +120,18 @@ export function ReviewDetail(props: { reviewId: string; known?: ReviewJob; onCha
               </button>
             )}
             {job.status === 'completed' && (
-              <button type="button" class="button" onClick={() => void copySarif()}>
-                Copy SARIF
+              <>
+                <button type="button" class="button" onClick={() => void copySarif()}>
+                  Copy SARIF
+                </button>
+                <button type="button" class="button" onClick={() => void saveSarif()}>
+                  Save SARIF…
+                </button>
+              </>
+            )}
+            {job.status === 'failed' && local?.canRerun && (
+              <button type="button" class="button" onClick={() => void rerun()}>
+                Run again
               </button>
             )}
             <span class="flash" role="status" aria-live="polite">
@@ -150,7 +185,7 @@ export function ReviewDetail(props: { reviewId: string; known?: ReviewJob; onCha
         </div>
       )}
       {active && <Loading label={job.status === 'queued' ? 'Waiting for a free reviewer…' : 'Reviewing the diff…'} />}
-      {job.status === 'completed' && <Comments job={job} />}
+      {job.status === 'completed' && <Comments job={job} folder={local?.folder ?? undefined} />}
     </article>
   );
 }

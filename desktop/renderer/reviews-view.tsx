@@ -11,6 +11,7 @@ import type {
   ReviewJob,
   ReviewList,
 } from '../shared/ipc-contract.ts';
+import { CancelQueued } from './cancel-queued.tsx';
 import { EmptyState, ErrorPanel, Loading, StaleNote, useNow } from './components.tsx';
 import { laterState } from './format.ts';
 import { bridge, invoke } from './ipc.ts';
@@ -275,9 +276,15 @@ export function ReviewsView(props: { connectionKey: number; stale: boolean; acti
           <h2 id="reviews-title">Reviews</h2>
           <p class="muted">Updates arrive as the service works. Keys: / search, j and k move, Enter opens.</p>
         </div>
-        <button type="button" class="button primary" onClick={openNew}>
-          New review
-        </button>
+        <div class="view-actions">
+          <CancelQueued
+            queued={jobs?.filter((job) => job.status === 'queued').length ?? 0}
+            onDone={() => void loadFirst(false)}
+          />
+          <button type="button" class="button primary" onClick={openNew}>
+            New review
+          </button>
+        </div>
       </div>
       <div class={`split ${detailShown ? 'detail-shown' : ''}`}>
         <div class="list-pane">
@@ -362,6 +369,10 @@ export function ReviewsView(props: { connectionKey: number; stale: boolean; acti
               onChanged={(job) =>
                 setJobs((current) => current?.map((j) => (j.review_id === job.review_id ? laterState(j, job) : j)))
               }
+              onCreated={(job) => {
+                setJobs((current = []) => [job, ...current.filter((j) => j.review_id !== job.review_id)]);
+                setSelectedId(job.review_id);
+              }}
             />
           ) : (
             <EmptyState title="Select a review" icon="☰">

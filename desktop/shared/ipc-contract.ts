@@ -125,6 +125,13 @@ export interface OpenInEditorRequest {
   line: number;
 }
 
+export interface LocalReviewInfo {
+  /** The folder on this machine it was submitted from, or null. */
+  folder: string | null;
+  /** The app still holds its diff. */
+  canRerun: boolean;
+}
+
 export type FolderCheck =
   | { problem: string }
   | { problem: null; repository: string; baseRef: string; diffBytes: number };
@@ -146,8 +153,14 @@ export interface IpcChannels {
   'reviews:copySarif': { args: [reviewId: string]; result: { bytes: number } };
   'reviews:submitDiff': { args: [request: SubmitDiffRequest]; result: ReviewJob };
   'reviews:submitFolder': { args: [request: SubmitFolderRequest]; result: SubmittedFolderReview };
-  /** The folder on this machine a review was submitted from in this session; null for others. */
-  'reviews:localFolder': { args: [reviewId: string]; result: { folder: string } | null };
+  /** What the app knows of a review it submitted in this session: its folder, whether it can run again. */
+  'reviews:localInfo': { args: [reviewId: string]; result: LocalReviewInfo };
+  /** Submits a review again with the same diff (one this app submitted in this session). */
+  'reviews:rerun': { args: [reviewId: string]; result: ReviewJob };
+  /** Cancels every queued review of the owner; answers how many. */
+  'reviews:cancelQueued': { args: []; result: { cancelled: number } };
+  /** Asks where to save the SARIF log (the OS save dialog), then writes it; null when cancelled. */
+  'reviews:saveSarif': { args: [reviewId: string]; result: { path: string; bytes: number } | null };
   /** Opens a folder review's file at a line in VS Code (vscode://file/…). */
   'reviews:openInEditor': { args: [request: OpenInEditorRequest]; result: null };
   /** Whether a chosen folder can be reviewed with these settings: the reason when not. */
@@ -196,7 +209,10 @@ const channelSet = {
   'reviews:copySarif': true,
   'reviews:submitDiff': true,
   'reviews:submitFolder': true,
-  'reviews:localFolder': true,
+  'reviews:localInfo': true,
+  'reviews:rerun': true,
+  'reviews:cancelQueued': true,
+  'reviews:saveSarif': true,
   'reviews:openInEditor': true,
   'git:checkFolder': true,
   'git:chooseFolder': true,

@@ -11,6 +11,7 @@ import { RENDERER_URL } from '../../desktop/main/app-protocol.ts';
 import { Connection } from '../../desktop/main/connection.ts';
 import { CredentialStore } from '../../desktop/main/credential-store.ts';
 import { FolderReviews } from '../../desktop/main/folder-reviews.ts';
+import { ReviewInputs } from '../../desktop/main/review-inputs.ts';
 import { createIpcHandlers } from '../../desktop/main/ipc-handlers.ts';
 import { createIpcRouter, isTrustedSender, type IpcHandlers } from '../../desktop/main/ipc-router.ts';
 import type { ReviewWatcher } from '../../desktop/main/review-watcher.ts';
@@ -150,6 +151,8 @@ describe('IPC', () => {
       writeClipboard: () => {},
       openExternal: async () => {},
       folderReviews: new FolderReviews(),
+      reviewInputs: new ReviewInputs(),
+      chooseSaveFile: async () => undefined,
     });
     expect(Object.keys(real).sort()).toEqual([...IPC_CHANNELS].sort());
   });
@@ -329,6 +332,8 @@ describe('connection against a real service', () => {
         writeClipboard: () => {},
         openExternal: async (url) => void opened.push(url),
         folderReviews: new FolderReviews(),
+        reviewInputs: new ReviewInputs(),
+        chooseSaveFile: async () => undefined,
       });
       await handlers['git:chooseFolder']();
       const submitted = await handlers['reviews:submitFolder']({
@@ -347,7 +352,7 @@ describe('connection against a real service', () => {
       expect(page.reviews.find((j) => j.review_id === done.review_id)?.comments?.[0]?.severity).toBe('info');
       // "Open in VS Code": only files inside that folder, only for that review.
       const root = realpathSync(repo.dir);
-      expect(await handlers['reviews:localFolder'](done.review_id)).toEqual({ folder: root });
+      expect(await handlers['reviews:localInfo'](done.review_id)).toEqual({ folder: root, canRerun: true });
       await handlers['reviews:openInEditor']({ reviewId: done.review_id, filePath: 'src/app.js', line: 1 });
       expect(opened).toEqual([`vscode://file${root.split(path.sep).join('/')}/src/app.js:1`]);
       for (const filePath of ['../outside.js', '/etc/passwd', 'src/../../x.js', 'a\\..\\..\\x']) {

@@ -10,6 +10,7 @@ import { RENDERER_URL } from '../../desktop/main/app-protocol.ts';
 import { Connection } from '../../desktop/main/connection.ts';
 import { CredentialStore } from '../../desktop/main/credential-store.ts';
 import { FolderReviews } from '../../desktop/main/folder-reviews.ts';
+import { ReviewInputs } from '../../desktop/main/review-inputs.ts';
 import { createIpcHandlers } from '../../desktop/main/ipc-handlers.ts';
 import { createIpcRouter } from '../../desktop/main/ipc-router.ts';
 import type { ReviewWatcher } from '../../desktop/main/review-watcher.ts';
@@ -49,6 +50,8 @@ describe("the service's refusals, in the app's words", () => {
       writeClipboard: () => {},
       openExternal: async () => {},
       folderReviews: new FolderReviews(),
+      reviewInputs: new ReviewInputs(),
+      chooseSaveFile: async () => undefined,
     });
     router = createIpcRouter({
       handlers,

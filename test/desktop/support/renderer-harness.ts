@@ -30,6 +30,8 @@ export interface RendererHarness {
   cspViolations: string[];
   /** What the fake folder picker answers next. */
   nextFolder: string | undefined;
+  /** What the fake save dialog answers next (undefined: cancelled). */
+  nextSaveFile: string | undefined;
   /**
    * Submits a diff through the app's own IPC handler, as the window's form would, then opens its
    * row: for the controlled worker's commands ("SLEEP 20000"), which the form refuses as not a diff.
@@ -108,6 +110,7 @@ export async function openApp(
     sent: [],
     cspViolations: [],
     nextFolder: undefined,
+    nextSaveFile: undefined,
     submitThroughApp: async (diff, repository) => {
       const result = await harness.desktop.router.dispatch('reviews:submitDiff', { url: rendererUrl, parent: null }, [
         { diff, repository },
@@ -139,6 +142,7 @@ export async function openApp(
       }
     },
     chooseFolder: async () => harness.nextFolder,
+    chooseSaveFile: async () => harness.nextSaveFile,
     writeClipboard: (text) => void harness.clipboard.push(text),
     openExternal: async (url) => void harness.opened.push(url),
     log: () => {},
