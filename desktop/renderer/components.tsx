@@ -3,6 +3,7 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { IpcError, ReviewStatus } from '../shared/ipc-contract.ts';
+import { isTerminalStatus } from '../../service/api/review-status.ts';
 import type { Severity } from '../../service/api/schemas.ts';
 
 const STATUS_LABEL: Record<ReviewStatus, string> = {
@@ -16,7 +17,7 @@ export function StatusBadge(props: { status: ReviewStatus; cancelled?: boolean }
   const label = props.cancelled ? 'Cancelled' : STATUS_LABEL[props.status];
   return (
     <span class={`badge status-${props.cancelled ? 'cancelled' : props.status}`}>
-      {(props.status === 'running' || props.status === 'queued') && <span class="pulse" aria-hidden="true" />}
+      {!isTerminalStatus(props.status) && <span class="pulse" aria-hidden="true" />}
       {label}
     </span>
   );

@@ -136,6 +136,8 @@ describe.skipIf(!chromiumPath && !inCI())(
         .locator('#dashboard-token-error')
         .getByText(/refused this dashboard token/)
         .waitFor();
+      expect(await page.getByLabel('Dashboard token').getAttribute('aria-invalid')).toBe('true');
+      expect(app.desktop.connection.state.phase).toBe('setup');
       await page.screenshot({ path: path.join(SCREENSHOTS, 'connection-bad-token.png') });
       await page.emulateMedia({ colorScheme: 'dark' });
       await page.screenshot({ path: path.join(SCREENSHOTS, 'connection-bad-token-dark.png') });
