@@ -1,7 +1,9 @@
 /** @jsxImportSource preact */
 // The review dashboard: the list (paged with "Load more", or every page when a search, the
 // repository filter, a sort or grouping needs them all), live updates pushed by the main process,
-// the selected job's detail, the form to submit a new review, and the keyboard commands.
+// the selected job's detail, the form to submit a new review, and the keyboard commands
+// (use-review-commands.ts). Over 300 lines: the loading of pages, the refresh, live updates and
+// reconnects all merge into one list and one selection, and read best in one place.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type {
   IpcError,
@@ -30,14 +32,13 @@ import {
   sortJobs,
 } from './review-query.ts';
 import { SubmitReview } from './submit-review.tsx';
+import { useReviewCommands } from './use-review-commands.ts';
 
 const REFRESH_MS = 10_000;
 /** Pages of this size when every review is loaded (the service's largest). */
 const ALL_PAGE = 100;
 
 const keyOf = (filters: ReviewFilters) => JSON.stringify({ ...serviceQuery(filters), all: needsAllPages(filters) });
-const typing = (target: EventTarget | null) =>
-  target instanceof HTMLElement && !!target.closest('input, textarea, select, [contenteditable="true"]');
 
 export function ReviewsView(props: { connectionKey: number; stale: boolean; active: boolean }) {
   const [input, setInput] = useState<ReviewFilters>(NO_FILTERS);
@@ -58,8 +59,6 @@ export function ReviewsView(props: { connectionKey: number; stale: boolean; acti
   filtersRef.current = filters;
   const jobsRef = useRef(jobs);
   jobsRef.current = jobs;
-  const activeRef = useRef(props.active);
-  activeRef.current = props.active;
   /** The query the list was last loaded for: a reconnect with the same one refreshes in place. */
   const shownKey = useRef<string>(undefined);
   const listRef = useRef<HTMLDivElement>(null);
@@ -222,41 +221,7 @@ export function ReviewsView(props: { connectionKey: number; stale: boolean; acti
     }
     if (name === 'back-to-list' && detailShown) backToList();
   };
-  const commandRef = useRef(command);
-  commandRef.current = command;
-
-  // The menu's commands, and their one-key shortcuts on the page: /, j, k, Escape.
-  useEffect(() => {
-    const offMenu = bridge().on('menu:command', (name) => {
-      if (activeRef.current || name === 'new-review') commandRef.current(name);
-    });
-    const onKey = (event: KeyboardEvent) => {
-      if (!activeRef.current || event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey) return;
-      if (document.querySelector('dialog[open]')) return;
-      if (event.key === 'Escape') {
-        if (typing(event.target) && event.target !== searchRef.current) return;
-        return commandRef.current('back-to-list');
-      }
-      // j and k in the list itself were handled (and prevented) by the list (job-list.tsx).
-      if (typing(event.target)) return;
-      const name: MenuCommand | undefined =
-        event.key === '/'
-          ? 'focus-search'
-          : event.key === 'j'
-            ? 'next-review'
-            : event.key === 'k'
-              ? 'previous-review'
-              : undefined;
-      if (!name) return;
-      event.preventDefault();
-      commandRef.current(name);
-    };
-    document.addEventListener('keydown', onKey);
-    return () => {
-      offMenu();
-      document.removeEventListener('keydown', onKey);
-    };
-  }, []);
+  useReviewCommands({ command, active: props.active, searchRef });
 
   const all = needsAllPages(filters);
   const visible = jobs
