@@ -111,6 +111,14 @@ export class Connection {
     return this.#open(validateChoice(choice), 'form');
   }
 
+  /** The built-in service's process ended on its own (a crash): start a new one and reconnect. */
+  async builtInExited(): Promise<void> {
+    this.#builtIn = undefined;
+    if (this.#closed || this.#target?.mode !== 'built-in') return;
+    this.#options.log('warn', 'the built-in service stopped; starting it again');
+    await this.#open({ mode: 'built-in' }, 'saved').catch(() => {});
+  }
+
   /** "Retry now" on the banner. */
   async retry(): Promise<ConnectionState> {
     if (this.#state.phase !== 'offline') return this.#state;

@@ -12,13 +12,14 @@ import {
   safeStorage,
   session,
   shell,
+  utilityProcess,
 } from 'electron';
 import path from 'node:path';
 import { IPC_CHANNELS } from '../shared/ipc-contract.ts';
 import { appMenuTemplate, type MenuItemSpec } from './app-menu.ts';
 import { APP_SCHEME, appResponse, RENDERER_URL } from './app-protocol.ts';
 import { createDesktopApp, type Logger } from './desktop-app.ts';
-import type * as ServiceLauncher from './service-launcher.ts';
+import { builtInFromProcess } from './service-process.ts';
 import { isExternalLink, mainWindowOptions, mayNavigate } from './window-security.ts';
 
 app.setName('Diff Review');
@@ -45,13 +46,22 @@ async function main(): Promise<void> {
   const rendererUrl = RENDERER_URL;
   let window: BrowserWindow | undefined;
 
-  // The service is a separate bundle, loaded only when the built-in service is chosen.
-  const loadLauncher = () => require(path.join(__dirname, 'service-launcher.js')) as typeof ServiceLauncher;
+  // The built-in service runs in its own process (a separate bundle), started when chosen: a
+  // stuck or crashing review cannot freeze the window. If it dies, it is started again.
+  const startBuiltIn = () =>
+    builtInFromProcess(
+      utilityProcess.fork(path.join(__dirname, 'service-launcher.js'), [], { serviceName: 'Diff Review service' }),
+      app.getPath('userData'),
+      (code) => {
+        log('error', 'the built-in service process ended', { code });
+        void desktop.connection.builtInExited();
+      },
+    );
   const desktop = createDesktopApp({
     userDataDir: app.getPath('userData'),
     rendererUrl,
     safeStorage,
-    startBuiltIn: () => loadLauncher().startBuiltInService({ userDataDir: app.getPath('userData') }),
+    startBuiltIn,
     send: (event, payload) => {
       if (window && !window.isDestroyed()) window.webContents.send(event, payload);
     },

@@ -1,5 +1,5 @@
-// The built-in service: createService in the main process, on port 7411 when free, its data in
-// the app's user-data folder, its dashboard token read from the file the service writes. Built as its own bundle
+// The built-in service: createService in its own process (Electron's utilityProcess, see
+// service-process.ts), on port 7411 when free, its data in the app's user-data folder, its dashboard token read from the file the service writes. Built as its own bundle
 // (dist/desktop/service-launcher.js), loaded only when the built-in service is chosen.
 import { createWriteStream, mkdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
@@ -7,6 +7,7 @@ import path from 'node:path';
 import { createService, dashboardTokenFile, type ServiceOptions } from '../../service/index.ts';
 import { DEFAULTS } from '../../service/defaults.ts';
 import { DataDirBusyError, liveLockOwner } from '../../service/store/data-dir-lock.ts';
+import { type ParentPortLike, serveOverParentPort } from './service-process.ts';
 
 export interface BuiltInService {
   url: string;
@@ -80,3 +81,8 @@ async function readToken(file: string): Promise<string> {
   if (!token) throw new Error(`The dashboard token file ${file} is empty.`);
   return token;
 }
+
+// As Electron's utilityProcess entry (dist/desktop/service-launcher.js, forked by main/index.ts):
+// driven over process.parentPort (service-process.ts). Imported as a module (tests), it does nothing.
+const parentPort = (process as { parentPort?: ParentPortLike }).parentPort;
+if (parentPort) serveOverParentPort(parentPort, startBuiltInService);
