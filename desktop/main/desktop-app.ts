@@ -57,6 +57,7 @@ export function createDesktopApp(options: DesktopAppOptions): DesktopApp {
     log: options.log,
     onChange: (state) => {
       if (state.phase === 'setup') watcher?.stopAll();
+      if (state.phase === 'connected') watcher?.resume();
       options.send('connection:changed', state);
     },
     ...options.timing,
