@@ -2,6 +2,7 @@
 // live-update watcher and the IPC router. main/index.ts gives it Electron's pieces; the browser
 // tests give it a page and fakes of the OS parts, and run this very code.
 import path from 'node:path';
+import { ApiError } from '../../service/client/index.ts';
 import type { IpcEvent, IpcEvents } from '../shared/ipc-contract.ts';
 import { Connection } from './connection.ts';
 import { CredentialStore, type SafeStorageLike } from './credential-store.ts';
@@ -66,7 +67,18 @@ export function createDesktopApp(options: DesktopAppOptions): DesktopApp {
   watcher = new ReviewWatcher({
     client: () => connection.reviewClient(),
     notify: (job) => options.send('review:updated', folderReviews.configure(job)),
-    onError: (error) => connection.reportFailure(error),
+    onError: (error) => {
+      // A 401: the app's review token was revoked (from the Tokens tab, say). A request through
+      // withReviews makes a new one; then the broken-off jobs are followed again with it.
+      if (error instanceof ApiError && error.status === 401) {
+        void connection
+          .withReviews((client) => client.listReviews({ limit: 1 }))
+          .then(
+            () => watcher?.resume(),
+            (failure: unknown) => options.log('warn', 'live updates stopped', { err: String(failure) }),
+          );
+      } else connection.reportFailure(error);
+    },
   });
   const handlers = createIpcHandlers({
     connection,

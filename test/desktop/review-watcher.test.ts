@@ -4,11 +4,13 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { createClient } from '../../service/client/index.ts';
 import { createService, type Service } from '../../service/index.ts';
+import { createDesktopApp } from '../../desktop/main/desktop-app.ts';
 import { ReviewWatcher } from '../../desktop/main/review-watcher.ts';
 import type { ReviewJob } from '../../desktop/shared/ipc-contract.ts';
+import { fakeSafeStorage } from './support/fake-safe-storage.ts';
 
 const CONTROLLED_WORKER = new URL('../fixtures/workers/controlled-worker.ts', import.meta.url);
 
@@ -17,7 +19,10 @@ describe('review watcher', () => {
   const start = (port = 0) =>
     createService({ dataDir, port, logLevel: 'silent', concurrency: 1, workerFile: CONTROLLED_WORKER });
   let service: Service | undefined;
-  afterAll(async () => service?.close());
+  afterEach(async () => {
+    await service?.close();
+    service = undefined;
+  });
 
   it('follows again, after the service is back, a job it lost while the service was away', async () => {
     service = await start();
@@ -47,5 +52,48 @@ describe('review watcher', () => {
       .toBe('completed');
     watcher.stopAll();
     expect((await client.getReview(running.review_id)).status).toBe('completed');
+  });
+
+  it("keeps live updates going when the app's review token is revoked: a new token, then followed again", async () => {
+    service = await start();
+    const url = service.url;
+    const dashboardToken = readFileSync(service.dashboardTokenFile!, 'utf8').trim();
+    const admin = createClient({ baseUrl: url, token: dashboardToken, retry: 0 });
+    const seeder = createClient({ baseUrl: url, token: (await admin.createToken({ name: 's' })).token, retry: 0 });
+    const sent: { event: string; payload: unknown }[] = [];
+    const desktop = createDesktopApp({
+      userDataDir: mkdtempSync(path.join(os.tmpdir(), 'diff-review-userdata-')),
+      rendererUrl: 'app://renderer/index.html',
+      safeStorage: fakeSafeStorage(),
+      startBuiltIn: async () => {
+        throw new Error('not here');
+      },
+      send: (event, payload) => void sent.push({ event, payload }),
+      chooseFolder: async () => undefined,
+      chooseSaveFile: async () => undefined,
+      writeClipboard: () => {},
+      openExternal: async () => {},
+      log: () => {},
+    });
+    try {
+      await desktop.connection.connect({ mode: 'remote', url, dashboardToken });
+      const revoked = desktop.connection.appTokenId!;
+      await admin.deleteToken(revoked);
+      const job = await seeder.createReview({ diff: 'SLEEP 200\n', repository: 'github.com/acme/a' });
+      desktop.watcher.watch([job]);
+      await expect
+        .poll(
+          () =>
+            sent
+              .filter((s) => s.event === 'review:updated')
+              .map((s) => s.payload as ReviewJob)
+              .find((update) => update.review_id === job.review_id && update.status === 'completed'),
+          { timeout: 15_000 },
+        )
+        .toBeDefined();
+      expect(desktop.connection.appTokenId).not.toBe(revoked);
+    } finally {
+      await desktop.close();
+    }
   });
 });
