@@ -13,7 +13,7 @@ export type RowMove = 1 | -1 | 'first' | 'last';
 export function focusRow(list: HTMLElement | null, move: RowMove): void {
   const rows = [...(list?.querySelectorAll<HTMLElement>('.job-row') ?? [])];
   if (rows.length === 0) return;
-  const from = rows.findIndex((row) => row === document.activeElement);
+  const from = rows.indexOf(document.activeElement as HTMLElement);
   const current = from >= 0 ? from : rows.findIndex((row) => row.getAttribute('aria-current') === 'true');
   const index =
     move === 'first'

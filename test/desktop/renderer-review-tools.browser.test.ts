@@ -16,7 +16,7 @@ import { launchRenderer, openApp, type RendererBuild, type RendererHarness } fro
 
 const chromiumPath = findChromium();
 const SCREENSHOTS = path.resolve(import.meta.dirname, '../../test-output/desktop');
-const lines = (count: number, line: string) => Array.from({ length: count }, () => line).join('\n') + '\n';
+const lines = (count: number, line: string) => `${Array.from({ length: count }, () => line).join('\n')}\n`;
 
 /** No "try again" on the screen without a button that does it next to it. */
 async function everyTryAgainHasAButton(page: Page) {
