@@ -107,6 +107,12 @@ export function createIpcHandlers(deps: IpcHandlerDependencies): IpcHandlers {
       await (deps.writeFile ?? ((f, t) => writeFile(f, t, 'utf8')))(file, json);
       return { path: file, bytes: Buffer.byteLength(json, 'utf8') };
     },
+    'reviews:flaggedLines': async (reviewId) => {
+      const id = text(reviewId, 'reviewId');
+      if (!folderReviews.folderOf(id)) return {};
+      const job = await connection.withReviews((client) => client.getReview(id));
+      return folderReviews.flaggedLines(id, job.comments ?? []);
+    },
     'reviews:rerun': async (reviewId) => {
       const id = text(reviewId, 'reviewId');
       const input = reviewInputs.inputOf(id);

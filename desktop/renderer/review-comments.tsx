@@ -2,7 +2,7 @@
 // A completed review's comments, grouped by file, made for big reviews: filter by severity and
 // rule, collapse or expand every file, step to the next or previous finding, copy a finding, and
 // open its line in VS Code when the review came from a folder on this machine.
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import type { ReviewComment, Severity } from '../../service/api/schemas.ts';
 import type { ReviewJob } from '../shared/ipc-contract.ts';
 import { EmptyState, SeverityBadge, useFlash } from './components.tsx';
@@ -23,7 +23,13 @@ export function Comments(props: { job: ReviewJob; folder: string | undefined }) 
   const [closed, setClosed] = useState<ReadonlySet<string>>(new Set());
   const [current, setCurrent] = useState<number>();
   const [flash, setFlash] = useFlash();
+  const [code, setCode] = useState<Record<string, string>>({});
   const { folder } = props;
+  // For a review from a folder here: the flagged lines' code, read from that folder.
+  useEffect(() => {
+    setCode({});
+    if (folder) void invoke('reviews:flaggedLines', props.job.review_id).then((r) => r.ok && setCode(r.value));
+  }, [props.job.review_id, folder]);
 
   if (comments.length === 0) {
     return (
@@ -194,6 +200,11 @@ export function Comments(props: { job: ReviewJob; folder: string | undefined }) 
                   <span class="comment-text">
                     {ruleId && <code class="rule">{ruleId}</code>} {text}
                   </span>
+                  {code[`${comment.file_path}:${comment.line}`] !== undefined && (
+                    <code class="comment-code mono" title="The line as it is now in the folder">
+                      {code[`${comment.file_path}:${comment.line}`]}
+                    </code>
+                  )}
                   <span class="comment-actions">
                     <button
                       type="button"

@@ -155,6 +155,8 @@ export interface IpcChannels {
   'reviews:submitFolder': { args: [request: SubmitFolderRequest]; result: SubmittedFolderReview };
   /** What the app knows of a review it submitted in this session: its folder, whether it can run again. */
   'reviews:localInfo': { args: [reviewId: string]; result: LocalReviewInfo };
+  /** The flagged lines' code for a folder review (read from the folder), keyed `file:line`. */
+  'reviews:flaggedLines': { args: [reviewId: string]; result: Record<string, string> };
   /** Submits a review again with the same diff (one this app submitted in this session). */
   'reviews:rerun': { args: [reviewId: string]; result: ReviewJob };
   /** Cancels every queued review of the owner; answers how many. */
@@ -210,6 +212,7 @@ const channelSet = {
   'reviews:submitDiff': true,
   'reviews:submitFolder': true,
   'reviews:localInfo': true,
+  'reviews:flaggedLines': true,
   'reviews:rerun': true,
   'reviews:cancelQueued': true,
   'reviews:saveSarif': true,

@@ -164,6 +164,12 @@ describe.skipIf(!chromiumPath && !inCI())(
       await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('finding-0');
       await detail().getByRole('button', { name: 'Expand all' }).click();
 
+      // The flagged line's code, read from the folder.
+      await expect.poll(() => detail().locator('.comment-code').count()).toBe(110);
+      expect(new Set(await detail().locator('.comment-code').allTextContents())).toEqual(
+        new Set(['debugger;', 'console.log(value);', 'eval(input);']),
+      );
+
       // Copy one finding; open one in VS Code, at its file and line in the chosen folder.
       const first = detail().locator('#finding-0');
       const [file, line] = [
