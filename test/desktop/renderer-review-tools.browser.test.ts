@@ -198,7 +198,10 @@ describe.skipIf(!chromiumPath && !inCI())(
       await page.getByRole('button', { name: 'Submit review' }).click();
       const panel = page.locator('form.submit .panel-error');
       await panel.getByText(/too many requests right now\. Try again in \d+ seconds?\./).waitFor();
-      await panel.getByRole('button', { name: 'Try again' }).waitFor();
+      // Its button counts down to the time the service gave (Retry-After), then tries again.
+      const retry = panel.getByRole('button', { name: /^Try again/ });
+      expect(await retry.textContent()).toMatch(/^Try again \(in \d+ s\)$/);
+      expect(await retry.getAttribute('aria-disabled')).toBe('true');
       await everyTryAgainHasAButton(page);
       await page.screenshot({ path: path.join(SCREENSHOTS, 'submit-rate-limited.png') });
     });
