@@ -109,4 +109,15 @@ describe.skipIf(!chromiumPath && !inCI())('desktop renderer in Chromium: bulk ac
     await detail().getByRole('button', { name: 'Save SARIF…' }).click();
     await app.page.screenshot({ path: path.join(SCREENSHOTS, 'bulk-saved-sarif.png') });
   });
+
+  it('keeps a half-typed diff when a review is opened meanwhile (issue 14, E24)', async () => {
+    const { page } = app;
+    await page.getByRole('button', { name: 'New review' }).click();
+    await page.getByRole('radio', { name: 'Paste a diff' }).check();
+    await page.getByLabel('Unified diff').fill('diff --git a/half b/half\n--- a/half\n');
+    await page.locator('.job-row').first().click();
+    await detail().waitFor();
+    await page.getByRole('button', { name: 'New review' }).click();
+    expect(await page.getByLabel('Unified diff').inputValue()).toBe('diff --git a/half b/half\n--- a/half\n');
+  });
 });
