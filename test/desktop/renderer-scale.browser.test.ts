@@ -255,6 +255,45 @@ describe.skipIf(!chromiumPath && !inCI())('desktop renderer in Chromium at scale
     }
   }
 
+  for (const [width, height] of [
+    [800, 600],
+    [1920, 1080],
+  ] as const) {
+    it(`at ${width}x${height}: the detail of row 200 is in view, and a tab switch keeps the search, groups and selection`, async () => {
+      const { page } = app;
+      await page.emulateMedia({ colorScheme: 'light' });
+      await page.setViewportSize({ width, height });
+      if (await page.locator('.back-to-list').isVisible()) await page.locator('.back-to-list').click();
+      await page.getByLabel('Group by repository').check();
+      await expect.poll(() => page.locator('.job-group').count()).toBe(7);
+      await expect.poll(() => page.locator('.job-row').count()).toBe(SEEDED);
+      const far = page.locator('.job-row').nth(199);
+      await far.scrollIntoViewIfNeeded();
+      const id = await far.getAttribute('data-review-id');
+      await far.click();
+      const title = page.locator('#detail-title');
+      await title.waitFor();
+      const box = await title.boundingBox();
+      expect(box!.y).toBeGreaterThanOrEqual(0);
+      expect(box!.y).toBeLessThan(height);
+      if (width < 900) await page.locator('.back-to-list').click();
+      // Search for the first group's repository: the selected review (in the last group) is left out.
+      const firstRepository = (await page.locator('.job-group-title .group-name').first().textContent())!;
+      await page.locator('#filter-text').fill(firstRepository);
+      await expect.poll(() => page.locator('.job-group').count()).toBe(1);
+
+      await page.getByRole('tab', { name: 'Tokens' }).click();
+      await page.getByRole('tab', { name: 'Reviews' }).click();
+      expect(await page.locator('#filter-text').inputValue()).toBe(firstRepository);
+      expect(await page.getByLabel('Group by repository').isChecked()).toBe(true);
+      expect(await page.locator('.job-group').count()).toBe(1);
+      expect(await page.locator('.job-row[aria-current="true"]').count()).toBe(0);
+      await page.locator('#filter-text').fill('');
+      await expect.poll(() => page.locator('.job-row[aria-current="true"]').getAttribute('data-review-id')).toBe(id);
+      await page.getByLabel('Group by repository').uncheck();
+    });
+  }
+
   it('tokens: expired ones apart and not counted, "expires soon" marked, sort by last use, a CI snippet', async () => {
     const { page } = app;
     await page.emulateMedia({ colorScheme: 'light' });
