@@ -308,6 +308,8 @@ describe.skipIf(!chromiumPath && !inCI())('desktop renderer in Chromium at scale
     expect(await active.locator('tr.expired').count()).toBe(0);
     expect(await page.locator('#tokens-list-title .count').textContent()).toBe('26');
     expect(await page.locator('#tokens-expired-title .count').textContent()).toBe('5');
+    // No 1400 px cap on the token table at 1920 px (E25).
+    expect((await page.locator('.view.tokens').boundingBox())!.width).toBeGreaterThan(1600);
     // Within seven days of its end: marked.
     expect(await active.locator('tr', { hasText: 'Expires soon' }).locator('.name-text').allTextContents()).toEqual([
       'Rotating soon',
