@@ -205,5 +205,29 @@ describe.skipIf(!chromiumPath && !inCI())(
       await everyTryAgainHasAButton(page);
       await page.screenshot({ path: path.join(SCREENSHOTS, 'submit-rate-limited.png') });
     });
+
+    it("carries out the application menu's commands sent by main", async () => {
+      const { page } = app;
+      const menu = (command: string) =>
+        page.evaluate(
+          (c) =>
+            (window as unknown as { __diffReviewEmit(e: string, p: unknown): void }).__diffReviewEmit(
+              'menu:command',
+              c,
+            ),
+          command,
+        );
+      await menu('show-tokens');
+      await expect.poll(() => page.getByRole('tab', { name: 'Tokens' }).getAttribute('aria-selected')).toBe('true');
+      await menu('new-review');
+      await expect.poll(() => page.getByRole('tab', { name: 'Reviews' }).getAttribute('aria-selected')).toBe('true');
+      await page.getByRole('heading', { name: 'New review' }).waitFor();
+      await menu('focus-search');
+      await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('filter-text');
+      await menu('next-review');
+      await expect.poll(() => page.evaluate(() => document.activeElement?.classList.contains('job-row'))).toBe(true);
+      await menu('open-review');
+      await page.locator('.job-row[aria-current="true"]').waitFor();
+    });
   },
 );
