@@ -27,12 +27,19 @@ export function validateChoice(choice: ConnectionChoice): ConnectionChoice {
   if (!token) throw new InvalidInputError('Enter the dashboard token.', 'dashboardToken');
   // The dashboard token manages every token of the service: anyone on the network path could read
   // it from a cleartext request. Loopback traffic never leaves this machine.
-  if (url.protocol === 'http:' && !isLoopbackHost(url.hostname) && choice.allowCleartext !== true) {
+  const cleartext = url.protocol === 'http:' && !isLoopbackHost(url.hostname);
+  if (cleartext && choice.allowCleartext !== true) {
     throw new InvalidInputError(
       `http:// would send the dashboard token unencrypted to ${url.host}, where anyone on the network can read it. Use https://, or confirm that this network is trusted.`,
       'url',
       CLEARTEXT_CODE,
     );
   }
-  return { mode: 'remote', url: url.href.replace(/\/+$/, ''), dashboardToken: token };
+  // The confirmation travels with the choice, to be saved with it (asked again if it was not).
+  return {
+    mode: 'remote',
+    url: url.href.replace(/\/+$/, ''),
+    dashboardToken: token,
+    ...(cleartext ? { allowCleartext: true } : {}),
+  };
 }

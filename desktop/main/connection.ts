@@ -1,6 +1,8 @@
 // The app's one connection to a service: the built-in one or a remote one. It owns the dashboard
 // token (never handed to the renderer) and the app's own review token (app-token.ts), watches the
-// service's health, and after a lost connection retries with backoff (reconnect-backoff.ts).
+// service's health, and after a lost connection retries with backoff (the timers are in
+// connection-monitor.ts). Over 300 lines on purpose: one state machine (setup → connecting →
+// connected ⇄ offline) whose transitions read best side by side.
 import {
   ApiError,
   createClient,
@@ -13,7 +15,7 @@ import { provisionAppToken } from './app-token.ts';
 import { validateChoice } from './connection-choice.ts';
 import type { CredentialStore } from './credential-store.ts';
 import { InvalidInputError, NotConnectedError } from './ipc-errors.ts';
-import { ReconnectBackoff } from './reconnect-backoff.ts';
+import { ConnectionMonitor } from './connection-monitor.ts';
 import type { BuiltInService } from './service-launcher.ts';
 
 export interface ConnectionOptions {
@@ -23,9 +25,8 @@ export interface ConnectionOptions {
   /** Pushed to the window on every change. */
   onChange: (state: ConnectionState) => void;
   log: (level: 'info' | 'warn' | 'error', message: string, details?: Record<string, unknown>) => void;
-  /** How often a healthy connection is checked. Default 5 s. */
+  /** How often a healthy connection is checked (5 s), the first retry after a loss (1 s) and the longest (30 s). */
   healthIntervalMs?: number;
-  /** First retry after a lost connection, doubling up to maxRetryMs. Default 1 s and 30 s. */
   firstRetryMs?: number;
   maxRetryMs?: number;
   /** Per request. Default 10 s. */
@@ -49,16 +50,12 @@ export class Connection {
   #builtIn: Promise<BuiltInService> | undefined;
   #appToken: string | undefined;
   #appTokenId: string | null = null;
-  #healthTimer: ReturnType<typeof setInterval> | undefined;
-  readonly #backoff: ReconnectBackoff;
+  readonly #monitor: ConnectionMonitor;
   #closed = false;
 
   constructor(options: ConnectionOptions) {
     this.#options = options;
-    this.#backoff = new ReconnectBackoff({
-      ...(options.firstRetryMs === undefined ? {} : { firstMs: options.firstRetryMs }),
-      ...(options.maxRetryMs === undefined ? {} : { maxMs: options.maxRetryMs }),
-    });
+    this.#monitor = new ConnectionMonitor(options);
     this.#state = this.#setupState();
   }
 
@@ -79,7 +76,21 @@ export class Connection {
     const token = this.#options.credentials.dashboardToken;
     if (!token)
       return this.#set(this.#setupState('Enter the dashboard token again: it was kept for one session only.'));
-    return this.#open({ mode: 'remote', url: saved.url, dashboardToken: token }, 'saved');
+    // A saved address is checked as the form checks it: http:// to another machine only if the
+    // user confirmed it (saved with the choice), else setup asks again, with the reason.
+    let choice: ConnectionChoice;
+    try {
+      choice = validateChoice({
+        mode: 'remote',
+        url: saved.url,
+        dashboardToken: token,
+        ...(saved.allowCleartext ? { allowCleartext: true } : {}),
+      });
+    } catch (error) {
+      if (error instanceof InvalidInputError) return this.#set(this.#setupState(error.message));
+      throw error;
+    }
+    return this.#open(choice, 'saved');
   }
 
   /**
@@ -100,17 +111,25 @@ export class Connection {
     return this.#open(validateChoice(choice), 'form');
   }
 
+  /** The built-in service's process ended on its own (a crash): start a new one and reconnect. */
+  async builtInExited(): Promise<void> {
+    this.#builtIn = undefined;
+    if (this.#closed || this.#target?.mode !== 'built-in') return;
+    this.#options.log('warn', 'the built-in service stopped; starting it again');
+    await this.#open({ mode: 'built-in' }, 'saved').catch(() => {});
+  }
+
   /** "Retry now" on the banner. */
   async retry(): Promise<ConnectionState> {
     if (this.#state.phase !== 'offline') return this.#state;
-    this.#backoff.cancel();
+    this.#monitor.cancelRetry();
     await this.#reconnect();
     return this.#state;
   }
 
   /** Back to setup; forgets the saved choice (the dashboard token stays for the same address). */
   async change(): Promise<ConnectionState> {
-    this.#stopTimers();
+    this.#monitor.stop();
     this.#target = undefined;
     this.#appToken = undefined;
     this.#appTokenId = null;
@@ -146,7 +165,7 @@ export class Connection {
 
   async close(): Promise<void> {
     this.#closed = true;
-    this.#stopTimers();
+    this.#monitor.stop();
     await this.#closeBuiltIn();
   }
 
@@ -163,7 +182,7 @@ export class Connection {
         await this.#ensureAppToken(this.#target, dashboard, (await dashboard.listTokens()).tokens);
         return run();
       } else if (!reviewToken && error instanceof ApiError && error.status === 401) {
-        this.#stopTimers();
+        this.#monitor.stop();
         this.#set(this.#setupState('The service no longer accepts the dashboard token. Connect again.'));
       }
       throw error;
@@ -171,7 +190,7 @@ export class Connection {
   }
 
   async #open(choice: ConnectionChoice, from: 'saved' | 'form'): Promise<ConnectionState> {
-    this.#stopTimers();
+    this.#monitor.stop();
     this.#set({ phase: 'connecting', mode: choice.mode, ...(choice.mode === 'remote' ? { url: choice.url } : {}) });
     let target: Target;
     try {
@@ -221,7 +240,9 @@ export class Connection {
       throw error;
     }
     this.#options.credentials.saveConnection(
-      target.mode === 'built-in' ? { mode: 'built-in' } : { mode: 'remote', url: target.url },
+      choice.mode === 'built-in'
+        ? { mode: 'built-in' }
+        : { mode: 'remote', url: target.url, ...(choice.allowCleartext ? { allowCleartext: true as const } : {}) },
       target.mode === 'remote' ? target.dashboardToken : undefined,
     );
     return this.#state;
@@ -233,9 +254,13 @@ export class Connection {
     const health = await client.health();
     const { tokens } = await client.listTokens();
     await this.#ensureAppToken(target, client, tokens);
-    this.#backoff.reset();
     this.#set({ phase: 'connected', mode: target.mode, url: target.url, version: health.version });
-    this.#startHealthChecks();
+    // Checked without retries: one failed check is a lost connection.
+    const checker = this.#client(target.dashboardToken, 0);
+    this.#monitor.connected(
+      () => checker.health(),
+      (error) => this.#goOffline(error),
+    );
   }
 
   async #ensureAppToken(target: Target, dashboard: DiffReviewClient, tokens: TokenRecord[]): Promise<void> {
@@ -253,20 +278,20 @@ export class Connection {
 
   #goOffline(error: unknown): void {
     if (this.#closed || !this.#target || this.#state.phase === 'setup') return;
-    this.#stopTimers();
+    this.#monitor.stop();
     this.#options.log('warn', 'lost the connection to the service', { url: this.#target.url, err: String(error) });
     this.#scheduleRetry();
   }
 
   #scheduleRetry(): void {
     const target = this.#target!;
-    const retryAt = this.#backoff.schedule(() => void this.#reconnect());
+    const { retryAt, attempt } = this.#monitor.retryLater(() => void this.#reconnect());
     this.#set({
       phase: 'offline',
       mode: target.mode,
       url: target.url,
       message: `The service at ${target.url} cannot be reached.`,
-      attempt: this.#backoff.attempt,
+      attempt,
       retryAt,
     });
   }
@@ -283,25 +308,9 @@ export class Connection {
         this.#set(this.#setupState('The service refused the dashboard token. Check it and connect again.'));
         return;
       }
-      this.#backoff.failed();
+      this.#monitor.retryFailed();
       this.#scheduleRetry();
     }
-  }
-
-  #startHealthChecks(): void {
-    clearInterval(this.#healthTimer);
-    const target = this.#target!;
-    const client = this.#client(target.dashboardToken, 0);
-    this.#healthTimer = setInterval(() => {
-      client.health().catch((error: unknown) => this.#goOffline(error));
-    }, this.#options.healthIntervalMs ?? 5000);
-    this.#healthTimer.unref?.();
-  }
-
-  #stopTimers(): void {
-    clearInterval(this.#healthTimer);
-    this.#healthTimer = undefined;
-    this.#backoff.cancel();
   }
 
   async #closeBuiltIn(): Promise<void> {

@@ -15,7 +15,10 @@ export interface SafeStorageLike {
   getSelectedStorageBackend?(): string;
 }
 
-export type SavedConnection = { mode: 'built-in' } | { mode: 'remote'; url: string };
+export type SavedConnection =
+  | { mode: 'built-in' }
+  /** allowCleartext: the user confirmed sending the dashboard token over http:// to this host. */
+  | { mode: 'remote'; url: string; allowCleartext?: true };
 
 /** The app's own review token on one service: the id is how the app knows it, never the name. */
 export interface StoredAppToken {

@@ -2,11 +2,14 @@
 // live-update watcher and the IPC router. main/index.ts gives it Electron's pieces; the browser
 // tests give it a page and fakes of the OS parts, and run this very code.
 import path from 'node:path';
+import { ApiError } from '../../service/client/index.ts';
 import type { IpcEvent, IpcEvents } from '../shared/ipc-contract.ts';
 import { Connection } from './connection.ts';
 import { CredentialStore, type SafeStorageLike } from './credential-store.ts';
+import { FolderReviews } from './folder-reviews.ts';
 import { createIpcHandlers } from './ipc-handlers.ts';
 import { createIpcRouter, type IpcRouter } from './ipc-router.ts';
+import { ReviewInputs } from './review-inputs.ts';
 import { ReviewWatcher } from './review-watcher.ts';
 import type { BuiltInService } from './service-launcher.ts';
 
@@ -15,7 +18,7 @@ export type Logger = (level: 'info' | 'warn' | 'error', message: string, details
 export interface DesktopAppOptions {
   /** Electron's app.getPath('userData'). */
   userDataDir: string;
-  /** file:// URL of renderer/index.html: the only page whose IPC requests are answered. */
+  /** The URL of renderer/index.html (app://renderer/index.html): the only page whose IPC requests are answered. */
   rendererUrl: string;
   safeStorage: SafeStorageLike;
   startBuiltIn: () => Promise<BuiltInService>;
@@ -23,6 +26,10 @@ export interface DesktopAppOptions {
   send: <E extends IpcEvent>(event: E, payload: IpcEvents[E]) => void;
   chooseFolder: () => Promise<string | undefined>;
   writeClipboard: (text: string) => void;
+  /** The OS save dialog: where to save a file named `defaultName`; undefined when cancelled. */
+  chooseSaveFile: (defaultName: string) => Promise<string | undefined>;
+  /** Electron's shell.openExternal (for vscode://file/… links only). */
+  openExternal: (url: string) => Promise<void>;
   log: Logger;
   /** Test knobs for the connection's timers. */
   timing?: { healthIntervalMs?: number; firstRetryMs?: number; maxRetryMs?: number; requestTimeoutMs?: number };
@@ -51,20 +58,37 @@ export function createDesktopApp(options: DesktopAppOptions): DesktopApp {
     log: options.log,
     onChange: (state) => {
       if (state.phase === 'setup') watcher?.stopAll();
+      if (state.phase === 'connected') watcher?.resume();
       options.send('connection:changed', state);
     },
     ...options.timing,
   });
+  const folderReviews = new FolderReviews();
   watcher = new ReviewWatcher({
     client: () => connection.reviewClient(),
-    notify: (job) => options.send('review:updated', job),
-    onError: (error) => connection.reportFailure(error),
+    notify: (job) => options.send('review:updated', folderReviews.configure(job)),
+    onError: (error) => {
+      // A 401: the app's review token was revoked (from the Tokens tab, say). A request through
+      // withReviews makes a new one; then the broken-off jobs are followed again with it.
+      if (error instanceof ApiError && error.status === 401) {
+        void connection
+          .withReviews((client) => client.listReviews({ limit: 1 }))
+          .then(
+            () => watcher?.resume(),
+            (failure: unknown) => options.log('warn', 'live updates stopped', { err: String(failure) }),
+          );
+      } else connection.reportFailure(error);
+    },
   });
   const handlers = createIpcHandlers({
     connection,
     watcher,
     chooseFolder: options.chooseFolder,
     writeClipboard: options.writeClipboard,
+    openExternal: options.openExternal,
+    chooseSaveFile: options.chooseSaveFile,
+    folderReviews,
+    reviewInputs: new ReviewInputs(),
   });
   const router = createIpcRouter({
     handlers,

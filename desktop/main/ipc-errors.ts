@@ -1,7 +1,8 @@
 // Turns whatever a handler threw into an IpcError the renderer can show in words.
 import { ApiError, NetworkError, TimeoutError } from '../../service/client/index.ts';
 import { GitError } from '../../service/git/index.ts';
-import type { IpcError } from '../shared/ipc-contract.ts';
+import type { IpcChannel, IpcError } from '../shared/ipc-contract.ts';
+import { serviceErrorWording } from './service-error-wording.ts';
 
 /** A refusal by the handler itself (bad input from the renderer), shown next to `field`. */
 export class InvalidInputError extends Error {
@@ -33,14 +34,16 @@ function fieldOf(message: string): string | undefined {
   return FIELD_NAMES.find((field) => new RegExp(`\\b${field}\\b`).test(message));
 }
 
-export function toIpcError(error: unknown): IpcError {
+/** `channel`: the request that failed, for the wording (a 404 on a token is not one on a review). */
+export function toIpcError(error: unknown, channel?: IpcChannel): IpcError {
   if (error instanceof ApiError) {
-    const result: IpcError = { kind: 'api', status: error.status, code: error.error, message: error.message };
+    const result: IpcError = { kind: 'api', status: error.status, code: error.error, message: '' };
     if (error.status === 400 || error.status === 413) {
       const field = error.status === 413 ? 'diff' : fieldOf(error.message);
       if (field) result.field = field;
     }
     if (error.retryAfterSeconds !== undefined) result.retryAfterSeconds = error.retryAfterSeconds;
+    result.message = serviceErrorWording({ ...result, status: error.status, code: error.error }, channel);
     return result;
   }
   if (error instanceof NetworkError) {

@@ -1,12 +1,13 @@
 // The main-process side of every IPC channel. All service calls happen here, with tokens the
 // renderer never sees; the renderer gets plain values (see shared/ipc-contract.ts).
-import { LIMITS } from '../../service/api/limits.ts';
-import { prepareReview, type PreparedReview, type PrepareReviewOptions } from '../../service/git/index.ts';
+import { ApiError } from '../../service/client/index.ts';
+import { GitError, prepareReview, type PreparedReview, type PrepareReviewOptions } from '../../service/git/index.ts';
 import { TOKEN_EXPIRY_CHOICES, type ReviewScope, type ReviewStatus } from '../shared/ipc-contract.ts';
 import type { Connection } from './connection.ts';
-import { ignoredBy } from '../../service/cli/project-config/apply-config.ts';
-import { diffWithoutIgnoredFiles } from '../../service/cli/project-config/filter-diff.ts';
-import { ConfigError, loadProjectConfig, type ProjectConfig } from '../../service/cli/project-config/load-config.ts';
+import type { FolderReviews } from './folder-reviews.ts';
+import type { ReviewInputs } from './review-inputs.ts';
+import { writeFile } from 'node:fs/promises';
+import { folderDiff } from './folder-diff.ts';
 import { InvalidInputError } from './ipc-errors.ts';
 import type { IpcHandlers } from './ipc-router.ts';
 import type { ReviewWatcher } from './review-watcher.ts';
@@ -17,6 +18,14 @@ export interface IpcHandlerDependencies {
   /** The OS folder picker (Electron's dialog); undefined when cancelled. */
   chooseFolder: () => Promise<string | undefined>;
   writeClipboard: (text: string) => void;
+  /** Opens a URL outside the app (Electron's shell.openExternal): here only vscode://file/… links. */
+  openExternal: (url: string) => Promise<void>;
+  folderReviews: FolderReviews;
+  reviewInputs: ReviewInputs;
+  /** The OS save dialog (Electron's dialog.showSaveDialog); undefined when cancelled. */
+  chooseSaveFile: (defaultName: string) => Promise<string | undefined>;
+  /** Writes a file the user chose in the save dialog. */
+  writeFile?: (file: string, text: string) => Promise<void>;
   /** The shared git module; replaceable in tests only to simulate failures. */
   prepareReview?: (options: PrepareReviewOptions) => Promise<PreparedReview>;
 }
@@ -26,10 +35,18 @@ const SCOPES: readonly ReviewScope[] = ['reviews:read', 'reviews:write'];
 const PAGE_SIZE = 25;
 
 export function createIpcHandlers(deps: IpcHandlerDependencies): IpcHandlers {
-  const { connection, watcher } = deps;
+  const { connection, watcher, folderReviews, reviewInputs } = deps;
+  const sarifText = async (reviewId: unknown) =>
+    JSON.stringify(await connection.withReviews((client) => client.getSarif(text(reviewId, 'reviewId'))), null, 2);
   const prepare = deps.prepareReview ?? prepareReview;
   /** Folders the user picked in the OS dialog; the renderer cannot name any other. */
   const chosenFolders = new Set<string>();
+  const chosen = (value: unknown) => {
+    const folder = text(value, 'folder');
+    if (!chosenFolders.has(folder))
+      throw new InvalidInputError('Choose the folder with "Choose folder…" first.', 'folder');
+    return folder;
+  };
 
   return {
     'connection:get': async () => connection.state,
@@ -66,23 +83,67 @@ export function createIpcHandlers(deps: IpcHandlerDependencies): IpcHandlers {
       const status = request.status && STATUSES.includes(request.status) ? request.status : undefined;
       const repository = request.repository?.trim() || undefined;
       const cursor = request.cursor || undefined;
-      const page = await connection.withReviews((client) =>
-        client.listReviews({ status, repository, cursor, limit: PAGE_SIZE }),
-      );
+      const limit = Number.isInteger(request.limit) ? Math.min(100, Math.max(1, request.limit!)) : PAGE_SIZE;
+      const page = await connection.withReviews((client) => client.listReviews({ status, repository, cursor, limit }));
       watcher.watch(page.reviews);
-      return page;
+      return { ...page, reviews: page.reviews.map((job) => folderReviews.configure(job)) };
     },
     'reviews:get': async (reviewId) => {
       const job = await connection.withReviews((client) => client.getReview(text(reviewId, 'reviewId')));
       watcher.watch([job]);
-      return job;
+      return folderReviews.configure(job);
     },
     'reviews:cancel': (reviewId) => connection.withReviews((client) => client.cancelReview(text(reviewId, 'reviewId'))),
     'reviews:copySarif': async (reviewId) => {
-      const sarif = await connection.withReviews((client) => client.getSarif(text(reviewId, 'reviewId')));
-      const json = JSON.stringify(sarif, null, 2);
+      const json = await sarifText(reviewId);
       deps.writeClipboard(json);
       return { bytes: Buffer.byteLength(json, 'utf8') };
+    },
+    'reviews:saveSarif': async (reviewId) => {
+      const id = text(reviewId, 'reviewId');
+      const json = await sarifText(id);
+      const file = await deps.chooseSaveFile(`${id}.sarif`);
+      if (!file) return null;
+      await (deps.writeFile ?? ((f, t) => writeFile(f, t, 'utf8')))(file, json);
+      return { path: file, bytes: Buffer.byteLength(json, 'utf8') };
+    },
+    'reviews:flaggedLines': async (reviewId) => {
+      const id = text(reviewId, 'reviewId');
+      if (!folderReviews.folderOf(id)) return {};
+      const job = await connection.withReviews((client) => client.getReview(id));
+      return folderReviews.flaggedLines(id, job.comments ?? []);
+    },
+    'reviews:rerun': async (reviewId) => {
+      const id = text(reviewId, 'reviewId');
+      const input = reviewInputs.inputOf(id);
+      if (!input)
+        throw new InvalidInputError('This app no longer holds the diff of that review: submit it again.', 'reviewId');
+      const job = await connection.withReviews((client) => client.createReview(input));
+      reviewInputs.remember(job.review_id, input);
+      folderReviews.copy(id, job.review_id);
+      watcher.watch([job]);
+      return job;
+    },
+    'reviews:cancelQueued': async () => {
+      let cancelled = 0;
+      const tried = new Set<string>();
+      // The first page again after each round: the cancelled jobs have left the queued list.
+      for (;;) {
+        const page = await connection.withReviews((client) => client.listReviews({ status: 'queued', limit: 100 }));
+        const fresh = page.reviews.filter((job) => !tried.has(job.review_id));
+        if (fresh.length === 0) return { cancelled };
+        for (const job of fresh) {
+          tried.add(job.review_id);
+          // A job that finished meanwhile answers 409: nothing to cancel.
+          const done = await connection
+            .withReviews((client) => client.cancelReview(job.review_id))
+            .catch((error: unknown) => {
+              if (error instanceof ApiError && error.status === 409) return undefined;
+              throw error;
+            });
+          if (done?.error?.code === 'cancelled') cancelled++;
+        }
+      }
     },
     'reviews:submitDiff': async (request) => {
       const diff = text(request?.diff, 'diff');
@@ -90,50 +151,47 @@ export function createIpcHandlers(deps: IpcHandlerDependencies): IpcHandlers {
       const repository = text(request.repository, 'repository').trim();
       if (!repository) throw new InvalidInputError('Name the repository, e.g. github.com/acme/widgets.', 'repository');
       const baseCommit = request.baseCommit?.trim() || undefined;
-      const job = await connection.withReviews((client) =>
-        client.createReview(baseCommit ? { diff, repository, base_commit: baseCommit } : { diff, repository }),
-      );
+      const body = baseCommit ? { diff, repository, base_commit: baseCommit } : { diff, repository };
+      const job = await connection.withReviews((client) => client.createReview(body));
+      reviewInputs.remember(job.review_id, body);
       watcher.watch([job]);
       return job;
     },
     'reviews:submitFolder': async (request) => {
-      const folder = text(request?.folder, 'folder');
-      if (!chosenFolders.has(folder))
-        throw new InvalidInputError('Choose the folder with "Choose folder…" first.', 'folder');
-      const baseBranch = request.baseBranch?.trim() || undefined;
-      const prepared = await prepare({
-        cwd: folder,
-        includeUncommitted: request.includeUncommitted === true,
-        ...(baseBranch ? { baseBranch } : {}),
-      });
-      if (!prepared.diff) {
-        throw new InvalidInputError(
-          `Nothing to review: ${prepared.baseRef} and this branch have the same content${request.includeUncommitted ? '' : ' (uncommitted changes are not included)'}.`,
-          'folder',
-        );
-      }
-      // The repository's .diff-review.yml, as the CLI and the extension read it: ignored files are not sent.
-      const diff = diffWithoutIgnoredFiles(prepared.diff, ignoredBy(await projectConfigOf(prepared.root)));
-      if (!diff)
-        throw new InvalidInputError('Nothing to review: every changed file is ignored by .diff-review.yml.', 'folder');
-      const diffBytes = Buffer.byteLength(diff);
-      if (diffBytes > LIMITS.diffBytes) {
-        throw new InvalidInputError(
-          `The diff is ${formatBytes(diffBytes)}, over the service's limit of ${formatBytes(LIMITS.diffBytes)}. Review a smaller branch.`,
-          'folder',
-        );
-      }
-      const job = await connection.withReviews((client) =>
-        client.createReview({ diff, repository: prepared.repository, base_commit: prepared.baseCommit }),
-      );
+      const folder = chosen(request?.folder);
+      const { prepared, diff, diffBytes, config } = await folderDiff(prepare, { ...request, folder });
+      const body = { diff, repository: prepared.repository, base_commit: prepared.baseCommit };
+      const job = await connection.withReviews((client) => client.createReview(body));
+      reviewInputs.remember(job.review_id, body);
+      // Its comments get the folder's rule settings (as the CLI applies them), see FolderReviews.
+      folderReviews.remember(job.review_id, prepared.root, config);
       watcher.watch([job]);
       return {
-        job,
+        job: folderReviews.configure(job),
         repository: prepared.repository,
         baseRef: prepared.baseRef,
         baseCommit: prepared.baseCommit,
         diffBytes,
       };
+    },
+    'git:checkFolder': async (request) => {
+      const folder = chosen(request?.folder);
+      try {
+        const { prepared, diffBytes } = await folderDiff(prepare, { ...request, folder });
+        return { problem: null, repository: prepared.repository, baseRef: prepared.baseRef, diffBytes };
+      } catch (error) {
+        if (error instanceof InvalidInputError || error instanceof GitError) return { problem: error.message };
+        throw error;
+      }
+    },
+    'reviews:localInfo': async (reviewId) => {
+      const id = text(reviewId, 'reviewId');
+      return { folder: folderReviews.folderOf(id) ?? null, canRerun: reviewInputs.inputOf(id) !== undefined };
+    },
+    'reviews:openInEditor': async (request) => {
+      const url = folderReviews.editorUrl(text(request?.reviewId, 'reviewId'), request.filePath, request.line);
+      await deps.openExternal(url);
+      return null;
     },
     'git:chooseFolder': async () => {
       const folder = await deps.chooseFolder();
@@ -152,18 +210,4 @@ export function createIpcHandlers(deps: IpcHandlerDependencies): IpcHandlers {
 function text(value: unknown, field: string): string {
   if (typeof value !== 'string') throw new InvalidInputError(`Expected text for ${field}.`, field);
   return value;
-}
-
-function formatBytes(bytes: number): string {
-  return bytes >= 1_000_000 ? `${(bytes / 1_000_000).toFixed(1)} MB` : `${Math.ceil(bytes / 1000)} kB`;
-}
-
-/** A folder's project config; a bad file is the folder's input error, with its file, line and valid choices. */
-async function projectConfigOf(root: string): Promise<ProjectConfig> {
-  try {
-    return await loadProjectConfig(root, { cwd: root });
-  } catch (error) {
-    if (error instanceof ConfigError) throw new InvalidInputError(error.message, 'folder');
-    throw error;
-  }
 }

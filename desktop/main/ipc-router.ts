@@ -1,6 +1,7 @@
 // Dispatches renderer requests to their handlers, after checking who sent them. Electron-free:
 // main/index.ts feeds it ipcMain's events; the browser tests feed it a page's calls.
 import { isIpcChannel, type IpcArgs, type IpcChannel, type IpcResult, type IpcReturn } from '../shared/ipc-contract.ts';
+import { ApiError } from '../../service/client/index.ts';
 import { toIpcError } from './ipc-errors.ts';
 
 /** One handler per channel of the contract; the compiler checks arguments and results. */
@@ -15,7 +16,7 @@ export interface SenderFrame {
 
 /**
  * A request is trusted only from the top frame of the app's own page: the page's URL (without
- * query or hash) equals the renderer's file URL. An iframe, a page the window was navigated to,
+ * query or hash) equals the renderer's URL (app://renderer/index.html). An iframe, a page the window was navigated to,
  * or any other origin is refused (Electron's checklist: validate the sender of all IPC messages).
  */
 export function isTrustedSender(frame: SenderFrame | null | undefined, rendererUrl: string): boolean {
@@ -61,8 +62,16 @@ export function createIpcRouter(options: IpcRouterOptions): IpcRouter {
         const handler = options.handlers[channel] as (...a: unknown[]) => Promise<unknown>;
         return { ok: true, value: await handler(...args) };
       } catch (error) {
-        const ipcError = toIpcError(error);
+        const ipcError = toIpcError(error, channel);
         if (ipcError.kind === 'internal') options.log('error', 'IPC handler failed', { channel, err: error });
+        // The window shows the app's wording; the service's own text is kept here.
+        if (error instanceof ApiError)
+          options.log('warn', 'the service refused a request', {
+            channel,
+            status: error.status,
+            code: error.error,
+            serviceMessage: error.message,
+          });
         return { ok: false, error: ipcError };
       }
     },

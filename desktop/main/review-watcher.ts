@@ -13,6 +13,8 @@ export interface ReviewWatcherOptions {
 export class ReviewWatcher {
   readonly #options: ReviewWatcherOptions;
   readonly #watching = new Map<string, AbortController>();
+  /** Jobs whose following broke off (the service went away): followed again by resume(). */
+  readonly #lost = new Map<string, ReviewJob>();
 
   constructor(options: ReviewWatcherOptions) {
     this.#options = options;
@@ -25,6 +27,7 @@ export class ReviewWatcher {
   /** Follows the jobs that are not finished yet (once each). */
   watch(jobs: Iterable<ReviewJob>): void {
     for (const job of jobs) {
+      this.#lost.delete(job.review_id);
       if (isTerminalStatus(job.status) || this.#watching.has(job.review_id)) continue;
       const controller = new AbortController();
       this.#watching.set(job.review_id, controller);
@@ -37,7 +40,9 @@ export class ReviewWatcher {
           onUpdate: (update) => this.#options.notify(update),
         })
         .catch((error: unknown) => {
-          if (!controller.signal.aborted) this.#options.onError(error);
+          if (controller.signal.aborted) return;
+          this.#lost.set(job.review_id, job);
+          this.#options.onError(error);
         })
         .finally(() => {
           if (this.#watching.get(job.review_id) === controller) this.#watching.delete(job.review_id);
@@ -45,8 +50,19 @@ export class ReviewWatcher {
     }
   }
 
+  /**
+   * Back online: every job whose following broke off is followed again, not only those on the
+   * list's first page (the window may hold many pages).
+   */
+  resume(): void {
+    const lost = [...this.#lost.values()];
+    this.#lost.clear();
+    this.watch(lost);
+  }
+
   stopAll(): void {
     for (const controller of this.#watching.values()) controller.abort();
     this.#watching.clear();
+    this.#lost.clear();
   }
 }

@@ -4,9 +4,9 @@ import type { BrowserWindowConstructorOptions } from 'electron';
 
 /**
  * The renderer loads only its own files; it makes no network requests at all (every service
- * call goes through IPC to the main process), so connect-src is 'none'. It is delivered by a
- * <meta> tag in renderer/index.html (the page is a file, so there are no response headers to
- * carry it); a test checks the two stay equal.
+ * call goes through IPC to the main process), so connect-src is 'none'. The app:// protocol
+ * sends it as a response header (with frame-ancestors, see app-protocol.ts); the <meta> tag in
+ * renderer/index.html repeats it for a page opened any other way; a test checks the two stay equal.
  */
 export const CONTENT_SECURITY_POLICY = [
   "default-src 'none'",
@@ -18,10 +18,11 @@ export const CONTENT_SECURITY_POLICY = [
   "object-src 'none'",
   "base-uri 'none'",
   "form-action 'none'",
-  // No frame-ancestors: a <meta> policy cannot carry it (Chromium ignores it there, with a warning).
+  // No frame-ancestors here: a <meta> policy cannot carry it; the response header adds it.
 ].join('; ');
 
-export function mainWindowOptions(preloadPath: string): BrowserWindowConstructorOptions {
+/** `devTools`: false in a packaged build (app.isPackaged), so no shortcut can open them. */
+export function mainWindowOptions(preloadPath: string, options = { devTools: false }): BrowserWindowConstructorOptions {
   return {
     width: 1200,
     height: 800,
@@ -43,6 +44,7 @@ export function mainWindowOptions(preloadPath: string): BrowserWindowConstructor
       webviewTag: false,
       navigateOnDragDrop: false,
       spellcheck: false,
+      devTools: options.devTools,
     },
   };
 }

@@ -29,7 +29,15 @@ export function App() {
     };
     const off = bridge().on('connection:changed', apply);
     void invoke('connection:get').then((result) => result.ok && apply(result.value));
-    return off;
+    // The menu's section commands (the reviews view carries out the rest).
+    const offMenu = bridge().on('menu:command', (command) => {
+      if (command === 'show-tokens') setTab('tokens');
+      else if (command === 'show-reviews' || command === 'new-review') setTab('reviews');
+    });
+    return () => {
+      off();
+      offMenu();
+    };
   }, []);
 
   if (!state) return <Loading label="Starting…" />;
@@ -103,7 +111,12 @@ export function App() {
             {t.id === 'reviews' ? (
               <ReviewsView connectionKey={connectionKey} stale={stale} active={tab === 'reviews'} />
             ) : (
-              <TokensView connectionKey={connectionKey} stale={stale} active={tab === 'tokens'} />
+              <TokensView
+                connectionKey={connectionKey}
+                stale={stale}
+                active={tab === 'tokens'}
+                serviceUrl={'url' in state ? state.url : undefined}
+              />
             )}
           </div>
         ))}

@@ -1,8 +1,9 @@
 /** @jsxImportSource preact */
 // Small pieces shared by the views: badges, messages, empty and loading states, a confirm dialog.
 import type { ComponentChildren } from 'preact';
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { IpcError, ReviewStatus } from '../shared/ipc-contract.ts';
+import { isTerminalStatus } from '../../service/api/review-status.ts';
 import type { Severity } from '../../service/api/schemas.ts';
 
 const STATUS_LABEL: Record<ReviewStatus, string> = {
@@ -16,7 +17,7 @@ export function StatusBadge(props: { status: ReviewStatus; cancelled?: boolean }
   const label = props.cancelled ? 'Cancelled' : STATUS_LABEL[props.status];
   return (
     <span class={`badge status-${props.cancelled ? 'cancelled' : props.status}`}>
-      {(props.status === 'running' || props.status === 'queued') && <span class="pulse" aria-hidden="true" />}
+      {!isTerminalStatus(props.status) && <span class="pulse" aria-hidden="true" />}
       {label}
     </span>
   );
@@ -48,14 +49,32 @@ export function FieldError(props: { id: string; error?: string }) {
   );
 }
 
+/** Failures that may go away by themselves: the network, a timeout, a busy or failing service. */
+export const isRetryable = (error: IpcError) =>
+  error.kind === 'network' ||
+  error.kind === 'timeout' ||
+  (error.kind === 'api' && (error.status === 408 || error.status === 429 || (error.status ?? 0) >= 500));
+
 export function ErrorPanel(props: { error: IpcError; title?: string; onRetry?: () => void }) {
+  // The service said when to come back (Retry-After): the button counts down to it.
+  const until = useMemo(
+    () => (props.error.retryAfterSeconds ? Date.now() + props.error.retryAfterSeconds * 1000 : 0),
+    [props.error],
+  );
+  const now = useNow(!!props.onRetry && until > Date.now(), 1000);
+  const wait = Math.max(0, Math.ceil((until - now) / 1000));
   return (
     <div class="panel panel-error" role="alert">
       <p class="panel-title">{props.title ?? titleOf(props.error)}</p>
       <p>{props.error.message}</p>
       {props.onRetry && (
-        <button type="button" class="button" onClick={props.onRetry}>
-          Try again
+        <button
+          type="button"
+          class="button"
+          onClick={() => wait === 0 && props.onRetry?.()}
+          aria-disabled={wait > 0 || undefined}
+        >
+          {wait > 0 ? `Try again (in ${wait} s)` : 'Try again'}
         </button>
       )}
     </div>

@@ -3,7 +3,7 @@
 // the indicator and banner that keep the connection's state visible.
 import { useState } from 'preact/hooks';
 import type { ConnectionState, IpcError } from '../shared/ipc-contract.ts';
-import { ConfirmDialog, FieldError, useNow } from './components.tsx';
+import { ConfirmDialog, FieldError, useFlash, useNow } from './components.tsx';
 import { invoke } from './ipc.ts';
 
 export function ConnectionSetup(props: { state: Extract<ConnectionState, { phase: 'setup' | 'connecting' }> }) {
@@ -157,7 +157,14 @@ export function ConnectionSetup(props: { state: Extract<ConnectionState, { phase
 /** Always in the header: where the app is connected, or that it is not. */
 export function ConnectionIndicator(props: { state: ConnectionState }) {
   const { state } = props;
-  const where = state.phase === 'setup' ? '' : state.mode === 'built-in' ? 'Built-in service' : (state.url ?? '');
+  // The built-in service's address is shown too: other tools (the CLI, the extension) can use it.
+  const where =
+    state.phase === 'setup'
+      ? ''
+      : state.mode === 'built-in'
+        ? `Built-in service${state.phase === 'connected' ? ` at ${state.url}` : ''}`
+        : (state.url ?? '');
+  const [copied, setCopied] = useFlash();
   const label =
     state.phase === 'connected'
       ? `Connected · ${where}`
@@ -177,6 +184,19 @@ export function ConnectionIndicator(props: { state: ConnectionState }) {
       >
         <span class="dot" aria-hidden="true" />
         <span class="connection-label">{label}</span>
+        {state.phase === 'connected' && (
+          <button
+            type="button"
+            class="link-button"
+            aria-label="Copy the service's address"
+            onClick={async () => {
+              const result = await invoke('clipboard:writeText', state.url);
+              setCopied(result.ok ? 'Copied' : result.error.message);
+            }}
+          >
+            {copied ?? 'Copy address'}
+          </button>
+        )}
         {state.phase !== 'setup' && state.phase !== 'connecting' && (
           <button type="button" class="link-button" onClick={() => setConfirming(true)}>
             Change

@@ -1,29 +1,31 @@
 /** @jsxImportSource preact */
 // One review job: status, timeline with durations, the error of a failed job, the comments
-// grouped by file with severity badges, and its actions (cancel, copy SARIF).
+// (review-comments.tsx), and its actions (cancel, copy SARIF).
 import { useEffect, useState } from 'preact/hooks';
-import type { IpcError, ReviewJob } from '../shared/ipc-contract.ts';
-import { EmptyState, ErrorPanel, Loading, SeverityBadge, StatusBadge, useFlash, useNow } from './components.tsx';
-import {
-  countSeverities,
-  failureTitle,
-  formatDateTime,
-  formatDuration,
-  groupCommentsByFile,
-  jobTimings,
-  laterState,
-  splitRuleId,
-} from './format.ts';
+import type { IpcError, LocalReviewInfo, ReviewJob } from '../shared/ipc-contract.ts';
+import { isTerminalStatus } from '../../service/api/review-status.ts';
+import { ErrorPanel, isRetryable, Loading, StatusBadge, useFlash, useNow } from './components.tsx';
+import { failureTitle, formatDateTime, formatDuration, jobTimings, laterState } from './format.ts';
 import { bridge, invoke } from './ipc.ts';
+import { Comments } from './review-comments.tsx';
 
 const sameText = (a: string, b: string | undefined) =>
   b !== undefined && a.replace(/[.\s]+$/, '').toLowerCase() === b.toLowerCase();
 
-export function ReviewDetail(props: { reviewId: string; known?: ReviewJob; onChanged: (job: ReviewJob) => void }) {
+export function ReviewDetail(props: {
+  reviewId: string;
+  known?: ReviewJob;
+  onChanged: (job: ReviewJob) => void;
+  /** A new review made from this one ("Run again"). */
+  onCreated: (job: ReviewJob) => void;
+}) {
   const [job, setJob] = useState<ReviewJob | undefined>(props.known);
   const [error, setError] = useState<IpcError>();
   const [actionError, setActionError] = useState<IpcError>();
+  /** The action that failed, for its "Try again". */
+  const [failedAction, setFailedAction] = useState<() => void>();
   const [cancelling, setCancelling] = useState(false);
+  const [local, setLocal] = useState<LocalReviewInfo>();
   const [flash, setFlash] = useFlash();
 
   const load = async () => {
@@ -37,13 +39,15 @@ export function ReviewDetail(props: { reviewId: string; known?: ReviewJob; onCha
   useEffect(() => {
     setJob(props.known);
     setActionError(undefined);
+    setLocal(undefined);
+    void invoke('reviews:localInfo', props.reviewId).then((r) => r.ok && setLocal(r.value));
     void load();
     return bridge().on('review:updated', (update) => {
       if (update.review_id === props.reviewId) setJob((current) => laterState(current, update));
     });
   }, [props.reviewId]);
 
-  const active = job?.status === 'queued' || job?.status === 'running';
+  const active = job !== undefined && !isTerminalStatus(job.status);
   const now = useNow(active, 1000);
   // A safety net under the pushed updates: while the job runs, ask again now and then.
   useEffect(() => {
@@ -64,13 +68,35 @@ export function ReviewDetail(props: { reviewId: string; known?: ReviewJob; onCha
     if (result.ok) {
       setJob((current) => laterState(current, result.value));
       props.onChanged(result.value);
-    } else setActionError(result.error);
+    } else {
+      setActionError(result.error);
+      setFailedAction(() => () => void cancel());
+    }
+  };
+  const fail = (error: IpcError, retry: () => void) => {
+    setActionError(error);
+    setFailedAction(() => retry);
+  };
+  const saveSarif = async () => {
+    setActionError(undefined);
+    const result = await invoke('reviews:saveSarif', job.review_id);
+    if (!result.ok) return fail(result.error, () => void saveSarif());
+    if (result.value) setFlash(`Saved to ${result.value.path}`);
+  };
+  const rerun = async () => {
+    setActionError(undefined);
+    const result = await invoke('reviews:rerun', job.review_id);
+    if (result.ok) props.onCreated(result.value);
+    else fail(result.error, () => void rerun());
   };
   const copySarif = async () => {
     setActionError(undefined);
     const result = await invoke('reviews:copySarif', job.review_id);
     if (result.ok) setFlash(`SARIF copied (${Math.ceil(result.value.bytes / 1024)} KB)`);
-    else setActionError(result.error);
+    else {
+      setActionError(result.error);
+      setFailedAction(() => () => void copySarif());
+    }
   };
 
   return (
@@ -86,7 +112,7 @@ export function ReviewDetail(props: { reviewId: string; known?: ReviewJob; onCha
           {job.review_id}
           {job.base_commit && <> · base {job.base_commit.slice(0, 12)}</>}
         </p>
-        {(active || job.status === 'completed' || flash) && (
+        {(active || job.status === 'completed' || local?.canRerun || flash) && (
           <div class="detail-actions">
             {active && (
               <button type="button" class="button danger-outline" onClick={() => void cancel()} disabled={cancelling}>
@@ -94,8 +120,18 @@ export function ReviewDetail(props: { reviewId: string; known?: ReviewJob; onCha
               </button>
             )}
             {job.status === 'completed' && (
-              <button type="button" class="button" onClick={() => void copySarif()}>
-                Copy SARIF
+              <>
+                <button type="button" class="button" onClick={() => void copySarif()}>
+                  Copy SARIF
+                </button>
+                <button type="button" class="button" onClick={() => void saveSarif()}>
+                  Save SARIF…
+                </button>
+              </>
+            )}
+            {job.status === 'failed' && local?.canRerun && (
+              <button type="button" class="button" onClick={() => void rerun()}>
+                Run again
               </button>
             )}
             <span class="flash" role="status" aria-live="polite">
@@ -103,7 +139,9 @@ export function ReviewDetail(props: { reviewId: string; known?: ReviewJob; onCha
             </span>
           </div>
         )}
-        {actionError && <ErrorPanel error={actionError} />}
+        {actionError && (
+          <ErrorPanel error={actionError} onRetry={isRetryable(actionError) ? failedAction : undefined} />
+        )}
       </header>
 
       <dl class="timeline">
@@ -147,65 +185,7 @@ export function ReviewDetail(props: { reviewId: string; known?: ReviewJob; onCha
         </div>
       )}
       {active && <Loading label={job.status === 'queued' ? 'Waiting for a free reviewer…' : 'Reviewing the diff…'} />}
-      {job.status === 'completed' && <Comments job={job} />}
+      {job.status === 'completed' && <Comments job={job} folder={local?.folder ?? undefined} />}
     </article>
-  );
-}
-
-function Comments(props: { job: ReviewJob }) {
-  const comments = props.job.comments ?? [];
-  if (comments.length === 0) {
-    return (
-      <EmptyState title="No comments" icon="✓">
-        The review found nothing to flag in the added lines.
-      </EmptyState>
-    );
-  }
-  const totals = countSeverities(comments);
-  const files = groupCommentsByFile(comments);
-  return (
-    <section class="comments" aria-labelledby="comments-title">
-      <div class="comments-head">
-        <h4 id="comments-title">
-          {comments.length} comment{comments.length === 1 ? '' : 's'} in {files.length} file
-          {files.length === 1 ? '' : 's'}
-        </h4>
-        <span class="badges">
-          {(['error', 'warning', 'info'] as const).map(
-            (s) => totals[s] > 0 && <SeverityBadge key={s} severity={s} count={totals[s]} />,
-          )}
-        </span>
-      </div>
-      {files.map((file) => (
-        <details key={file.filePath} class="file" open>
-          <summary>
-            <span class="file-path mono" title={file.filePath}>
-              {file.filePath}
-            </span>
-            <span class="badges">
-              {(['error', 'warning', 'info'] as const).map(
-                (s) => file.counts[s] > 0 && <SeverityBadge key={s} severity={s} count={file.counts[s]} />,
-              )}
-            </span>
-          </summary>
-          <ul class="comment-list">
-            {file.comments.map((comment, index) => {
-              const { rule, text } = splitRuleId(comment.message);
-              return (
-                <li key={index} class={`comment sev-${comment.severity}`}>
-                  <span class="comment-line mono" title={`Line ${comment.line} of the new file`}>
-                    L{comment.line}
-                  </span>
-                  <SeverityBadge severity={comment.severity} />
-                  <span class="comment-text">
-                    {rule && <code class="rule">{rule}</code>} {text}
-                  </span>
-                </li>
-              );
-            })}
-          </ul>
-        </details>
-      ))}
-    </section>
   );
 }

@@ -1,31 +1,48 @@
 /** @jsxImportSource preact */
-// The review dashboard: jobs newest first with "Load more" pages, filters, live updates pushed by
-// the main process, the selected job's detail, and the form to submit a new review.
+// The review dashboard: the list (paged with "Load more", or every page when a search, the
+// repository filter, a sort or grouping needs them all), live updates pushed by the main process,
+// the selected job's detail, the form to submit a new review, and the keyboard commands
+// (use-review-commands.ts). Over 300 lines: the loading of pages, the refresh, live updates and
+// reconnects all merge into one list and one selection, and read best in one place.
 import { useEffect, useRef, useState } from 'preact/hooks';
-import type { IpcError, ReviewJob, ReviewStatus } from '../shared/ipc-contract.ts';
-import { EmptyState, ErrorPanel, Loading, StaleNote, StatusBadge, useNow } from './components.tsx';
-import { countSeverities, failureTitle, formatAgo, formatDateTime, laterState, shortId } from './format.ts';
+import type {
+  IpcError,
+  IpcResult,
+  ListReviewsRequest,
+  MenuCommand,
+  ReviewJob,
+  ReviewList,
+} from '../shared/ipc-contract.ts';
+import { CancelQueued } from './cancel-queued.tsx';
+import { EmptyState, ErrorPanel, Loading, StaleNote, useNow } from './components.tsx';
+import { laterState } from './format.ts';
 import { bridge, invoke } from './ipc.ts';
+import { focusRow, JobList } from './job-list.tsx';
 import { ReviewDetail } from './review-detail.tsx';
+import { FilterBar, isFiltered } from './review-filters.tsx';
+import {
+  facetCounts,
+  groupByRepository,
+  matchesFilters,
+  NO_FILTERS,
+  needsAllPages,
+  newestFirst,
+  type ReviewFilters,
+  serviceQuery,
+  sortJobs,
+} from './review-query.ts';
 import { SubmitReview } from './submit-review.tsx';
+import { useReviewCommands } from './use-review-commands.ts';
 
 const REFRESH_MS = 10_000;
+/** Pages of this size when every review is loaded (the service's largest). */
+const ALL_PAGE = 100;
 
-interface Filters {
-  status: ReviewStatus | '';
-  repository: string;
-}
-
-/** The service's order: newest first; review ids sort by creation time, also within one millisecond. */
-const newestFirst = (a: ReviewJob, b: ReviewJob) =>
-  b.created_at.localeCompare(a.created_at) || (a.review_id < b.review_id ? 1 : a.review_id > b.review_id ? -1 : 0);
-
-const matches = (job: ReviewJob, filters: Filters) =>
-  (!filters.status || job.status === filters.status) && (!filters.repository || job.repository === filters.repository);
+const keyOf = (filters: ReviewFilters) => JSON.stringify({ ...serviceQuery(filters), all: needsAllPages(filters) });
 
 export function ReviewsView(props: { connectionKey: number; stale: boolean; active: boolean }) {
-  const [filters, setFilters] = useState<Filters>({ status: '', repository: '' });
-  const [repositoryInput, setRepositoryInput] = useState('');
+  const [input, setInput] = useState<ReviewFilters>(NO_FILTERS);
+  const [filters, setFilters] = useState<ReviewFilters>(NO_FILTERS);
   const [jobs, setJobs] = useState<ReviewJob[]>();
   const [cursor, setCursor] = useState<string | null>(null);
   const [loadingMore, setLoadingMore] = useState(false);
@@ -33,6 +50,8 @@ export function ReviewsView(props: { connectionKey: number; stale: boolean; acti
   const [error, setError] = useState<IpcError>();
   const [selectedId, setSelectedId] = useState<string>();
   const [submitting, setSubmitting] = useState(false);
+  /** Bumped after a submit: the form starts empty again (until then it keeps what was typed). */
+  const [formKey, setFormKey] = useState(0);
   // Under 900 px the list and the detail take turns on the screen: true while the detail has it.
   const [detailShown, setDetailShown] = useState(false);
   const [loadedAt, setLoadedAt] = useState<number>();
@@ -40,19 +59,21 @@ export function ReviewsView(props: { connectionKey: number; stale: boolean; acti
   filtersRef.current = filters;
   const jobsRef = useRef(jobs);
   jobsRef.current = jobs;
-  /** The filters the list was last loaded for: a reconnect with the same ones refreshes in place. */
-  const shownFilters = useRef<Filters>(undefined);
+  /** The query the list was last loaded for: a reconnect with the same one refreshes in place. */
+  const shownKey = useRef<string>(undefined);
+  const listRef = useRef<HTMLDivElement>(null);
+  const searchRef = useRef<HTMLInputElement>(null);
+  const detailRef = useRef<HTMLElement>(null);
   const now = useNow(true, 30_000);
 
-  const query = () => ({
-    ...(filtersRef.current.status ? { status: filtersRef.current.status } : {}),
-    ...(filtersRef.current.repository ? { repository: filtersRef.current.repository } : {}),
-  });
+  const query = (): ListReviewsRequest => serviceQuery(filtersRef.current);
+  const stillFor = (key: string) => keyOf(filtersRef.current) === key;
 
   const loadFirst = async (replace: boolean) => {
-    const requested = filtersRef.current;
-    const result = await invoke('reviews:list', query());
-    if (filtersRef.current !== requested) return; // the filters changed meanwhile
+    const key = keyOf(filtersRef.current);
+    const all = needsAllPages(filtersRef.current);
+    const result = await invoke('reviews:list', { ...query(), ...(all ? { limit: ALL_PAGE } : {}) });
+    if (!stillFor(key)) return; // the filters changed meanwhile
     // A failed refresh keeps what was loaded: the connection banner says why it is stale.
     if (!result.ok) return replace || !jobsRef.current ? setError(result.error) : undefined;
     setError(undefined);
@@ -61,6 +82,7 @@ export function ReviewsView(props: { connectionKey: number; stale: boolean; acti
     if (replace) {
       setJobs(page.reviews);
       setCursor(page.next_cursor);
+      if (all && page.next_cursor) void loadMore(page.next_cursor, true);
     } else {
       // A refresh: new jobs on top, known ones updated, the pages loaded below kept.
       setJobs((current = []) => {
@@ -73,39 +95,62 @@ export function ReviewsView(props: { connectionKey: number; stale: boolean; acti
     }
   };
 
-  const loadMore = async () => {
-    if (!cursor || loadingMore) return;
+  /** One more page, or (`untilDone`) every page left, as a search needs them all. */
+  const loadMore = async (from: string | null, untilDone = false) => {
+    if (!from) return;
+    const key = keyOf(filtersRef.current);
     const fromKeyboard = !!document.activeElement?.closest('.more');
     setLoadingMore(true);
-    const result = await invoke('reviews:list', { ...query(), cursor });
+    let next: string | null = from;
+    let firstAdded: ReviewJob | undefined;
+    while (next) {
+      const result: IpcResult<ReviewList> = await invoke('reviews:list', {
+        ...query(),
+        cursor: next,
+        ...(untilDone ? { limit: ALL_PAGE } : {}),
+      });
+      if (!stillFor(key)) return;
+      // The pages already loaded stay; the error and its retry go where the button was.
+      setMoreError(result.ok ? undefined : result.error);
+      if (!result.ok) break;
+      const page: ReviewList = result.value;
+      const added = page.reviews.filter((job) => !jobsRef.current?.some((c) => c.review_id === job.review_id));
+      firstAdded ??= added[0];
+      jobsRef.current = [...(jobsRef.current ?? []), ...added];
+      setJobs(jobsRef.current);
+      next = page.next_cursor;
+      setCursor(next);
+      if (!untilDone) break;
+    }
     setLoadingMore(false);
-    // The pages already loaded stay; the error and its retry go where the button was.
-    setMoreError(result.ok ? undefined : result.error);
-    if (!result.ok) return;
-    const added = result.value.reviews.filter((job) => !jobs?.some((c) => c.review_id === job.review_id));
-    setJobs((current = []) => [
-      ...current,
-      ...result.value.reviews.filter((job) => !current.some((c) => c.review_id === job.review_id)),
-    ]);
-    setCursor(result.value.next_cursor);
     // On the last page the button goes away: the keyboard focus moves on to the first new job
     // instead of falling back to the start of the page.
-    if (!result.value.next_cursor && added[0] && fromKeyboard) {
-      const id = added[0].review_id;
+    if (!next && firstAdded && fromKeyboard) {
+      const id = firstAdded.review_id;
       requestAnimationFrame(() =>
         document.querySelector<HTMLElement>(`.job-row[data-review-id="${CSS.escape(id)}"]`)?.focus(),
       );
     }
   };
 
+  const key = keyOf(filters);
   useEffect(() => {
     // After a reconnect the loaded pages and the selection stay; new and changed jobs merge in.
-    const reconnect = shownFilters.current === filters && jobsRef.current !== undefined;
-    shownFilters.current = filters;
+    const reconnect = shownKey.current === key && jobsRef.current !== undefined;
+    const sameServiceQuery = shownKey.current !== undefined && JSON.parse(shownKey.current).status === query().status;
+    shownKey.current = key;
     if (reconnect) return void loadFirst(false);
-    setJobs(undefined);
+    // The same reviews from the service (only the search, sort or grouping changed): keep what
+    // is loaded, and fetch only the pages still missing when they are all needed now.
+    if (sameServiceQuery && jobsRef.current && !error) {
+      if (needsAllPages(filters)) void loadMore(cursor, true);
+      return;
+    }
+    // Another status: the loaded reviews that match stay on screen (filtered here) until the
+    // service's first page for it replaces them; their cursor belongs to the old query.
+    setCursor(null);
     void loadFirst(true);
-  }, [filters, props.connectionKey]);
+  }, [key, props.connectionKey]);
 
   // Back on the tab: jobs made meanwhile merge in, the pages and the selection stay.
   const wasActive = useRef(props.active);
@@ -119,7 +164,7 @@ export function ReviewsView(props: { connectionKey: number; stale: boolean; acti
     if (props.stale) return;
     const timer = setInterval(() => void loadFirst(false), REFRESH_MS);
     return () => clearInterval(timer);
-  }, [filters, props.connectionKey, props.stale]);
+  }, [key, props.connectionKey, props.stale]);
 
   // Each state change of a job the window has seen, pushed by the main process.
   useEffect(
@@ -129,86 +174,109 @@ export function ReviewsView(props: { connectionKey: number; stale: boolean; acti
           if (!current) return current;
           const known = current.some((job) => job.review_id === update.review_id);
           if (known) return current.map((job) => (job.review_id === update.review_id ? laterState(job, update) : job));
-          return matches(update, filtersRef.current) ? [update, ...current] : current;
+          const status = query().status;
+          return !status || update.status === status ? [update, ...current] : current;
         }),
       ),
     [],
   );
 
-  // The repository filter applies after a short pause in typing.
+  // Typed text applies after a short pause; the menus at once.
   useEffect(() => {
-    const timer = setTimeout(() => {
-      const repository = repositoryInput.trim();
-      if (repository !== filters.repository) setFilters((f) => ({ ...f, repository }));
-    }, 350);
+    const apply = () => setFilters({ ...input, text: input.text.trim(), repository: input.repository.trim() });
+    if (input.text === filters.text && input.repository === filters.repository) return apply();
+    const timer = setTimeout(apply, 250);
     return () => clearTimeout(timer);
-  }, [repositoryInput]);
+  }, [input]);
 
+  const openNew = () => {
+    setSubmitting(true);
+    setSelectedId(undefined);
+    setDetailShown(true);
+  };
+  const open = (job: ReviewJob) => {
+    setSelectedId(job.review_id);
+    setSubmitting(false);
+    setDetailShown(true);
+    // Under 900 px the list is hidden now: the focus goes to the detail, not to the body.
+    if (matchMedia('(max-width: 900px)').matches) requestAnimationFrame(() => detailRef.current?.focus());
+  };
+  const backToList = () => {
+    setDetailShown(false);
+    const id = selectedId;
+    requestAnimationFrame(() => {
+      const row = id && document.querySelector<HTMLElement>(`.job-row[data-review-id="${CSS.escape(id)}"]`);
+      if (row) row.focus();
+      else focusRow(listRef.current, 'first');
+    });
+  };
+  const command = (name: MenuCommand) => {
+    if (name === 'new-review') return openNew();
+    if (name === 'focus-search') return searchRef.current?.focus();
+    if (name === 'next-review' || name === 'previous-review')
+      return focusRow(listRef.current, name === 'next-review' ? 1 : -1);
+    if (name === 'open-review') {
+      const focused = document.activeElement?.closest<HTMLElement>('.job-row');
+      return (focused ?? listRef.current?.querySelector<HTMLElement>('.job-row[tabindex="0"]'))?.click();
+    }
+    if (name === 'back-to-list' && detailShown) backToList();
+  };
+  useReviewCommands({ command, active: props.active, searchRef });
+
+  const all = needsAllPages(filters);
+  const visible = jobs
+    ? sortJobs(
+        jobs.filter((job) => matchesFilters(job, filters)),
+        filters.sort,
+      )
+    : undefined;
+  const groups = filters.group && visible ? groupByRepository(visible) : undefined;
+  const counts = jobs && !cursor && !serviceQuery(filters).status ? facetCounts(jobs, filters) : undefined;
   const selected = jobs?.find((job) => job.review_id === selectedId);
-  const filtered = filters.status !== '' || filters.repository !== '';
 
   return (
     <section class="view reviews" aria-labelledby="reviews-title">
       <div class="view-head">
         <div>
           <h2 id="reviews-title">Reviews</h2>
-          <p class="muted">Newest first. Updates arrive as the service works.</p>
+          <p class="muted">Updates arrive as the service works. Keys: / search, j and k move, Enter opens.</p>
         </div>
-        <button
-          type="button"
-          class="button primary"
-          onClick={() => {
-            setSubmitting(true);
-            setSelectedId(undefined);
-            setDetailShown(true);
-          }}
-        >
-          New review
-        </button>
+        <div class="view-actions">
+          <CancelQueued
+            queued={jobs?.filter((job) => job.status === 'queued').length ?? 0}
+            onDone={() => void loadFirst(false)}
+          />
+          <button type="button" class="button primary" onClick={openNew}>
+            New review
+          </button>
+        </div>
       </div>
       <div class={`split ${detailShown ? 'detail-shown' : ''}`}>
         <div class="list-pane">
-          {/* biome-ignore lint/a11y/useSemanticElements: Preact's JSX types have no <search> element; the role says the same */}
-          <div class="filters" role="search" aria-label="Filter reviews">
-            <div class="field">
-              <label for="filter-status">Status</label>
-              <select
-                id="filter-status"
-                value={filters.status}
-                onChange={(e) => setFilters((f) => ({ ...f, status: e.currentTarget.value as ReviewStatus | '' }))}
-              >
-                <option value="">All</option>
-                <option value="queued">Queued</option>
-                <option value="running">Running</option>
-                <option value="completed">Completed</option>
-                <option value="failed">Failed</option>
-              </select>
-            </div>
-            <div class="field grow">
-              <label for="filter-repository">Repository</label>
-              <input
-                id="filter-repository"
-                type="search"
-                placeholder="github.com/acme/widgets"
-                value={repositoryInput}
-                onInput={(e) => setRepositoryInput(e.currentTarget.value)}
-              />
-            </div>
-          </div>
+          <FilterBar
+            input={input}
+            onInput={(change) => setInput((current) => ({ ...current, ...change }))}
+            counts={counts}
+            searchRef={searchRef}
+          />
+          {all && cursor && (
+            <p class="load-progress" role="status">
+              {moreError
+                ? 'Not every review could be loaded.'
+                : `Loading every review to search… ${jobs?.length ?? 0} so far`}
+            </p>
+          )}
           {error ? (
             <ErrorPanel error={error} onRetry={() => void loadFirst(true)} />
-          ) : !jobs ? (
+          ) : !jobs || !visible ? (
             <Loading label="Loading reviews…" />
-          ) : jobs.length === 0 ? (
-            filtered ? (
+          ) : visible.length === 0 && !(all && cursor) ? (
+            isFiltered(filters) ? (
               <EmptyState title="No reviews match these filters">
                 <button
                   type="button"
                   class="link-button"
-                  onClick={() => {
-                    setRepositoryInput('');
-                    setFilters({ status: '', repository: '' });
-                  }}
+                  onClick={() => setInput({ ...NO_FILTERS, sort: input.sort, group: input.group })}
                 >
                   Clear the filters
                 </button>
@@ -221,27 +289,19 @@ export function ReviewsView(props: { connectionKey: number; stale: boolean; acti
           ) : (
             <>
               {props.stale && <StaleNote loadedAt={loadedAt} what="reviews" />}
-              <ul class="job-list" aria-label="Review jobs">
-                {jobs.map((job) => (
-                  <li key={job.review_id}>
-                    <JobRow
-                      job={job}
-                      now={now}
-                      selected={job.review_id === selectedId}
-                      onSelect={() => {
-                        setSelectedId(job.review_id);
-                        setSubmitting(false);
-                        setDetailShown(true);
-                      }}
-                    />
-                  </li>
-                ))}
-              </ul>
-              {cursor && (
+              <div ref={listRef}>
+                <JobList jobs={visible} groups={groups} selectedId={selectedId} now={now} onSelect={open} />
+              </div>
+              {cursor && (!all || moreError) && (
                 <div class="more">
-                  {/* aria-disabled, not disabled: a disabled button would drop the keyboard focus. */}
                   {moreError && <ErrorPanel error={moreError} />}
-                  <button type="button" class="button" onClick={() => void loadMore()} aria-disabled={loadingMore}>
+                  {/* aria-disabled, not disabled: a disabled button would drop the keyboard focus. */}
+                  <button
+                    type="button"
+                    class="button"
+                    onClick={() => !loadingMore && void loadMore(cursor, all)}
+                    aria-disabled={loadingMore}
+                  >
                     {loadingMore ? 'Loading…' : moreError ? 'Try again' : 'Load more'}
                   </button>
                 </div>
@@ -249,89 +309,43 @@ export function ReviewsView(props: { connectionKey: number; stale: boolean; acti
             </>
           )}
         </div>
-        <div class="detail-pane">
+        <section class="detail-pane" ref={detailRef} tabIndex={-1} aria-label="Review detail">
           {/* Only on narrow windows (see styles.css), where the detail covers the list. */}
-          <button
-            type="button"
-            class="link-button back-to-list"
-            onClick={() => {
-              setDetailShown(false);
-              const id = selectedId;
-              if (id)
-                requestAnimationFrame(() =>
-                  document.querySelector<HTMLElement>(`.job-row[data-review-id="${CSS.escape(id)}"]`)?.focus(),
-                );
-            }}
-          >
-            ← Back to the list
+          <button type="button" class="link-button back-to-list" onClick={backToList}>
+            ← Back to the list <kbd class="muted">Esc</kbd>
           </button>
-          {submitting ? (
+          {/* Stays mounted while a review is looked at: a half-typed diff is not lost. */}
+          <div hidden={!submitting}>
             <SubmitReview
+              key={formKey}
               onCancel={() => setSubmitting(false)}
               onSubmitted={(job) => {
                 setJobs((current = []) => [job, ...current.filter((j) => j.review_id !== job.review_id)]);
                 setSubmitting(false);
+                setFormKey((k) => k + 1);
                 setSelectedId(job.review_id);
               }}
             />
-          ) : selectedId ? (
+          </div>
+          {submitting ? null : selectedId ? (
             <ReviewDetail
               reviewId={selectedId}
               known={selected}
               onChanged={(job) =>
                 setJobs((current) => current?.map((j) => (j.review_id === job.review_id ? laterState(j, job) : j)))
               }
+              onCreated={(job) => {
+                setJobs((current = []) => [job, ...current.filter((j) => j.review_id !== job.review_id)]);
+                setSelectedId(job.review_id);
+              }}
             />
           ) : (
             <EmptyState title="Select a review" icon="☰">
               Its timeline, comments and SARIF appear here.
             </EmptyState>
           )}
-        </div>
+        </section>
       </div>
     </section>
-  );
-}
-
-function JobRow(props: { job: ReviewJob; now: number; selected: boolean; onSelect: () => void }) {
-  const { job } = props;
-  const counts = job.comments ? countSeverities(job.comments) : undefined;
-  return (
-    <button
-      type="button"
-      class={`job-row ${props.selected ? 'selected' : ''}`}
-      aria-current={props.selected ? 'true' : undefined}
-      onClick={props.onSelect}
-      data-review-id={job.review_id}
-    >
-      <span class="job-row-top">
-        <StatusBadge status={job.status} cancelled={job.error?.code === 'cancelled'} />
-        <span class="job-repo" title={job.repository}>
-          {job.repository ?? 'No repository'}
-        </span>
-      </span>
-      <span class="job-row-bottom muted">
-        <span title={formatDateTime(job.created_at)}>{formatAgo(job.created_at, props.now)}</span>
-        <span aria-hidden="true">·</span>
-        <code>{shortId(job.review_id)}</code>
-        {job.error && job.error.code !== 'cancelled' && (
-          <>
-            <span aria-hidden="true">·</span>
-            <span class="job-failure">{failureTitle(job.error.code)}</span>
-          </>
-        )}
-        {counts && (
-          <>
-            <span aria-hidden="true">·</span>
-            <span>
-              {job.comments!.length === 0
-                ? 'no comments'
-                : `${job.comments!.length} comment${job.comments!.length === 1 ? '' : 's'}`}
-              {counts.error > 0 && <span class="sev-dot error" title={`${counts.error} errors`} />}
-            </span>
-          </>
-        )}
-      </span>
-    </button>
   );
 }

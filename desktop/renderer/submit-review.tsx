@@ -1,17 +1,29 @@
 /** @jsxImportSource preact */
 // Submit a review: a local git folder (the main process finds the base commit and makes the
 // three-dot diff with service/git, as the extension does) or a pasted diff.
-import { useState } from 'preact/hooks';
-import type { IpcError, ReviewJob } from '../shared/ipc-contract.ts';
-import { ErrorPanel, FieldError } from './components.tsx';
+import { useEffect, useState } from 'preact/hooks';
+import type { FolderCheck, IpcError, ReviewJob } from '../shared/ipc-contract.ts';
+import { ErrorPanel, FieldError, isRetryable } from './components.tsx';
 import { invoke } from './ipc.ts';
 import { LIMITS } from '../../service/api/limits.ts';
+import { parseUnifiedDiff } from '../../service/engine/diff/parse.ts';
 
-/** Checked as the user types, so an oversize diff is refused before it is sent (the service would answer 413). */
-function diffSizeProblem(diff: string): string | undefined {
+/**
+ * Checked as the user types, so an oversize diff (the service would answer 413) or text that is
+ * not a diff (the review would fail) is refused before it is sent, with the reason. The engine's
+ * own parser decides what a diff is.
+ */
+function diffProblem(diff: string): string | undefined {
   const bytes = new TextEncoder().encode(diff).length;
-  if (bytes <= LIMITS.diffBytes) return undefined;
-  return `This diff is ${bytes.toLocaleString('en-US')} bytes; the service accepts at most ${LIMITS.diffBytes.toLocaleString('en-US')} bytes. Review a smaller part.`;
+  if (bytes > LIMITS.diffBytes)
+    return `This diff is ${bytes.toLocaleString('en-US')} bytes; the service accepts at most ${LIMITS.diffBytes.toLocaleString('en-US')} bytes. Review a smaller part.`;
+  if (!diff.trim()) return undefined;
+  try {
+    parseUnifiedDiff(diff);
+    return undefined;
+  } catch (error) {
+    return error instanceof Error ? error.message : 'This is not a unified diff.';
+  }
 }
 
 type Source = 'folder' | 'diff';
@@ -26,6 +38,24 @@ export function SubmitReview(props: { onSubmitted: (job: ReviewJob) => void; onC
   const [baseCommit, setBaseCommit] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<IpcError>();
+  /** The chosen folder checked with these settings; undefined while checking. */
+  const [folderCheck, setFolderCheck] = useState<FolderCheck>();
+
+  // A picked folder is checked at once (and again when the base or the uncommitted choice
+  // changes): an unusable one says why at the field, and Submit waits.
+  useEffect(() => {
+    if (!folder) return;
+    setFolderCheck(undefined);
+    let current = true;
+    const timer = setTimeout(async () => {
+      const result = await invoke('git:checkFolder', { folder, baseBranch, includeUncommitted });
+      if (current) setFolderCheck(result.ok ? result.value : { problem: result.error.message });
+    }, 300);
+    return () => {
+      current = false;
+      clearTimeout(timer);
+    };
+  }, [folder, baseBranch, includeUncommitted]);
 
   const choose = async () => {
     setError(undefined);
@@ -51,13 +81,17 @@ export function SubmitReview(props: { onSubmitted: (job: ReviewJob) => void; onC
     else setError(result.error);
   };
 
-  const sizeProblem = source === 'diff' ? diffSizeProblem(diff) : undefined;
+  const sizeProblem = source === 'diff' ? diffProblem(diff) : undefined;
+  const folderProblem = source === 'folder' && folderCheck?.problem ? folderCheck.problem : undefined;
+  const folderPending = source === 'folder' && !!folder && folderCheck === undefined;
   const errorFor = (...fields: string[]) =>
     fields.includes('diff') && sizeProblem
       ? sizeProblem
-      : error?.field && fields.includes(error.field)
-        ? error.message
-        : undefined;
+      : fields.includes('folder') && folderProblem
+        ? folderProblem
+        : error?.field && fields.includes(error.field)
+          ? error.message
+          : undefined;
   const shownAtField =
     error?.field && ['folder', 'diff', 'repository', 'base_commit', 'baseCommit'].includes(error.field);
 
@@ -104,6 +138,13 @@ export function SubmitReview(props: { onSubmitted: (job: ReviewJob) => void; onC
               </span>
             </div>
             <FieldError id="folder-error" error={errorFor('folder')} />
+            {folderPending && <p class="hint">Checking the folder…</p>}
+            {folderCheck && folderCheck.problem === null && !errorFor('folder') && (
+              <p class="hint" id="folder-summary">
+                {folderCheck.repository} against {folderCheck.baseRef}: {Math.ceil(folderCheck.diffBytes / 1000)} kB to
+                review.
+              </p>
+            )}
             <p class="hint">
               The branch checked out there is compared with the base branch (three-dot diff from their merge base).
             </p>
@@ -175,9 +216,15 @@ export function SubmitReview(props: { onSubmitted: (job: ReviewJob) => void; onC
           </div>
         </div>
       )}
-      {error && !shownAtField && <ErrorPanel error={error} />}
+      {error && !shownAtField && (
+        <ErrorPanel error={error} onRetry={isRetryable(error) ? () => void submit(new Event('submit')) : undefined} />
+      )}
       <div class="actions">
-        <button type="submit" class="button primary" disabled={busy || sizeProblem !== undefined}>
+        <button
+          type="submit"
+          class="button primary"
+          disabled={busy || sizeProblem !== undefined || folderProblem !== undefined || folderPending}
+        >
           {busy ? (source === 'folder' ? 'Preparing the diff…' : 'Submitting…') : 'Submit review'}
         </button>
         <button type="button" class="button" onClick={props.onCancel}>

@@ -1,24 +1,38 @@
 /** @jsxImportSource preact */
-// The token manager: list, create (the secret shown once), revoke with a confirmation.
+// The token manager: create (the secret shown once, with a CI snippet), the live tokens (sorted
+// by creation or last use, those about to expire marked), the expired ones apart, revoke.
 import { useEffect, useRef, useState } from 'preact/hooks';
-import {
-  TOKEN_EXPIRY_CHOICES,
-  type CreatedToken,
-  type IpcError,
-  type ReviewScope,
-  type TokenListView,
-  type TokenRecord,
-} from '../shared/ipc-contract.ts';
-import { ConfirmDialog, EmptyState, ErrorPanel, FieldError, Loading, StaleNote, useFlash } from './components.tsx';
+import type { CreatedToken, IpcError, TokenListView, TokenRecord } from '../shared/ipc-contract.ts';
+import { EmptyState, ErrorPanel, Loading, StaleNote } from './components.tsx';
+import { CreateTokenForm } from './create-token-form.tsx';
+import { CreatedSecret } from './created-secret.tsx';
 import { formatAgo, formatDate, formatDateTime, isExpired } from './format.ts';
 import { invoke } from './ipc.ts';
+import { RevokeDialog } from './revoke-dialog.tsx';
 
-export function TokensView(props: { connectionKey: number; stale: boolean; active: boolean }) {
+/** A live token that expires within this is marked "Expires soon". */
+const SOON_MS = 7 * 24 * 3600 * 1000;
+
+type TokenSort = 'created' | 'last-used';
+const lastUsed = (token: TokenRecord) => (token.last_used_at ? Date.parse(token.last_used_at) : 0);
+const SORTS: Record<TokenSort, (a: TokenRecord, b: TokenRecord) => number> = {
+  created: (a, b) => b.created_at.localeCompare(a.created_at),
+  'last-used': (a, b) => lastUsed(b) - lastUsed(a) || b.created_at.localeCompare(a.created_at),
+};
+
+export function TokensView(props: {
+  connectionKey: number;
+  stale: boolean;
+  active: boolean;
+  /** The service's address, for the CI snippet. */
+  serviceUrl: string | undefined;
+}) {
   const [list, setList] = useState<TokenListView>();
   const [loadError, setLoadError] = useState<IpcError>();
   const [created, setCreated] = useState<CreatedToken>();
   const [revoking, setRevoking] = useState<TokenRecord>();
   const [loadedAt, setLoadedAt] = useState<number>();
+  const [sort, setSort] = useState<TokenSort>('created');
 
   const listTitle = useRef<HTMLHeadingElement>(null);
   const load = async () => {
@@ -34,6 +48,10 @@ export function TokensView(props: { connectionKey: number; stale: boolean; activ
     if (props.active) void load();
   }, [props.connectionKey, props.active]);
 
+  const now = Date.now();
+  const live = list?.tokens.filter((t) => !isExpired(t.expires_at, now)).sort(SORTS[sort]) ?? [];
+  const expired = list?.tokens.filter((t) => isExpired(t.expires_at, now)) ?? [];
+
   return (
     <section class="view tokens" aria-labelledby="tokens-title">
       <div class="view-head">
@@ -45,7 +63,7 @@ export function TokensView(props: { connectionKey: number; stale: boolean; activ
         </div>
       </div>
       {created ? (
-        <CreatedSecret token={created} onDone={() => setCreated(undefined)} />
+        <CreatedSecret token={created} serviceUrl={props.serviceUrl} onDone={() => setCreated(undefined)} />
       ) : (
         <CreateTokenForm
           existingNames={list?.tokens.map((t) => t.name) ?? []}
@@ -56,24 +74,53 @@ export function TokensView(props: { connectionKey: number; stale: boolean; activ
         />
       )}
       <div class="card">
-        <h3 class="card-title" id="tokens-list-title" ref={listTitle} tabIndex={-1}>
-          Active tokens{' '}
-          {list && <span class="count">{list.tokens.filter((t) => !isExpired(t.expires_at, Date.now())).length}</span>}
-        </h3>
+        <div class="card-head">
+          <h3 class="card-title" id="tokens-list-title" ref={listTitle} tabIndex={-1}>
+            Active tokens {list && <span class="count">{live.length}</span>}
+          </h3>
+          <div class="field inline">
+            <label for="token-sort">Sort</label>
+            <select id="token-sort" value={sort} onChange={(e) => setSort(e.currentTarget.value as TokenSort)}>
+              <option value="created">Newest first</option>
+              <option value="last-used">Last used first</option>
+            </select>
+          </div>
+        </div>
         {props.stale && list && <StaleNote loadedAt={loadedAt} what="tokens" />}
         {/* A failed reload keeps the list it had: only a first load that failed shows the error. */}
         {loadError && !list ? (
           <ErrorPanel error={loadError} onRetry={() => void load()} />
         ) : !list ? (
           <Loading label="Loading tokens…" />
-        ) : list.tokens.length === 0 ? (
-          <EmptyState title="No review tokens yet" icon="⚿">
+        ) : live.length === 0 ? (
+          <EmptyState title="No active review tokens" icon="⚿">
             Create one above for each tool that talks to the service, so you can revoke them one at a time.
           </EmptyState>
         ) : (
-          <TokenTable view={list} onRevoke={setRevoking} />
+          <TokenTable
+            tokens={live}
+            appTokenId={list.appTokenId}
+            now={now}
+            onRevoke={setRevoking}
+            label="Active tokens"
+          />
         )}
       </div>
+      {expired.length > 0 && (
+        <div class="card expired-tokens">
+          <h3 class="card-title" id="tokens-expired-title">
+            Expired tokens <span class="count">{expired.length}</span>
+          </h3>
+          <p class="muted small">These no longer work. Revoke them to tidy the list.</p>
+          <TokenTable
+            tokens={expired}
+            appTokenId={list?.appTokenId ?? null}
+            now={now}
+            onRevoke={setRevoking}
+            label="Expired tokens"
+          />
+        </div>
+      )}
       {revoking && (
         <RevokeDialog
           token={revoking}
@@ -89,11 +136,17 @@ export function TokensView(props: { connectionKey: number; stale: boolean; activ
   );
 }
 
-function TokenTable(props: { view: TokenListView; onRevoke: (token: TokenRecord) => void }) {
-  const now = Date.now();
+function TokenTable(props: {
+  tokens: TokenRecord[];
+  appTokenId: string | null;
+  now: number;
+  label: string;
+  onRevoke: (token: TokenRecord) => void;
+}) {
+  const { now } = props;
   return (
     <div class="table-wrap">
-      <table class="table">
+      <table class="table" aria-label={props.label}>
         <thead>
           <tr>
             <th scope="col">Name</th>
@@ -108,14 +161,16 @@ function TokenTable(props: { view: TokenListView; onRevoke: (token: TokenRecord)
           </tr>
         </thead>
         <tbody>
-          {props.view.tokens.map((token) => {
+          {props.tokens.map((token) => {
             const expired = isExpired(token.expires_at, now);
+            const soon = !expired && token.expires_at !== null && Date.parse(token.expires_at) - now < SOON_MS;
             return (
               <tr key={token.id} class={expired ? 'expired' : undefined} data-token-id={token.id}>
                 <th scope="row" class="token-name">
                   <span class="name-text">{token.name}</span>
-                  {token.id === props.view.appTokenId && <span class="badge neutral">Used by this app</span>}
+                  {token.id === props.appTokenId && <span class="badge neutral">Used by this app</span>}
                   {expired && <span class="badge status-failed">Expired</span>}
+                  {soon && <span class="badge severity-warning">Expires soon</span>}
                 </th>
                 <td>
                   <code>{token.prefix}…</code>
@@ -154,193 +209,5 @@ function TokenTable(props: { view: TokenListView; onRevoke: (token: TokenRecord)
         </tbody>
       </table>
     </div>
-  );
-}
-
-/** The service's limit on a token's name (API.md: 1–100 characters). */
-const TOKEN_NAME_MAX = 100;
-
-const EXPIRY_LABEL = (days: number | null) => (days === null ? 'Never' : `${days} days`);
-
-function CreateTokenForm(props: { existingNames: string[]; onCreated: (token: CreatedToken) => void }) {
-  const [name, setName] = useState('');
-  const [scopes, setScopes] = useState<ReviewScope[]>(['reviews:read', 'reviews:write']);
-  const [expiry, setExpiry] = useState<string>('90');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<IpcError>();
-
-  const toggle = (scope: ReviewScope, on: boolean) =>
-    setScopes((current) => (on ? [...new Set([...current, scope])] : current.filter((s) => s !== scope)));
-
-  const submit = async (event: Event) => {
-    event.preventDefault();
-    setBusy(true);
-    setError(undefined);
-    const result = await invoke('tokens:create', {
-      name,
-      scopes,
-      expiresInDays: expiry === 'never' ? null : Number(expiry),
-    });
-    setBusy(false);
-    if (!result.ok) return setError(result.error);
-    setName('');
-    props.onCreated(result.value);
-  };
-  const errorFor = (field: string) => (error?.field === field ? error.message : undefined);
-  const nameError = errorFor('name');
-  // Allowed (the service does), but two tokens of one name cannot be told apart when revoking.
-  const duplicate =
-    name.trim() !== '' && props.existingNames.some((n) => n.trim().toLowerCase() === name.trim().toLowerCase());
-  const scopesError = errorFor('scopes');
-  const generalError = error && !['name', 'scopes', 'expires_in_days'].includes(error.field ?? '') ? error : undefined;
-
-  return (
-    <form class="card create-token" onSubmit={submit} aria-labelledby="create-token-title">
-      <h3 id="create-token-title" class="card-title">
-        Create a token
-      </h3>
-      <div class="form-row">
-        <div class="field grow">
-          <label for="token-name">Name</label>
-          <input
-            id="token-name"
-            type="text"
-            placeholder="e.g. CI on main"
-            maxLength={TOKEN_NAME_MAX}
-            value={name}
-            onInput={(e) => setName(e.currentTarget.value)}
-            aria-invalid={nameError ? true : undefined}
-            aria-describedby={nameError ? 'token-name-error' : undefined}
-          />
-          <FieldError id="token-name-error" error={nameError} />
-          {duplicate && (
-            <p id="token-name-duplicate" class="hint" role="status">
-              There is already a token named “{name.trim()}”: a different name tells them apart when you revoke one.
-            </p>
-          )}
-        </div>
-        <fieldset class="field">
-          <legend>Scopes</legend>
-          <div class="checks" aria-describedby={scopesError ? 'token-scopes-error' : undefined}>
-            <label class="check">
-              <input
-                type="checkbox"
-                checked={scopes.includes('reviews:read')}
-                onChange={(e) => toggle('reviews:read', e.currentTarget.checked)}
-              />
-              <span>
-                reviews:read <span class="muted">(read, list, follow)</span>
-              </span>
-            </label>
-            <label class="check">
-              <input
-                type="checkbox"
-                checked={scopes.includes('reviews:write')}
-                onChange={(e) => toggle('reviews:write', e.currentTarget.checked)}
-              />
-              <span>
-                reviews:write <span class="muted">(submit, cancel)</span>
-              </span>
-            </label>
-          </div>
-          <FieldError id="token-scopes-error" error={scopesError} />
-        </fieldset>
-        <div class="field">
-          <label for="token-expiry">Expires after</label>
-          <select id="token-expiry" value={expiry} onChange={(e) => setExpiry(e.currentTarget.value)}>
-            {TOKEN_EXPIRY_CHOICES.map((days) => (
-              <option key={String(days)} value={days === null ? 'never' : String(days)}>
-                {EXPIRY_LABEL(days)}
-              </option>
-            ))}
-          </select>
-          <FieldError id="token-expiry-error" error={errorFor('expires_in_days')} />
-        </div>
-        <div class="field field-action">
-          <button type="submit" class="button primary" disabled={busy}>
-            {busy ? 'Creating…' : 'Create token'}
-          </button>
-        </div>
-      </div>
-      {generalError && <ErrorPanel error={generalError} />}
-    </form>
-  );
-}
-
-function CreatedSecret(props: { token: CreatedToken; onDone: () => void }) {
-  const [flash, setFlash] = useFlash();
-  const [copyError, setCopyError] = useState<string>();
-  const copyRef = useRef<HTMLButtonElement>(null);
-  useEffect(() => copyRef.current?.focus(), []);
-  return (
-    <section class="card secret" aria-labelledby="secret-title">
-      <h3 id="secret-title" class="card-title">
-        Token “{props.token.name}” created
-      </h3>
-      <p class="secret-warning">
-        <strong>Copy it now: you will not see this token again.</strong> Store it where your tool reads secrets (for
-        example a CI secret).
-      </p>
-      <div class="secret-row">
-        <input
-          type="text"
-          class="secret-value"
-          readOnly
-          value={props.token.token}
-          aria-label="The new token's secret"
-          onFocus={(e) => e.currentTarget.select()}
-        />
-        <button
-          ref={copyRef}
-          type="button"
-          class="button primary"
-          onClick={async () => {
-            const result = await invoke('clipboard:writeText', props.token.token);
-            if (result.ok) setFlash('Copied to the clipboard');
-            else setCopyError(result.error.message);
-          }}
-        >
-          Copy
-        </button>
-        <button type="button" class="button" onClick={props.onDone}>
-          Done
-        </button>
-      </div>
-      <p class="flash" role="status" aria-live="polite">
-        {flash ?? copyError ?? ''}
-      </p>
-      <p class="muted small">
-        Scopes: {props.token.scopes.join(', ')} ·{' '}
-        {props.token.expires_at ? `expires ${formatDate(props.token.expires_at)}` : 'never expires'}
-      </p>
-    </section>
-  );
-}
-
-function RevokeDialog(props: { token: TokenRecord; isAppToken: boolean; onClose: (revoked: boolean) => void }) {
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string>();
-  return (
-    <ConfirmDialog
-      title={`Revoke “${props.token.name}”?`}
-      confirmLabel="Revoke token"
-      busy={busy}
-      error={error}
-      onCancel={() => props.onClose(false)}
-      onConfirm={async () => {
-        setBusy(true);
-        const result = await invoke('tokens:revoke', props.token.id);
-        setBusy(false);
-        if (result.ok) props.onClose(true);
-        else setError(result.error.message);
-      }}
-    >
-      <p>
-        Anything using the token <code>{props.token.prefix}…</code> stops working at once. This cannot be undone.
-      </p>
-      {props.isAppToken && (
-        <p class="muted">This app uses this token for its dashboard; it will create a new one when it needs it.</p>
-      )}
-    </ConfirmDialog>
   );
 }

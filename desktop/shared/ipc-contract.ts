@@ -93,6 +93,8 @@ export interface ListReviewsRequest {
   status?: ReviewStatus;
   repository?: string;
   cursor?: string;
+  /** Page size, 1–100 (25 when left out). */
+  limit?: number;
 }
 
 export interface SubmitDiffRequest {
@@ -116,6 +118,24 @@ export interface SubmittedFolderReview {
   diffBytes: number;
 }
 
+export interface OpenInEditorRequest {
+  reviewId: string;
+  /** The comment's file, relative to the reviewed folder. */
+  filePath: string;
+  line: number;
+}
+
+export interface LocalReviewInfo {
+  /** The folder on this machine it was submitted from, or null. */
+  folder: string | null;
+  /** The app still holds its diff. */
+  canRerun: boolean;
+}
+
+export type FolderCheck =
+  | { problem: string }
+  | { problem: null; repository: string; baseRef: string; diffBytes: number };
+
 /** Renderer → main requests: channel → arguments and result. */
 export interface IpcChannels {
   'connection:get': { args: []; result: ConnectionState };
@@ -133,15 +153,41 @@ export interface IpcChannels {
   'reviews:copySarif': { args: [reviewId: string]; result: { bytes: number } };
   'reviews:submitDiff': { args: [request: SubmitDiffRequest]; result: ReviewJob };
   'reviews:submitFolder': { args: [request: SubmitFolderRequest]; result: SubmittedFolderReview };
+  /** What the app knows of a review it submitted in this session: its folder, whether it can run again. */
+  'reviews:localInfo': { args: [reviewId: string]; result: LocalReviewInfo };
+  /** The flagged lines' code for a folder review (read from the folder), keyed `file:line`. */
+  'reviews:flaggedLines': { args: [reviewId: string]; result: Record<string, string> };
+  /** Submits a review again with the same diff (one this app submitted in this session). */
+  'reviews:rerun': { args: [reviewId: string]; result: ReviewJob };
+  /** Cancels every queued review of the owner; answers how many. */
+  'reviews:cancelQueued': { args: []; result: { cancelled: number } };
+  /** Asks where to save the SARIF log (the OS save dialog), then writes it; null when cancelled. */
+  'reviews:saveSarif': { args: [reviewId: string]; result: { path: string; bytes: number } | null };
+  /** Opens a folder review's file at a line in VS Code (vscode://file/…). */
+  'reviews:openInEditor': { args: [request: OpenInEditorRequest]; result: null };
+  /** Whether a chosen folder can be reviewed with these settings: the reason when not. */
+  'git:checkFolder': { args: [request: SubmitFolderRequest]; result: FolderCheck };
   /** Opens the OS folder picker; null when cancelled. */
   'git:chooseFolder': { args: []; result: { folder: string } | null };
   'clipboard:writeText': { args: [text: string]; result: null };
 }
 
+/** A keyboard command of the application menu (main/app-menu.ts), carried out by the page. */
+export type MenuCommand =
+  | 'new-review'
+  | 'show-reviews'
+  | 'show-tokens'
+  | 'focus-search'
+  | 'next-review'
+  | 'previous-review'
+  | 'open-review'
+  | 'back-to-list';
+
 /** Main → renderer notifications. */
 export interface IpcEvents {
   'connection:changed': ConnectionState;
   'review:updated': ReviewJob;
+  'menu:command': MenuCommand;
 }
 
 export type IpcChannel = keyof IpcChannels;
@@ -165,11 +211,22 @@ const channelSet = {
   'reviews:copySarif': true,
   'reviews:submitDiff': true,
   'reviews:submitFolder': true,
+  'reviews:localInfo': true,
+  'reviews:flaggedLines': true,
+  'reviews:rerun': true,
+  'reviews:cancelQueued': true,
+  'reviews:saveSarif': true,
+  'reviews:openInEditor': true,
+  'git:checkFolder': true,
   'git:chooseFolder': true,
   'clipboard:writeText': true,
 } as const satisfies Record<IpcChannel, true>;
 
-const eventSet = { 'connection:changed': true, 'review:updated': true } as const satisfies Record<IpcEvent, true>;
+const eventSet = {
+  'connection:changed': true,
+  'review:updated': true,
+  'menu:command': true,
+} as const satisfies Record<IpcEvent, true>;
 
 export const IPC_CHANNELS = Object.keys(channelSet) as IpcChannel[];
 

@@ -48,6 +48,19 @@ describe('the desktop app in Electron', () => {
         );
         expect(prefs).toMatchObject({ contextIsolation: true, sandbox: true, nodeIntegration: false });
         expect(await page.evaluate(() => typeof (globalThis as { require?: unknown }).require)).toBe('undefined');
+        // Served by the app:// protocol, with the CSP as a response header.
+        expect(page.url()).toBe('app://renderer/index.html');
+        // (Asked from main: the page's own CSP allows it no requests at all.)
+        const csp = await app.evaluate(async ({ net }) =>
+          (await net.fetch('app://renderer/index.html')).headers.get('content-security-policy'),
+        );
+        expect(csp).toContain("frame-ancestors 'none'");
+        // The menu carries the keyboard commands; started from a folder (not packaged) it has the
+        // developer tools, which a packaged build leaves out (app-menu.test.ts).
+        const labels = await app.evaluate(({ Menu }) =>
+          Menu.getApplicationMenu()!.items.flatMap((item) => item.submenu?.items.map((sub) => sub.label) ?? []),
+        );
+        expect(labels).toEqual(expect.arrayContaining(['New Review', 'Search Reviews', 'Next Review']));
 
         await page.getByRole('button', { name: 'Start the built-in service' }).click();
         await page.getByRole('status').filter({ hasText: 'Connected · Built-in service' }).waitFor({ timeout: 30_000 });
@@ -65,6 +78,11 @@ describe('the desktop app in Electron', () => {
         await page.locator('#diff-repository').fill('github.com/acme/widgets');
         await page.getByRole('button', { name: 'Submit review' }).click();
         await page.locator('article.detail').getByText('no-debugger').waitFor({ timeout: 30_000 });
+        // The built-in service runs in its own process (utilityProcess), not in main.
+        const processes = await app.evaluate(({ app: electronApp }) =>
+          electronApp.getAppMetrics().map((metric) => metric.type),
+        );
+        expect(processes).toContain('Utility');
       } finally {
         await app.close();
       }

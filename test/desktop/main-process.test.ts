@@ -1,13 +1,17 @@
 // Layer 2 of the desktop tests: main-process code under Node (no Electron needed): window
 // security, IPC sender checks, the contract's completeness, the preload bridge, the credential
 // store with a fake safeStorage, the service launcher and the connection against a real service.
-import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, realpathSync, statSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ApiError, createClient } from '../../service/client/index.ts';
+import { RENDERER_URL } from '../../desktop/main/app-protocol.ts';
 import { Connection } from '../../desktop/main/connection.ts';
 import { CredentialStore } from '../../desktop/main/credential-store.ts';
+import { FolderReviews } from '../../desktop/main/folder-reviews.ts';
+import { ReviewInputs } from '../../desktop/main/review-inputs.ts';
 import { createIpcHandlers } from '../../desktop/main/ipc-handlers.ts';
 import { createIpcRouter, isTrustedSender, type IpcHandlers } from '../../desktop/main/ipc-router.ts';
 import type { ReviewWatcher } from '../../desktop/main/review-watcher.ts';
@@ -26,7 +30,6 @@ import { fakeSafeStorage } from './support/fake-safe-storage.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const tempDir = (prefix: string) => mkdtempSync(path.join(os.tmpdir(), `diff-review-${prefix}-`));
-const RENDERER_URL = 'file:///opt/Diff%20Review/resources/app/renderer/index.html';
 
 describe('window security', () => {
   it('isolates the renderer: contextIsolation and sandbox on, no Node, no webview', () => {
@@ -132,7 +135,7 @@ describe('IPC', () => {
         status: 400,
         code: 'invalid_request',
         field: 'name',
-        message: 'name must be at most 100 characters',
+        message: 'Give the token a name of 1 to 100 characters.',
       },
     });
     const internal = await failing.dispatch('tokens:list', frame, []);
@@ -146,6 +149,10 @@ describe('IPC', () => {
       watcher: {} as ReviewWatcher,
       chooseFolder: async () => undefined,
       writeClipboard: () => {},
+      openExternal: async () => {},
+      folderReviews: new FolderReviews(),
+      reviewInputs: new ReviewInputs(),
+      chooseSaveFile: async () => undefined,
     });
     expect(Object.keys(real).sort()).toEqual([...IPC_CHANNELS].sort());
   });
@@ -230,6 +237,34 @@ describe('service launcher', () => {
   });
 });
 
+describe('service launcher: a stable port', () => {
+  it('listens on the preferred port (7411 by default) when free, and on any free port when not', async () => {
+    const probe = createServer();
+    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+    const port = (probe.address() as AddressInfo).port;
+    await new Promise((resolve) => probe.close(resolve));
+    const first = await startBuiltInService({
+      userDataDir: tempDir('userdata'),
+      preferredPort: port,
+      service: { logLevel: 'warn' },
+    });
+    const second = await startBuiltInService({
+      userDataDir: tempDir('userdata'),
+      preferredPort: port,
+      service: { logLevel: 'warn' },
+    });
+    try {
+      expect(first.url).toBe(`http://127.0.0.1:${port}`);
+      expect(second.url).not.toBe(first.url);
+      expect(second.shared).toBe(false);
+      await createClient({ baseUrl: second.url, token: second.dashboardToken, retry: 0 }).listTokens();
+    } finally {
+      await first.close();
+      await second.close();
+    }
+  });
+});
+
 describe('connection against a real service', () => {
   let svc: TestService;
   beforeAll(async () => {
@@ -287,13 +322,18 @@ describe('connection against a real service', () => {
       git(repo.dir, 'checkout', '-q', '-b', 'feature');
       repo.write('src/app.js', 'debugger;\n');
       repo.write('vendor/lib.js', 'debugger;\n');
-      repo.write('.diff-review.yml', 'ignore:\n  - vendor/\n');
+      repo.write('.diff-review.yml', 'ignore:\n  - vendor/\nrules:\n  no-debugger: info\n');
       repo.commit('work');
+      const opened: string[] = [];
       const handlers = createIpcHandlers({
         connection: conn,
         watcher: { watch: () => {} } as unknown as ReviewWatcher,
         chooseFolder: async () => repo.dir,
         writeClipboard: () => {},
+        openExternal: async (url) => void opened.push(url),
+        folderReviews: new FolderReviews(),
+        reviewInputs: new ReviewInputs(),
+        chooseSaveFile: async () => undefined,
       });
       await handlers['git:chooseFolder']();
       const submitted = await handlers['reviews:submitFolder']({
@@ -304,6 +344,29 @@ describe('connection against a real service', () => {
       const done = await svc.client().waitForReview(submitted.job.review_id, { timeoutMs: 20_000, pollIntervalMs: 25 });
       expect(done.comments?.map((c) => c.file_path)).toEqual(['src/app.js']); // vendor/ was never sent
       expect(submitted.diffBytes).toBeLessThan(Buffer.byteLength(git(repo.dir, 'diff', 'main...HEAD')));
+      // Its rule settings apply to the comments the window gets (issue 11): no-debugger made "info".
+      expect(done.comments?.[0]?.severity).toBe('warning');
+      const shown = await handlers['reviews:get'](submitted.job.review_id);
+      expect(shown.comments?.map((c) => [c.file_path, c.severity])).toEqual([['src/app.js', 'info']]);
+      const page = await handlers['reviews:list']({});
+      expect(page.reviews.find((j) => j.review_id === done.review_id)?.comments?.[0]?.severity).toBe('info');
+      // "Open in VS Code": only files inside that folder, only for that review.
+      const root = realpathSync(repo.dir);
+      expect(await handlers['reviews:localInfo'](done.review_id)).toEqual({ folder: root, canRerun: true });
+      await handlers['reviews:openInEditor']({ reviewId: done.review_id, filePath: 'src/app.js', line: 1 });
+      expect(opened).toEqual([`vscode://file${root.split(path.sep).join('/')}/src/app.js:1`]);
+      for (const filePath of ['../outside.js', '/etc/passwd', 'src/../../x.js', 'a\\..\\..\\x']) {
+        await expect(
+          handlers['reviews:openInEditor']({ reviewId: done.review_id, filePath, line: 1 }),
+        ).rejects.toMatchObject({ field: 'filePath' });
+      }
+      await expect(
+        handlers['reviews:openInEditor']({ reviewId: done.review_id, filePath: 'src/app.js', line: 0 }),
+      ).rejects.toMatchObject({ field: 'line' });
+      await expect(
+        handlers['reviews:openInEditor']({ reviewId: 'rev_other', filePath: 'src/app.js', line: 1 }),
+      ).rejects.toMatchObject({ field: 'reviewId' });
+      expect(opened).toHaveLength(1);
 
       repo.write('.diff-review.yml', 'ignore: vendor/\n');
       repo.commit('a bad config');

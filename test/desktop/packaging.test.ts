@@ -49,6 +49,23 @@ describe('desktop packaging (electron-builder)', () => {
     expect(path.resolve(root, config.directories.buildResources)).toBe(BUILD_RESOURCES);
   });
 
+  it('hardens the packaged binary: asar on, and the fuses set (issue 14)', () => {
+    expect(config.asar).toBe(true);
+    expect(config.asarUnpack).toBeUndefined();
+    expect(config.electronFuses).toEqual({
+      runAsNode: false,
+      enableCookieEncryption: true,
+      enableNodeOptionsEnvironmentVariable: false,
+      enableNodeCliInspectArguments: false,
+      enableEmbeddedAsarIntegrityValidation: true,
+      onlyLoadAppFromAsar: true,
+      grantFileProtocolExtraPrivileges: false,
+    });
+    // The fuse names are electron-builder's own (a misspelt fuse is refused by its schema).
+    const validate = validator();
+    expect(validate({ ...config, electronFuses: { ...config.electronFuses, runAsNod: false } })).toBe(false);
+  });
+
   it("references icons that exist in the build resources, in each system's format", () => {
     const icons = { top: config.icon, linux: config.linux.icon, mac: config.mac.icon, win: config.win.icon };
     expect(icons).toEqual({ top: 'icon.png', linux: 'icon.png', mac: 'icon.icns', win: 'icon.ico' });

@@ -2,11 +2,13 @@
 // credential store, connection, watcher, IPC router and handlers main/index.ts uses) with fakes
 // for the OS parts only (safeStorage, folder picker, clipboard).
 import { mkdtemp } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { appResponse } from '../../../desktop/main/app-protocol.ts';
 import { createDesktopApp, type DesktopApp } from '../../../desktop/main/desktop-app.ts';
 import { startBuiltInService } from '../../../desktop/main/service-launcher.ts';
 import type { IpcEvent } from '../../../desktop/shared/ipc-contract.ts';
@@ -20,18 +22,28 @@ export interface RendererHarness {
   userDataDir: string;
   safeStorage: FakeSafeStorage;
   clipboard: string[];
+  /** Every URL the app asked the OS to open (vscode://file/…). */
+  opened: string[];
   /** Every notification main sent to the window. */
   sent: { event: IpcEvent; payload: unknown }[];
   /** Console messages that report a Content-Security-Policy violation. */
   cspViolations: string[];
   /** What the fake folder picker answers next. */
   nextFolder: string | undefined;
+  /** What the fake save dialog answers next (undefined: cancelled). */
+  nextSaveFile: string | undefined;
+  /**
+   * Submits a diff through the app's own IPC handler, as the window's form would, then opens its
+   * row: for the controlled worker's commands ("SLEEP 20000"), which the form refuses as not a diff.
+   */
+  submitThroughApp(diff: string, repository: string): Promise<string>;
   close(): Promise<void>;
 }
 
 export interface RendererBuild {
   browser: Browser;
-  rendererFile: string;
+  /** The page, served by the app:// protocol's own code on a loopback port (see servePage). */
+  rendererUrl: string;
   shim: string;
   close(): Promise<void>;
 }
@@ -48,12 +60,32 @@ export async function launchRenderer(executablePath: string): Promise<RendererBu
     logLevel: 'error',
   });
   const browser = await chromium.launch({ executablePath, args: CHROMIUM_ARGS });
+  const server = await servePage(path.join(outdir, 'renderer'));
   return {
     browser,
-    rendererFile: path.join(outdir, 'renderer', 'index.html'),
+    rendererUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/index.html`,
     shim: shimBuild.outputFiles[0]!.text,
-    close: () => browser.close(),
+    close: async () => {
+      await browser.close();
+      await new Promise((resolve) => server.close(resolve));
+    },
   };
+}
+
+/**
+ * The renderer folder served as Electron serves app://renderer/ (main/app-protocol.ts: the same
+ * files, types and CSP header). Chromium cannot be given a custom scheme here, so the page's
+ * origin is a loopback one, and the IPC sender check compares against that URL.
+ */
+async function servePage(rendererDir: string): Promise<Server> {
+  const server = createServer((request, reply) => {
+    void appResponse(`app://renderer${request.url ?? '/'}`, rendererDir, request.method).then(async (response) => {
+      reply.writeHead(response.status, Object.fromEntries(response.headers));
+      reply.end(Buffer.from(await response.arrayBuffer()));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return server;
 }
 
 export async function openApp(
@@ -61,7 +93,7 @@ export async function openApp(
   options: { colorScheme?: 'light' | 'dark'; userDataDir?: string; safeStorage?: FakeSafeStorage } = {},
 ): Promise<RendererHarness> {
   const userDataDir = options.userDataDir ?? (await mkdtemp(path.join(os.tmpdir(), 'diff-review-userdata-')));
-  const rendererUrl = pathToFileURL(renderer.rendererFile).href;
+  const rendererUrl = renderer.rendererUrl;
   const context = await renderer.browser.newContext({
     viewport: { width: 1280, height: 820 },
     colorScheme: options.colorScheme ?? 'light',
@@ -74,9 +106,20 @@ export async function openApp(
     userDataDir,
     safeStorage: options.safeStorage ?? fakeSafeStorage(),
     clipboard: [],
+    opened: [],
     sent: [],
     cspViolations: [],
     nextFolder: undefined,
+    nextSaveFile: undefined,
+    submitThroughApp: async (diff, repository) => {
+      const result = await harness.desktop.router.dispatch('reviews:submitDiff', { url: rendererUrl, parent: null }, [
+        { diff, repository },
+      ]);
+      if (!result.ok) throw new Error(result.error.message);
+      const id = (result.value as { review_id: string }).review_id;
+      await page.locator(`.job-row[data-review-id="${id}"]`).click();
+      return id;
+    },
     close: async () => {
       await harness.desktop.close();
       await context.close();
@@ -99,7 +142,9 @@ export async function openApp(
       }
     },
     chooseFolder: async () => harness.nextFolder,
+    chooseSaveFile: async () => harness.nextSaveFile,
     writeClipboard: (text) => void harness.clipboard.push(text),
+    openExternal: async (url) => void harness.opened.push(url),
     log: () => {},
     timing: { healthIntervalMs: 250, firstRetryMs: 200, maxRetryMs: 1000, requestTimeoutMs: 5000 },
   });

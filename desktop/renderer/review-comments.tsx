@@ -1,0 +1,236 @@
+/** @jsxImportSource preact */
+// A completed review's comments, grouped by file, made for big reviews: filter by severity and
+// rule, collapse or expand every file, step to the next or previous finding, copy a finding, and
+// open its line in VS Code when the review came from a folder on this machine.
+import { useEffect, useState } from 'preact/hooks';
+import type { ReviewComment, Severity } from '../../service/api/schemas.ts';
+import type { ReviewJob } from '../shared/ipc-contract.ts';
+import { EmptyState, SeverityBadge, useFlash } from './components.tsx';
+import { countSeverities, groupCommentsByFile, splitRuleId } from './format.ts';
+import { invoke } from './ipc.ts';
+
+const SEVERITIES: readonly Severity[] = ['error', 'warning', 'info'];
+
+/** One finding as text, for the clipboard: where, how bad, what. */
+export const findingText = (comment: ReviewComment) =>
+  `${comment.file_path}:${comment.line} ${comment.severity} ${comment.message}`;
+
+/** `folder`: the folder on this machine the review came from (Open in VS Code), if any. */
+export function Comments(props: { job: ReviewJob; folder: string | undefined }) {
+  const comments = props.job.comments ?? [];
+  const [severities, setSeverities] = useState<ReadonlySet<Severity>>(new Set(SEVERITIES));
+  const [rule, setRule] = useState('');
+  const [closed, setClosed] = useState<ReadonlySet<string>>(new Set());
+  const [current, setCurrent] = useState<number>();
+  const [flash, setFlash] = useFlash();
+  const [code, setCode] = useState<Record<string, string>>({});
+  const { folder } = props;
+  // For a review from a folder here: the flagged lines' code, read from that folder.
+  useEffect(() => {
+    setCode({});
+    if (folder) void invoke('reviews:flaggedLines', props.job.review_id).then((r) => r.ok && setCode(r.value));
+  }, [props.job.review_id, folder]);
+
+  if (comments.length === 0) {
+    return (
+      <EmptyState title="No comments" icon="✓">
+        The review found nothing to flag in the added lines.
+      </EmptyState>
+    );
+  }
+  const rules = [...new Set(comments.map((c) => splitRuleId(c.message).rule ?? ''))].filter(Boolean).sort();
+  const shown = comments.filter((c) => severities.has(c.severity) && (!rule || splitRuleId(c.message).rule === rule));
+  const totals = countSeverities(comments);
+  const files = groupCommentsByFile(shown);
+  /** Every shown finding in screen order, to step through. */
+  const order = files.flatMap((file) => file.comments);
+
+  const go = (index: number) => {
+    const target = order[index];
+    if (!target) return;
+    setCurrent(index);
+    setClosed((c) => new Set([...c].filter((path) => path !== target.file_path)));
+    requestAnimationFrame(() => {
+      const element = document.getElementById(`finding-${index}`);
+      element?.focus();
+      element?.scrollIntoView({ block: 'nearest' });
+    });
+  };
+  const toggleSeverity = (severity: Severity) => {
+    setCurrent(undefined);
+    setSeverities((current) => {
+      const next = new Set(current);
+      if (next.has(severity)) next.delete(severity);
+      else next.add(severity);
+      return next;
+    });
+  };
+  const copy = async (comment: ReviewComment) => {
+    const result = await invoke('clipboard:writeText', findingText(comment));
+    setFlash(result.ok ? 'Finding copied' : result.error.message);
+  };
+  const openInEditor = async (comment: ReviewComment) => {
+    const result = await invoke('reviews:openInEditor', {
+      reviewId: props.job.review_id,
+      filePath: comment.file_path,
+      line: comment.line,
+    });
+    if (!result.ok) setFlash(result.error.message);
+  };
+
+  let index = 0;
+  return (
+    <section class="comments" aria-labelledby="comments-title">
+      <div class="comments-head">
+        <h4 id="comments-title">
+          {shown.length === comments.length ? '' : `${shown.length} of `}
+          {comments.length} comment{comments.length === 1 ? '' : 's'} in {files.length} file
+          {files.length === 1 ? '' : 's'}
+        </h4>
+        <span class="badges">
+          {SEVERITIES.map((s) => totals[s] > 0 && <SeverityBadge key={s} severity={s} count={totals[s]} />)}
+        </span>
+      </div>
+      <div class="comments-tools">
+        <fieldset class="severity-toggles">
+          <legend class="visually-hidden">Show severities</legend>
+          {SEVERITIES.map((s) => (
+            <button
+              key={s}
+              type="button"
+              class={`chip toggle sev-${s}`}
+              aria-pressed={severities.has(s)}
+              onClick={() => toggleSeverity(s)}
+            >
+              {s === 'error' ? 'Errors' : s === 'warning' ? 'Warnings' : 'Info'} ({totals[s]})
+            </button>
+          ))}
+        </fieldset>
+        {rules.length > 1 && (
+          <div class="field inline">
+            <label for="comments-rule">Rule</label>
+            <select
+              id="comments-rule"
+              value={rule}
+              onChange={(e) => {
+                setCurrent(undefined);
+                setRule(e.currentTarget.value);
+              }}
+            >
+              <option value="">All rules</option>
+              {rules.map((r) => (
+                <option key={r} value={r}>
+                  {r} ({comments.filter((c) => splitRuleId(c.message).rule === r).length})
+                </option>
+              ))}
+            </select>
+          </div>
+        )}
+        <span class="tool-group">
+          <button type="button" class="button small" onClick={() => setClosed(new Set(files.map((f) => f.filePath)))}>
+            Collapse all
+          </button>
+          <button type="button" class="button small" onClick={() => setClosed(new Set())}>
+            Expand all
+          </button>
+        </span>
+        <span class="tool-group">
+          <button
+            type="button"
+            class="button small"
+            onClick={() => go(current === undefined ? order.length - 1 : Math.max(0, current - 1))}
+            disabled={order.length === 0}
+          >
+            ↑ Previous finding
+          </button>
+          <button
+            type="button"
+            class="button small"
+            onClick={() => go(current === undefined ? 0 : Math.min(order.length - 1, current + 1))}
+            disabled={order.length === 0}
+          >
+            ↓ Next finding
+          </button>
+        </span>
+        <span class="flash" role="status" aria-live="polite">
+          {flash ?? (current !== undefined ? `Finding ${current + 1} of ${order.length}` : '')}
+        </span>
+      </div>
+      {files.map((file) => (
+        <details
+          key={file.filePath}
+          class="file"
+          open={!closed.has(file.filePath)}
+          onToggle={(e) => {
+            const open = e.currentTarget.open;
+            setClosed((c) => {
+              if (open === !c.has(file.filePath)) return c;
+              const next = new Set(c);
+              if (open) next.delete(file.filePath);
+              else next.add(file.filePath);
+              return next;
+            });
+          }}
+        >
+          <summary>
+            <span class="file-path mono" title={file.filePath}>
+              {file.filePath}
+            </span>
+            <span class="badges">
+              {SEVERITIES.map(
+                (s) => file.counts[s] > 0 && <SeverityBadge key={s} severity={s} count={file.counts[s]} />,
+              )}
+            </span>
+          </summary>
+          <ul class="comment-list">
+            {file.comments.map((comment) => {
+              const at = index++;
+              const { rule: ruleId, text } = splitRuleId(comment.message);
+              return (
+                <li
+                  key={at}
+                  id={`finding-${at}`}
+                  tabIndex={-1}
+                  class={`comment sev-${comment.severity} ${at === current ? 'current' : ''}`}
+                >
+                  <span class="comment-line mono" title={`Line ${comment.line} of the new file`}>
+                    L{comment.line}
+                  </span>
+                  <SeverityBadge severity={comment.severity} />
+                  <span class="comment-text">
+                    {ruleId && <code class="rule">{ruleId}</code>} {text}
+                  </span>
+                  {code[`${comment.file_path}:${comment.line}`] !== undefined && (
+                    <code class="comment-code mono" title="The line as it is now in the folder">
+                      {code[`${comment.file_path}:${comment.line}`]}
+                    </code>
+                  )}
+                  <span class="comment-actions">
+                    <button
+                      type="button"
+                      class="link-button"
+                      onClick={() => void copy(comment)}
+                      aria-label={`Copy the finding at ${comment.file_path} line ${comment.line}`}
+                    >
+                      Copy
+                    </button>
+                    {folder && (
+                      <button
+                        type="button"
+                        class="link-button"
+                        onClick={() => void openInEditor(comment)}
+                        aria-label={`Open ${comment.file_path} at line ${comment.line} in VS Code`}
+                      >
+                        Open in VS Code
+                      </button>
+                    )}
+                  </span>
+                </li>
+              );
+            })}
+          </ul>
+        </details>
+      ))}
+    </section>
+  );
+}
