@@ -1,5 +1,6 @@
 // Packaging cannot run here (no Electron binary), so its inputs are checked instead:
 // electron-builder.yml against electron-builder's own JSON schema, and the icons it references.
+import type { Configuration } from 'app-builder-lib';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
@@ -11,7 +12,7 @@ import { BUILD_RESOURCES, ICNS_TYPES, ICO_SIZES, iconFiles } from '../../desktop
 const root = path.resolve(import.meta.dirname, '../..');
 const require = createRequire(import.meta.url);
 const configFile = path.join(root, 'desktop/electron-builder.yml');
-const config = parse(readFileSync(configFile, 'utf8')) as Record<string, any>;
+const config = parse(readFileSync(configFile, 'utf8')) as Configuration;
 
 function validator() {
   const schema = JSON.parse(readFileSync(require.resolve('app-builder-lib/scheme.json'), 'utf8'));
@@ -34,19 +35,19 @@ describe('desktop packaging (electron-builder)', () => {
     expect(validate.errors ?? [], JSON.stringify(validate.errors, null, 2)).toEqual([]);
     expect(valid).toBe(true);
     expect(Object.keys(config)).toEqual(expect.arrayContaining(['appId', 'productName', 'linux', 'mac', 'win']));
-    expect(config.linux.target).toEqual(expect.arrayContaining(['AppImage', 'deb']));
-    expect(config.mac.target).toEqual(expect.arrayContaining(['dmg']));
-    expect(config.win.target).toEqual(expect.arrayContaining(['nsis']));
+    expect(config.linux?.target).toEqual(expect.arrayContaining(['AppImage', 'deb']));
+    expect(config.mac?.target).toEqual(expect.arrayContaining(['dmg']));
+    expect(config.win?.target).toEqual(expect.arrayContaining(['nsis']));
     // The schema check is live: a misspelt option is refused.
     expect(validate({ ...config, mac: { ...config.mac, icno: 'icon.icns' } })).toBe(false);
     expect(validate({ ...config, win: { ...config.win, target: 42 } })).toBe(false);
   });
 
   it('packages the built app: its entry is the main bundle', () => {
-    expect(config.extraMetadata.main).toBe('dist/desktop/main.js');
+    expect(config.extraMetadata?.main).toBe('dist/desktop/main.js');
     expect(config.files).toContain('dist/desktop/**/*');
-    expect(config.directories.buildResources).toBe('desktop/build-resources');
-    expect(path.resolve(root, config.directories.buildResources)).toBe(BUILD_RESOURCES);
+    expect(config.directories?.buildResources).toBe('desktop/build-resources');
+    expect(path.resolve(root, String(config.directories?.buildResources))).toBe(BUILD_RESOURCES);
   });
 
   it('hardens the packaged binary: asar on, and the fuses set (issue 14)', () => {
@@ -67,9 +68,10 @@ describe('desktop packaging (electron-builder)', () => {
   });
 
   it("references icons that exist in the build resources, in each system's format", () => {
-    const icons = { top: config.icon, linux: config.linux.icon, mac: config.mac.icon, win: config.win.icon };
+    const icons = { top: config.icon, linux: config.linux?.icon, mac: config.mac?.icon, win: config.win?.icon };
     expect(icons).toEqual({ top: 'icon.png', linux: 'icon.png', mac: 'icon.icns', win: 'icon.ico' });
-    for (const name of Object.values(icons)) expect(existsSync(path.join(BUILD_RESOURCES, name)), name).toBe(true);
+    for (const name of Object.values(icons))
+      expect(existsSync(path.join(BUILD_RESOURCES, String(name))), String(name)).toBe(true);
 
     const png = readFileSync(path.join(BUILD_RESOURCES, 'icon.png'));
     expect(pngInfo(png)).toEqual({ width: 512, height: 512, rgba: true });
