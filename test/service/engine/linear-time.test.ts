@@ -134,4 +134,9 @@ describe('review time is linear in the length of the lines a rule reads around i
       await reviewWithinBudget('config/key.txt', '-----BEGIN RSA PRIVATE KEY-----', body);
     }
   });
+
+  it('reviews a Python f-string of SQL full of opening braces within the budget', async () => {
+    // sql-string-building looks for a {placeholder} in the f-string's body
+    await reviewWithinBudget('app/db.py', `cursor.execute(f"SELECT ${'{'.repeat(60_000)}")`);
+  });
 });
