@@ -6,7 +6,7 @@ import path from 'node:path';
 import * as vscode from 'vscode';
 import { CONFIG_FILE_NAMES } from '../../service/cli/project-config/load-config.ts';
 import { splitLines } from './comment-mapping.ts';
-import { ignoreInsertion } from './ignore-comment.ts';
+import { ignoreComment, ignoreInsertion } from './ignore-comment.ts';
 import { ruleIdOf } from './finding-diagnostic.ts';
 import type { ReviewDiagnostics, ShownFinding } from './review-diagnostics.ts';
 import type { RuleHelp } from './rule-help.ts';
@@ -54,13 +54,15 @@ export class FindingActions {
   async ignore(finding: ShownFinding): Promise<boolean> {
     const document = await vscode.workspace.openTextDocument(finding.uri);
     const edit = this.ignoreEdit(document, finding.diagnostic);
+    const ruleId = ruleIdOf(finding.diagnostic);
     if (!edit) {
       void vscode.window.showInformationMessage(
-        `Diff Review: ${document.languageId} files have no comments to write diff-review-ignore in. Turn the rule off for this repository instead.`,
+        ignoreComment(document.languageId, 'secret') === undefined
+          ? `Diff Review: ${document.languageId} files have no comments to write diff-review-ignore in. Turn the rule off for this repository instead.`
+          : `Diff Review: "${ruleId}" is not a rule id a diff-review-ignore comment can name.`,
       );
       return false;
     }
-    const ruleId = ruleIdOf(finding.diagnostic);
     this.diagnostics.dismiss(finding.uri, finding.diagnostic.range.start.line, ruleId);
     const applied = await vscode.workspace.applyEdit(edit);
     if (applied) this.log.info(`Ignored ${ruleId} in ${vscode.workspace.asRelativePath(finding.uri)}.`);

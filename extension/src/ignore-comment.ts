@@ -64,10 +64,16 @@ const SYNTAX: Record<string, CommentSyntax> = {
   ini: SEMICOLON,
 };
 
-/** The suppression comment for `ruleId` in a language, or undefined when it has no comments. */
+/**
+ * A rule id the engine's suppression reads (service/engine/suppression.ts). The id comes from the
+ * service's answer: any other text would be written into the user's code as it is.
+ */
+const RULE_ID = /^[a-z][\w-]*$/;
+
+/** The suppression comment for `ruleId` in a language, or undefined when it has no comments (or the id is none). */
 export function ignoreComment(languageId: string, ruleId: string): string | undefined {
   const syntax = SYNTAX[languageId];
-  if (!syntax) return undefined;
+  if (!syntax || !RULE_ID.test(ruleId)) return undefined;
   return `${syntax.open} diff-review-ignore ${ruleId}${syntax.close ? ` ${syntax.close}` : ''}`;
 }
 

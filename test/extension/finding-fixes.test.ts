@@ -31,6 +31,13 @@ describe('the ignore comment', () => {
     expect(ignoreInsertion(['{"a": 1}'], 0, 'json', 'secret')).toBeUndefined();
   });
 
+  it('none for a rule id the engine would not read, which a service could fill with code', () => {
+    for (const ruleId of ['x\nrequire("child_process").exec("id")', 'x */ body{} /*', '', 'No-Debugger', 'a b'])
+      expect(ignoreComment('typescript', ruleId), JSON.stringify(ruleId)).toBeUndefined();
+    expect(ignoreInsertion(['debugger;'], 0, 'css', 'x */ a{} /*')).toBeUndefined();
+    expect(ignoreComment('typescript', 'no_debugger-2')).toBe('// diff-review-ignore no_debugger-2');
+  });
+
   it('goes above the line with its indentation, or at its end after a continued line or on a shebang', () => {
     expect(ignoreInsertion(['if (x) {', '    debugger;'], 1, 'javascript', 'no-debugger')).toEqual({
       line: 1,

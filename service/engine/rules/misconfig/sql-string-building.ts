@@ -83,7 +83,8 @@ function builtSql(text: string, at: number, path: string): number {
   const body = text.slice(i + 1, close);
   if (!SQL_START.test(body)) return 0;
   if (quote === '`' && isJavaScript(path) && body.includes('${')) return close + 1;
-  if (fString && /\{[^}]+\}/.test(body)) return close + 1;
+  // [^{}]: from each `{` only up to the next brace, so a run of `{` costs linear time, not quadratic
+  if (fString && /\{[^{}]+\}/.test(body)) return close + 1;
   if (sprintf && /%[sv]/.test(body)) return close + 1;
   return BUILT_AFTER.test(text.slice(close + 1, close + 40)) ? close + 1 : 0;
 }

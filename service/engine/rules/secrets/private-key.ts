@@ -5,8 +5,12 @@ import type { AddedLine, LineRule } from '../rule.ts';
 import { spanOf } from '../rule.ts';
 
 const PEM_BEGIN = /-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----/;
-/** A line of key material: base64 only, also quoted and concatenated ("MIIE...\n" +). */
-const BASE64_LINE = /^\s*["'`]?[A-Za-z0-9+/]{40,}={0,2}(?:\\n)?["'`]?\s*[+,]?\s*$/;
+/**
+ * A line of key material: base64 only, also quoted and concatenated ("MIIE...\n" +). The blanks
+ * after it are one run with an optional `+` or `,` inside (two `\s*` side by side would try every
+ * split of a long run of blanks: quadratic in the line's length).
+ */
+const BASE64_LINE = /^\s*["'`]?[A-Za-z0-9+/]{40,}={0,2}(?:\\n)?["'`]?\s*(?:[+,]\s*)?$/;
 /**
  * Key material on the BEGIN line itself, after its escaped newline (JSON's "\\n"-joined PEM), past
  * blank lines and armour headers ("\\nVersion: …\\n\\n" in PGP). Sticky: tried once, at the BEGIN line's end.
