@@ -70,7 +70,7 @@ describe('a review as the extension runs it', () => {
         file_path: 'config.py',
         line: 1,
         severity: 'error',
-        message: expect.stringMatching(/^secret: .*AWSSecretAccessKey/),
+        message: expect.stringMatching(/^secret: An? AWS secret access key/),
       }),
     );
     expect(JSON.stringify(comments)).not.toContain('Zq3rT8vK2mN9pX4wL7yB1cF6hJ0dS5gA2eR8tY3u');
