@@ -16,7 +16,9 @@ export class PostgresIdempotency implements IdempotencyStore {
   async insertReviewWithKey(review: StoredReview, record: IdempotencyRecord, liveSince: string) {
     return transaction(this.#pool, async (client) => {
       // Concurrent claims of one key queue on its row: the later one waits for the first to commit,
-      // then finds it live (the WHERE fails, no row comes back) and answers it.
+      // then finds it live (the WHERE fails, no row comes back) and answers it. A row that fails
+      // the WHERE is still locked by this transaction (PostgreSQL's ON CONFLICT DO UPDATE locks
+      // it), so no retention or released key can delete it before the SELECT below reads it.
       const claimed = await client.query(
         `INSERT INTO idempotency_keys (owner, key, request_hash, review_id, created_at) VALUES ($1, $2, $3, $4, $5)
          ON CONFLICT (owner, key) DO UPDATE SET request_hash = EXCLUDED.request_hash, review_id = EXCLUDED.review_id, created_at = EXCLUDED.created_at
