@@ -117,6 +117,20 @@ export class CreateBodyBound extends Transform {
  */
 export function boundCreateBody(body: Readable, limit = CREATE_TEXT_BOUND): CreateBodyBound {
   const bound = new CreateBodyBound(limit);
-  bound.once('resume', () => body.pipe(bound));
+  bound.once('resume', () => {
+    // pipe() does not pass a failure on: a client that gives up midway (an error, or a close
+    // before the end) must end the parse too, not leave it waiting. Only while piped: after a 413
+    // the rest of the body is drained, and its end is no business of the bound's.
+    const fail = (error?: Error) => {
+      if (!body.readableEnded) bound.destroy(error ?? new Error('The request body ended before it was complete.'));
+    };
+    body.once('error', fail);
+    body.once('close', fail);
+    bound.once('unpipe', () => {
+      body.off('error', fail);
+      body.off('close', fail);
+    });
+    body.pipe(bound);
+  });
   return bound;
 }

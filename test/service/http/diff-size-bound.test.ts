@@ -1,11 +1,17 @@
 // The lower bound on a create body's decoded text that lets a 5 MB body be refused as it streams
 // (service/http/diff-size-bound.ts): never above what a valid body decodes to, whatever the
 // escapes and however the body is cut into pieces; the HTTP side is hardening-early-413.test.ts.
-import { Readable } from 'node:stream';
+import { PassThrough, Readable } from 'node:stream';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { LIMITS } from '../../../service/api/limits.ts';
-import { CREATE_TEXT_BOUND, CreateBodyBound, DecodedSizeBound } from '../../../service/http/diff-size-bound.ts';
+import {
+  boundCreateBody,
+  CREATE_TEXT_BOUND,
+  CreateBodyBound,
+  DecodedSizeBound,
+} from '../../../service/http/diff-size-bound.ts';
 
 const boundOf = (...pieces: (string | Buffer)[]) => {
   const bound = new DecodedSizeBound();
@@ -95,5 +101,42 @@ describe('the create body as it streams', () => {
     expect(await through(25, ['{"diff":"aaaaaaaa', 'aaaaaaaaaa', 'aaaaaaaaaa', 'aaaaa"}'])).toBe(
       'DiffTooLargeError after 27',
     );
+  });
+});
+
+describe('a create body the client gives up on', () => {
+  it('fails the bound (and so the parse) instead of leaving it waiting for an end', async () => {
+    const body = new PassThrough();
+    const bound = boundCreateBody(body);
+    const failures: Error[] = [];
+    bound.on('error', (error) => failures.push(error));
+    bound.resume(); // the parser starts reading
+    body.write('{"diff":"aaaa');
+    body.destroy(new Error('aborted'));
+    await nextTurn();
+    expect(failures.map((e) => e.message)).toEqual(['aborted']);
+    expect(bound.destroyed).toBe(true);
+  });
+
+  it('a body closed before its end fails it too; one that ended does not', async () => {
+    const cut = new PassThrough();
+    const cutBound = boundCreateBody(cut);
+    const errors: Error[] = [];
+    cutBound.on('error', (error) => errors.push(error));
+    cutBound.resume();
+    cut.write('{"diff":"aaaa');
+    cut.destroy();
+    await nextTurn();
+    expect(errors.map((e) => e.message)).toEqual(['The request body ended before it was complete.']);
+
+    const whole = new PassThrough();
+    const wholeBound = boundCreateBody(whole);
+    wholeBound.on('error', (error) => errors.push(error));
+    wholeBound.resume();
+    whole.end('{"diff":"a"}');
+    await new Promise((resolve) => wholeBound.once('end', resolve));
+    whole.destroy();
+    await nextTurn();
+    expect(errors).toHaveLength(1);
   });
 });
