@@ -3,7 +3,7 @@
 // temp files of writes cut short are swept on the next start; a lock left by kill -9 whose pid now
 // belongs to another process does not keep the service from starting.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { chmod, mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { acquireDataDirLock, DataDirBusyError, LOCK_FILE } from '../../../service/store/data-dir-lock.ts';
@@ -106,6 +106,28 @@ describe('file modes past the archive and a retention pass', () => {
     expect(await notPrivate(dir)).toEqual([]);
     expect((await stat(dir)).mode & 0o777).toBe(0o700);
     expect(said.join('\n')).toMatch(/made private \(0700\).*\. \(was 755\).*diffs \(was 755\).*archive \(was 750\)/);
+  });
+  it('a shared folder (sticky like /tmp, or a link) named as the data dir is left as it is, with a warning', async () => {
+    const dir = await dataDir();
+    await chmod(dir, 0o1777);
+    const said: string[] = [];
+    const log: StoreLog = { info: () => {}, warn: (d, m) => said.push(`${m} ${JSON.stringify(d)}`), error: () => {} };
+    const store = await LowdbStore.open(dir, { log });
+    await store.close();
+    expect((await stat(dir)).mode & 0o7777).toBe(0o1777);
+    expect(said.join('\n')).toMatch(/shared folder.*left as it is/);
+
+    const real = await dataDir();
+    await chmod(real, 0o755);
+    const link = `${real}-link`;
+    await symlink(real, link);
+    try {
+      const linked = await LowdbStore.open(link, { log });
+      await linked.close();
+      expect((await stat(real)).mode & 0o777).toBe(0o755);
+    } finally {
+      await rm(link, { force: true });
+    }
   });
 });
 
