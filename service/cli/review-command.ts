@@ -73,7 +73,7 @@ export function addReviewCommand(program: Command): void {
       'after',
       [
         '',
-        'Exit codes: 0 nothing at or above --fail-on; 1 something is; 2 a usage or configuration error; 3 the review could not be done.',
+        'Exit codes: 0 nothing at or above --fail-on; 1 something is; 2 a usage or configuration error; 3 the review could not be done (also, with --service, when the service cut its findings short).',
         '',
         `In-process, diffs up to ${MAX_DIFF_TEXT} are reviewed, with every finding (the service takes at most ${DIFF_LIMIT_TEXT} and reports at most ${DEFAULT_MAX_FINDINGS} findings); a larger diff exits 3.`,
       ].join('\n'),

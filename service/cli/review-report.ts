@@ -72,10 +72,16 @@ export function notReviewedFiles(diff: string, isIgnored: (path: string) => bool
       files.push({
         file_path: file.newPath,
         partly: true,
-        reason: `line${long.length === 1 ? '' : 's'} ${long.join(', ')} ${long.length === 1 ? 'is' : 'are'} longer than ${MAX_LINE_READ / 1024} KiB: the rules read the first ${MAX_LINE_READ / 1024} KiB of a line (secrets are searched in all of it)`,
+        reason: `line${long.length === 1 ? '' : 's'} ${listed(long)} ${long.length === 1 ? 'is' : 'are'} longer than ${MAX_LINE_READ / 1024} KiB: the rules read the first ${MAX_LINE_READ / 1024} KiB of a line (secrets are searched in all of it)`,
       });
   }
   return files;
+}
+
+/** The first few line numbers, then how many more: a minified file has thousands of long lines. */
+function listed(lines: readonly number[], most = 5): string {
+  if (lines.length <= most) return lines.join(', ');
+  return `${lines.slice(0, most).join(', ')} and ${(lines.length - most).toLocaleString('en')} more`;
 }
 
 export function countBySeverity(findings: readonly Finding[]): Record<Severity, number> {

@@ -136,4 +136,21 @@ describe('a line longer than the rules read (64 KiB)', () => {
       r.cleanup();
     }
   });
+
+  it('names the first five long lines and counts the rest (a minified file has thousands)', async () => {
+    const r = makeRepo();
+    r.write('dist/app.min.js', Array.from({ length: 8 }, (_, i) => `var v${i} = "${'x'.repeat(66_000)}";`).join('\n'));
+    r.commit('minified');
+    try {
+      const run = await runCli(['review', '--format', 'json', '--fail-on', 'none'], { cwd: r.dir });
+      expect(JSON.parse(run.stdout).not_reviewed).toEqual([
+        expect.objectContaining({
+          file_path: 'dist/app.min.js',
+          reason: expect.stringMatching(/^lines 1, 2, 3, 4, 5 and 3 more are longer than 64 KiB/),
+        }),
+      ]);
+    } finally {
+      r.cleanup();
+    }
+  });
 });
