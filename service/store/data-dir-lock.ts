@@ -29,10 +29,16 @@ export interface LockInfo {
 const heldHere = new Set<string>();
 
 export class DataDirBusyError extends Error {
-  constructor(dir: string, info: LockInfo) {
+  /** `info` undefined: starters kept taking the lock over each other and none could be named. */
+  constructor(dir: string, info: LockInfo | undefined) {
     super(
-      `The data dir ${dir} is in use by another Diff Review service (pid ${info.pid}${info.url ? `, ${info.url}` : ''}). ` +
-        `Stop it first, or choose another data dir with --data-dir. If no such service runs, delete ${path.join(dir, LOCK_FILE)}.`,
+      info?.pid === process.pid
+        ? `The data dir ${dir} is already open in this process: close the service that uses it first, or give this one another data dir.`
+        : info === undefined
+          ? `The data dir ${dir} is being taken by other Diff Review services starting at the same moment. ` +
+            `Start one at a time, or give each its own data dir with --data-dir.`
+          : `The data dir ${dir} is in use by another Diff Review service (pid ${info.pid}${info.url ? `, ${info.url}` : ''}). ` +
+            `Stop it first, or choose another data dir with --data-dir. If no such service runs, delete ${path.join(dir, LOCK_FILE)}.`,
     );
     this.name = 'DataDirBusyError';
   }
@@ -82,7 +88,7 @@ const ATTEMPTS = 200;
 
 export function acquireDataDirLock(dataDir: string): { update(info: Partial<LockInfo>): void; release(): void } {
   const dir = path.resolve(dataDir);
-  if (heldHere.has(dir)) throw new DataDirBusyError(dir, readLock(dir) ?? { pid: process.pid });
+  if (heldHere.has(dir)) throw new DataDirBusyError(dir, { pid: process.pid });
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const file = path.join(dir, LOCK_FILE);
   let info: LockInfo = { pid: process.pid, started: processStart(process.pid), nonce: randomUUID() };
@@ -90,7 +96,7 @@ export function acquireDataDirLock(dataDir: string): { update(info: Partial<Lock
     const text = readLockText(file);
     const owner = ownerOf(dir, parseLock(text));
     if (owner) throw new DataDirBusyError(dir, owner);
-    if (attempt === ATTEMPTS) throw new DataDirBusyError(dir, parseLock(text) ?? { pid: Number.NaN });
+    if (attempt === ATTEMPTS) throw new DataDirBusyError(dir, parseLock(text));
     // Stale (or half-written by a starter of an older version): removed if it is still that one.
     if (!removeIfStill(file, text)) pause(5);
   }

@@ -283,4 +283,14 @@ describe('a stale lock', () => {
     await lockHolder(dir);
     expect(() => acquireDataDirLock(dir)).toThrow(DataDirBusyError);
   });
+
+  it('opened twice in one process: the message says so, not "another service"', async () => {
+    const dir = await dataDir();
+    const held = acquireDataDirLock(dir);
+    try {
+      expect(() => acquireDataDirLock(dir)).toThrow(/already open in this process/);
+    } finally {
+      held.release();
+    }
+  });
 });
