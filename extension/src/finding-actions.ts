@@ -63,9 +63,16 @@ export class FindingActions {
       );
       return false;
     }
-    this.diagnostics.dismiss(finding.uri, finding.diagnostic.range.start.line, ruleId);
-    const applied = await vscode.workspace.applyEdit(edit);
+    // Hidden before the edit (the edit moves the line it is tracked on), shown again if it fails.
+    const showAgain = this.diagnostics.dismiss(finding.uri, finding.diagnostic.range.start.line, ruleId);
+    const applied = await Promise.resolve(vscode.workspace.applyEdit(edit)).catch(() => false);
     if (applied) this.log.info(`Ignored ${ruleId} in ${vscode.workspace.asRelativePath(finding.uri)}.`);
+    else {
+      showAgain();
+      void vscode.window.showWarningMessage(
+        `Diff Review: the diff-review-ignore comment could not be written to ${vscode.workspace.asRelativePath(finding.uri)}.`,
+      );
+    }
     return applied;
   }
 

@@ -111,13 +111,20 @@ export class ReviewDiagnostics implements vscode.Disposable {
     this.changed.fire(this.counts());
   }
 
-  /** Hides one finding (ignored by the user) until the next review: the one of `ruleId` on `line`. */
-  dismiss(uri: vscode.Uri, line: number, ruleId: string | undefined): void {
+  /**
+   * Hides one finding (ignored by the user) until the next review: the one of `ruleId` on `line`.
+   * Returns what shows it again (the edit that was to ignore it failed).
+   */
+  dismiss(uri: vscode.Uri, line: number, ruleId: string | undefined): () => void {
     const entries = this.tracked.get(uri.toString());
     const entry = entries?.find((e) => e.line === line && e.planned.code === ruleId && !e.dismissed);
-    if (!entry) return;
+    if (!entry) return () => {};
     entry.dismissed = true;
     this.render(uri);
+    return () => {
+      entry.dismissed = false;
+      this.render(uri);
+    };
   }
 
   /** Hides every finding of a rule (turned off by the user) until the next review. */
