@@ -24,6 +24,8 @@ export default defineConfig({
                   'test/service/faults/hostile-input.test.ts',
                   'test/service/cli/service-review.test.ts',
                 ],
+                // a `diff-review serve` child of its own, on lowdb: the same in either run, once is enough
+                exclude: ['test/service/http/hardening-early-413-serve.test.ts'],
                 env: { DIFF_REVIEW_TEST_STORE: 'postgres' },
                 globalSetup: ['test/support/postgres-global-setup.ts'],
               },
