@@ -102,6 +102,37 @@ describe.skipIf(!postgresAvailable())('several instances on one database', () =>
     expect(seen).toEqual(['running', 'completed']);
   });
 
+  it("the owner's stream on instance B tells the changes instance A makes to reviews B never ran nor followed", async () => {
+    const { databaseUrl, token, clients } = await instances(1, { concurrency: 2 });
+    const onA = clients[0]!;
+    const first = await onA.createReview(body('SLEEP 4000\n'));
+    const second = await onA.createReview(body('SLEEP 5000\n'));
+    await reaches(onA, first.review_id, 'running');
+    await reaches(onA, second.review_id, 'running');
+    const b = await another(databaseUrl);
+    const seen: ReviewJob[] = [];
+    let unfinished = -1;
+    const controller = new AbortController();
+    const reading = (async () => {
+      for await (const event of b.client(token).ownerEvents({ signal: controller.signal })) {
+        if (event.type === 'ready') unfinished = event.unfinished;
+        else seen.push(event.job);
+      }
+    })().catch(() => {});
+    const statesOf = (id: string) => seen.filter((job) => job.review_id === id).map((job) => job.status);
+    await expect.poll(() => statesOf(second.review_id).at(-1), { timeout: 20_000 }).toBe('completed');
+    await expect.poll(() => statesOf(first.review_id).at(-1)).toBe('completed');
+    expect(unfinished).toBe(2);
+    expect(statesOf(first.review_id)).toEqual(['running', 'completed']);
+    expect(statesOf(second.review_id)).toEqual(['running', 'completed']);
+    // a review made on A after B's stream opened reaches it too, all its changes
+    const later = await onA.createReview(body('SLEEP 0\n'));
+    await expect.poll(() => statesOf(later.review_id).at(-1), { timeout: 20_000 }).toBe('completed');
+    expect(statesOf(later.review_id)[0]).toBe('queued');
+    controller.abort();
+    await reading;
+  });
+
   it('an instance that stops hands its running review to another, which finishes it once', async () => {
     const { databaseUrl, token, clients } = await instances(1, { concurrency: 1, shutdownGraceMs: 0 });
     const slow = await clients[0]!.createReview(body('SLEEP 1500\n'));
