@@ -72,7 +72,10 @@ export interface FollowOptions extends CallOptions {
    * the caller follows that is not among them finished (or was deleted) while it was not open.
    */
   onReady?: (unfinished: ReadonlySet<string>) => void | Promise<void>;
-  /** The stream was refused or broke; runs before the pause. What it throws ends the following. */
+  /**
+   * The stream was refused or broke: runs at once, then after each pause until the stream is opened
+   * again (poll here). What it throws ends the following.
+   */
   onDown?: (error: unknown) => void | Promise<void>;
   /** First pause before opening a refused or broken stream again. Default 1000 ms. */
   retryIntervalMs?: number;

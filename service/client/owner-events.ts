@@ -39,7 +39,8 @@ export async function* ownerEvents(
  * Follows the owner's reviews until the signal fires (then rejects with AbortError) or the token
  * is refused (401, 403: rejects with that ApiError). A stream that ends is opened again at once; one
  * refused or broken is opened again after a pause that grows (1 s by half up to 30 s, or the
- * 429's Retry-After), after `onDown` has run: the caller polls there what it must not miss.
+ * 429's Retry-After). Meanwhile `onDown` runs at once and after each such pause, however long
+ * the Retry-After: the caller polls there what it must not miss.
  */
 export async function followReviews(transport: Transport, options: FollowOptions): Promise<never> {
   const { signal } = options;
@@ -64,12 +65,19 @@ export async function followReviews(transport: Transport, options: FollowOptions
     } catch (error) {
       if (signal?.aborted) throw abortErrorFrom(signal);
       if (!opensAgain(error)) throw error;
-      await options.onDown?.(error);
+      // A 429's Retry-After can be minutes (until the oldest stream's lifetime ends): the stream
+      // waits for it, the polling in onDown does not.
       const asked = error instanceof ApiError ? (error.retryAfterSeconds ?? 0) * 1000 : 0;
-      try {
-        await sleep(Math.max(pause, asked), signal ?? new AbortController().signal);
-      } catch {
-        throw abortErrorFrom(signal!);
+      const reopenAt = Date.now() + Math.max(pause, asked);
+      for (let poll = pause; ; poll = Math.min(longest, Math.ceil(poll * 1.5))) {
+        await options.onDown?.(error);
+        const left = reopenAt - Date.now();
+        if (left <= 0) break;
+        try {
+          await sleep(Math.min(poll, left), signal ?? new AbortController().signal);
+        } catch {
+          throw abortErrorFrom(signal!);
+        }
       }
       pause = Math.min(longest, Math.ceil(pause * 1.5));
     }

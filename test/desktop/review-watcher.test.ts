@@ -102,6 +102,14 @@ describe('review watcher', () => {
         )
         .toBe(0);
       expect(desktop.watcher.size).toBe(0);
+      // each job's states reached the window in order, each once: never backwards
+      const rank = { queued: 0, running: 1, completed: 2, failed: 2 };
+      for (const id of submitted) {
+        const told = sent
+          .filter((s) => s.event === 'review:updated' && (s.payload as ReviewJob).review_id === id)
+          .map((s) => rank[(s.payload as ReviewJob).status]);
+        expect(told).toEqual([...new Set(told)].sort());
+      }
       // Following holds one socket, whatever the number of jobs (it held one per job: 202). The
       // others are the submissions' own: fetch (undici) alternates two kept-alive sockets for
       // back-to-back requests; and the connection's health check may take one more.
@@ -112,6 +120,42 @@ describe('review watcher', () => {
       await desktop.close();
       await proxy.close();
     }
+  });
+
+  it('polls while the service refuses the event stream (429), and still tells the final state', async () => {
+    service = await createService({
+      dataDir: mkdtempSync(path.join(os.tmpdir(), 'diff-review-refused-')),
+      port: 0,
+      logLevel: 'silent',
+      workerFile: CONTROLLED_WORKER,
+      eventStreams: { total: 1 },
+    });
+    const url = service.url;
+    const admin = createClient({ baseUrl: url, token: readFileSync(service.dashboardTokenFile!, 'utf8').trim() });
+    const [mine, other] = [
+      (await admin.createToken({ name: 'm' })).token,
+      (await admin.createToken({ name: 'o' })).token,
+    ];
+    // the service's only stream is taken
+    const holder = new AbortController();
+    const taken = createClient({ baseUrl: url, token: other }).ownerEvents({ signal: holder.signal });
+    await taken.next();
+    const client = createClient({ baseUrl: url, token: mine, retry: 0 });
+    await expect(client.ownerEvents().next()).rejects.toMatchObject({ status: 429 });
+    const updates: ReviewJob[] = [];
+    const errors: unknown[] = [];
+    const watcher = new ReviewWatcher({
+      client: () => client,
+      notify: (job) => updates.push(job),
+      onError: (e) => errors.push(e),
+    });
+    const job = await client.createReview({ diff: 'SLEEP 300\n', repository: 'github.com/acme/a' });
+    watcher.watch([job]);
+    await expect.poll(() => updates.at(-1)?.status, { timeout: 15_000 }).toBe('completed');
+    expect(errors).toEqual([]);
+    expect(watcher.size).toBe(0);
+    holder.abort();
+    await taken.return();
   });
 
   it("keeps live updates going when the app's review token is revoked: a new token, then followed again", async () => {
