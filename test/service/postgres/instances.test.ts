@@ -102,11 +102,13 @@ describe.skipIf(!postgresAvailable())('several instances on one database', () =>
     expect(seen).toEqual(['running', 'completed']);
   });
 
-  it("the owner's stream on instance B tells the changes instance A makes to reviews B never ran nor followed", async () => {
+  it("the owner's stream on instance B tells the changes instance A makes to reviews B never ran nor followed", {
+    timeout: 60_000,
+  }, async () => {
     const { databaseUrl, token, clients } = await instances(1, { concurrency: 2 });
     const onA = clients[0]!;
-    const first = await onA.createReview(body('SLEEP 4000\n'));
-    const second = await onA.createReview(body('SLEEP 5000\n'));
+    const first = await onA.createReview(body('SLEEP 60000\n'));
+    const second = await onA.createReview(body('SLEEP 60000\n'));
     await reaches(onA, first.review_id, 'running');
     await reaches(onA, second.review_id, 'running');
     const b = await another(databaseUrl);
@@ -120,12 +122,15 @@ describe.skipIf(!postgresAvailable())('several instances on one database', () =>
       }
     })().catch(() => {});
     const statesOf = (id: string) => seen.filter((job) => job.review_id === id).map((job) => job.status);
-    await expect.poll(() => statesOf(second.review_id).at(-1), { timeout: 20_000 }).toBe('completed');
-    await expect.poll(() => statesOf(first.review_id).at(-1)).toBe('completed');
-    expect(unfinished).toBe(2);
-    expect(statesOf(first.review_id)).toEqual(['running', 'completed']);
-    expect(statesOf(second.review_id)).toEqual(['running', 'completed']);
-    // a review made on A after B's stream opened reaches it too, all its changes
+    await expect.poll(() => unfinished, { timeout: 20_000 }).toBe(2);
+    // the cancels are made on A, which runs both: B hears of them only through the database
+    await onA.cancelReview(first.review_id);
+    await onA.cancelReview(second.review_id);
+    await expect.poll(() => statesOf(second.review_id).at(-1), { timeout: 20_000 }).toBe('failed');
+    await expect.poll(() => statesOf(first.review_id).at(-1), { timeout: 20_000 }).toBe('failed');
+    expect(statesOf(first.review_id)).toEqual(['running', 'failed']);
+    expect(statesOf(second.review_id)).toEqual(['running', 'failed']);
+    // a review made on A after B's stream opened reaches it too, to its end
     const later = await onA.createReview(body('SLEEP 0\n'));
     await expect.poll(() => statesOf(later.review_id).at(-1), { timeout: 20_000 }).toBe('completed');
     expect(statesOf(later.review_id)[0]).toBe('queued');
