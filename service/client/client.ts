@@ -11,8 +11,16 @@ import type {
   TokenList,
 } from '../api/schemas.ts';
 import { reviewEvents } from './events.ts';
+import { followReviews, ownerEvents, type OwnerEvent } from './owner-events.ts';
 import { newIdempotencyKey } from './idempotency-key.ts';
-import type { CallOptions, ClientOptions, CreateReviewOptions, EventsOptions, WaitOptions } from './options.ts';
+import type {
+  CallOptions,
+  ClientOptions,
+  CreateReviewOptions,
+  EventsOptions,
+  FollowOptions,
+  WaitOptions,
+} from './options.ts';
 import { createTransport } from './transport.ts';
 import { waitForReview } from './wait.ts';
 
@@ -43,6 +51,10 @@ export interface DiffReviewClient {
   getSarif(reviewId: string, options?: CallOptions): Promise<SarifLog>;
   /** GET /v1/reviews/{id}/events: each state of the job until a terminal one (Server-Sent Events). */
   events(reviewId: string, options?: EventsOptions): AsyncGenerator<ReviewJob, void, undefined>;
+  /** GET /v1/events: the owner's unfinished reviews, `ready`, then every change of any of them, until the service ends the stream. */
+  ownerEvents(options?: EventsOptions): AsyncGenerator<OwnerEvent, void, undefined>;
+  /** Keeps GET /v1/events open (reopened with backoff) until the signal fires or the token is refused. */
+  followReviews(options: FollowOptions): Promise<never>;
   /** Waits for `completed` or `failed`: events first, polling when they are missing or break. */
   waitForReview(reviewId: string, options?: WaitOptions): Promise<ReviewJob>;
   /** GET /v1/rules/{id} (no token needed): one rule's documentation, its page as Markdown included. */
@@ -84,6 +96,8 @@ export function createClient(options: ClientOptions): DiffReviewClient {
     cancelReview: (id, o = {}) => transport.json({ method: 'POST', path: review(id, '/cancel'), signal: o.signal }),
     getSarif: (id, o = {}) => transport.json({ method: 'GET', path: review(id, '/sarif'), signal: o.signal }),
     events: (id, o = {}) => reviewEvents(transport, id, o),
+    ownerEvents: (o = {}) => ownerEvents(transport, o),
+    followReviews: (o) => followReviews(transport, o),
     waitForReview: (id, o = {}) => waitForReview(client, id, o),
     getRule: (id, o = {}) =>
       transport.json({ method: 'GET', path: `/v1/rules/${encodeURIComponent(id)}`, anonymous: true, signal: o.signal }),

@@ -6,6 +6,7 @@ export type {
   ClientOptions,
   CreateReviewOptions,
   EventsOptions,
+  FollowOptions,
   TokenSource,
   WaitOptions,
 } from './options.ts';
@@ -18,6 +19,7 @@ export {
   TimeoutError,
   type ApiErrorInit,
 } from './errors.ts';
+export type { OwnerEvent } from './owner-events.ts';
 export { isTerminal, isTerminalStatus } from '../api/review-status.ts';
 export { parseRetryAfter } from './retry-after.ts';
 export { parseServerSentEvents, EventStreamParser, type ServerSentEvent } from './sse.ts';

@@ -63,6 +63,26 @@ export interface CreateReviewOptions extends CallOptions {
 
 export type EventsOptions = CallOptions;
 
+/** followReviews: the owner's reviews on one event stream, kept open. */
+export interface FollowOptions extends CallOptions {
+  /** Each state told, of any of the owner's reviews (a state may be told again after a reconnect). */
+  onUpdate: (job: ReviewJob) => void;
+  /**
+   * The stream is (again) open and has told every review unfinished on connect (their ids). A job
+   * the caller follows that is not among them finished (or was deleted) while it was not open.
+   */
+  onReady?: (unfinished: ReadonlySet<string>) => void | Promise<void>;
+  /**
+   * The stream was refused or broke: runs at once, then after each pause until the stream is opened
+   * again (poll here). What it throws ends the following.
+   */
+  onDown?: (error: unknown) => void | Promise<void>;
+  /** First pause before opening a refused or broken stream again. Default 1000 ms. */
+  retryIntervalMs?: number;
+  /** The pause grows by half each time up to this. Default 30 000 ms. */
+  maxRetryIntervalMs?: number;
+}
+
 export interface WaitOptions extends CallOptions {
   /** Called with each new state of the job (also the first one seen), at most once per state. */
   onUpdate?: (job: ReviewJob) => void;

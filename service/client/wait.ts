@@ -83,7 +83,7 @@ function fallsBackToPolling(error: unknown): boolean {
   return error instanceof DiffReviewError;
 }
 
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
+export function sleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal.aborted) {
       reject(signal.reason);

@@ -7,8 +7,7 @@ import { isTerminal } from '../api/review-status.ts';
 import type { ReviewEvents } from '../jobs/review-events.ts';
 import type { StoredReview } from '../store/types.ts';
 import type { EventStreamSlot } from './event-stream-slots.ts';
-
-const HEARTBEAT_MS = 15_000;
+import { openEventStream } from './event-stream.ts';
 
 export interface ReviewStreamOptions {
   review: StoredReview;
@@ -24,43 +23,22 @@ export function streamReviewEvents(
   reply: FastifyReply,
   { review, events, view, slot, lifetimeMs }: ReviewStreamOptions,
 ) {
-  reply.hijack();
-  const raw = reply.raw;
-  raw.writeHead(200, {
-    'content-type': 'text/event-stream; charset=utf-8',
-    'cache-control': 'no-cache, no-transform',
-    connection: 'keep-alive',
-    'x-accel-buffering': 'no',
-  });
-  let done = false;
+  let unsubscribe = () => {};
+  const stream = openEventStream(reply, { events, slot, lifetimeMs, onEnd: () => unsubscribe() });
   // view() is async (a completed job reads its comments), so events go out through one chain, in order.
   let chain = Promise.resolve();
   const send = (state: StoredReview) => {
     chain = chain
       .then(async () => {
-        if (done) return;
-        raw.write(`event: review\ndata: ${JSON.stringify(await view(state))}\n\n`);
-        if (isTerminal(state)) finish();
+        if (stream.ended) return;
+        stream.send('review', await view(state));
+        if (isTerminal(state)) stream.end();
       })
       .catch((error: unknown) => {
         request.log.error({ err: error, review_id: state.review_id }, 'event stream failed');
-        finish();
+        stream.end();
       });
   };
-  const unsubscribe = events.subscribe(review.review_id, send, review);
-  const stopOnShutdown = events.onShutdown(() => finish());
-  const heartbeat = setInterval(() => raw.write(': keep-alive\n\n'), HEARTBEAT_MS);
-  const expiry = setTimeout(() => finish(), lifetimeMs);
-  function finish() {
-    if (done) return;
-    done = true;
-    unsubscribe();
-    stopOnShutdown();
-    clearInterval(heartbeat);
-    clearTimeout(expiry);
-    slot.release();
-    raw.end();
-  }
-  raw.on('close', finish);
+  unsubscribe = events.subscribe(review.review_id, send, review);
   send({ ...review });
 }

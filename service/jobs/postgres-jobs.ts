@@ -1,6 +1,6 @@
 // Jobs and their events in PostgreSQL mode, wired together: the pg-boss runner, and the listener
 // that hears every instance's review and token changes. A review change is re-read and told to this
-// instance's followers (SSE); a review this instance runs that ended elsewhere is stopped (a
+// instance's followers (SSE, of the review or of its owner); a review this instance runs that ended elsewhere is stopped (a
 // cancel); a deleted one leaves the in-memory copies, and a changed token is read again. After the
 // listener (re)connects, everything followed is re-read, so no terminal event is missed.
 import type { PostgresStore } from '../store/postgres/postgres-store.ts';
@@ -35,13 +35,15 @@ export async function startPostgresJobs(options: PostgresJobsOptions): Promise<R
         reviewChanged(reviewId, status) {
           runner.reviewChanged(reviewId, status);
           if (status === 'deleted') store.atHand.forget(reviewId);
-          else if (events.followed(reviewId)) retell(reviewId);
+          // The payload names no owner: with an owner-wide stream open here, every change is read.
+          else if (events.followed(reviewId) || events.followsOwners()) retell(reviewId);
         },
         tokenChanged: (tokenId) => void store.atHand.tokenChanged(tokenId).catch(() => {}),
         jobQueued: () => runner.jobQueued(),
         onListening() {
           void store.atHand.reloadTokens().catch(() => {});
           for (const reviewId of events.followedReviews()) retell(reviewId);
+          events.resync();
         },
         onLost: () => store.atHand.distrust(),
       },

@@ -1,5 +1,5 @@
-// Job state changes, for the Server-Sent Events stream (and anything else that wants to follow a job).
-// In PostgreSQL mode a change can be heard twice (from this instance's runner and from the
+// Job state changes, for the Server-Sent Events streams (and anything else that wants to follow a
+// job): one job's followers, and an owner's (GET /v1/events, every job of one owner). In PostgreSQL mode a change can be heard twice (from this instance's runner and from the
 // database's NOTIFY), so a state already told to a job's followers is not told again.
 import { EventEmitter } from 'node:events';
 import type { StoredReview } from '../store/types.ts';
@@ -8,10 +8,13 @@ export type ReviewListener = (review: StoredReview) => void;
 
 export class ReviewEvents {
   readonly #emitter = new EventEmitter().setMaxListeners(0);
+  /** Followers of every job of one owner, by owner (they tell duplicates apart themselves). */
+  readonly #owners = new EventEmitter().setMaxListeners(0);
   /** The last state told per followed job (status and time of its last change). */
   readonly #told = new Map<string, string>();
 
   changed(review: StoredReview): void {
+    if (this.#owners.listenerCount(review.owner) > 0) this.#owners.emit(review.owner, { ...review });
     const id = review.review_id;
     if (this.#emitter.listenerCount(id) === 0) return;
     const state = `${review.status} ${review.updated_at}`;
@@ -29,6 +32,30 @@ export class ReviewEvents {
       this.#emitter.off(reviewId, listener);
       if (this.#emitter.listenerCount(reviewId) === 0) this.#told.delete(reviewId);
     };
+  }
+
+  /** Follows every job of the owner. Returns the function that unsubscribes. */
+  subscribeOwner(owner: string, listener: ReviewListener): () => void {
+    this.#owners.on(owner, listener);
+    return () => this.#owners.off(owner, listener);
+  }
+
+  /** Whether anyone follows every job of some owner (then any change heard from elsewhere is worth a read). */
+  followsOwners(): boolean {
+    return this.#owners.eventNames().length > 0;
+  }
+
+  /**
+   * The listener that hears other instances' changes was away and is back: changes may have been
+   * missed, so owner-wide followers read again what they follow. Returns the function that unsubscribes.
+   */
+  onResync(listener: () => void): () => void {
+    this.#emitter.on(RESYNC, listener);
+    return () => this.#emitter.off(RESYNC, listener);
+  }
+
+  resync(): void {
+    this.#emitter.emit(RESYNC);
   }
 
   /** Whether anyone follows the job (a change heard from elsewhere is worth a read only then). */
@@ -53,3 +80,4 @@ export class ReviewEvents {
 }
 
 const SHUTDOWN = Symbol('shutdown');
+const RESYNC = Symbol('resync');

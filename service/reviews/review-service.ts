@@ -18,6 +18,9 @@ import { toReviewJob } from './job-view.ts';
 import { decodeCursor, encodeCursor } from './list-cursor.ts';
 import { ownedBy } from './ownership.ts';
 
+/** Reviews read at a time by unfinishedOf. */
+const UNFINISHED_PAGE = 500;
+
 export interface ReviewServiceOptions {
   store: ReviewStore & ReviewFileStore & IdempotencyStore;
   /** The store's synchronous lookup, where it has one (see peek). */
@@ -100,6 +103,23 @@ export class ReviewService {
         );
     }
     return { reviews, next_cursor: more ? encodeCursor(page[limit - 1]!.review_id) : null };
+  }
+
+  /**
+   * The owner's queued and running reviews, newest first: what an owner-wide event stream tells
+   * on connect. Bounded in practice by the queue limit (maxQueuedJobs) and the workers.
+   */
+  async unfinishedOf(owner: string): Promise<StoredReview[]> {
+    const found: StoredReview[] = [];
+    for (const status of ['running', 'queued'] as const) {
+      for (let before: string | undefined; ; ) {
+        const page = await this.#o.store.listReviews({ owner, status, limit: UNFINISHED_PAGE, before });
+        found.push(...page);
+        if (page.length < UNFINISHED_PAGE) break;
+        before = page.at(-1)!.review_id;
+      }
+    }
+    return found;
   }
 
   async cancel(owner: string, id: string): Promise<ReviewJob> {

@@ -1,4 +1,4 @@
-// /v1/reviews: create, get, list, cancel, events (SSE), SARIF.
+// /v1/reviews: create, get, list, cancel, events (SSE), SARIF; /v1/events: all of an owner's events (SSE).
 import Type from 'typebox';
 import type { FastifyInstance } from 'fastify';
 import { DiffTooLargeError } from '../../api/errors.ts';
@@ -15,6 +15,7 @@ import type { ReviewService } from '../../reviews/review-service.ts';
 import { principalOf } from '../auth.ts';
 import { errorResponses, JSON_TYPE, reviewSecurity } from '../route-schemas.ts';
 import { streamReviewEvents } from '../review-events-stream.ts';
+import { streamOwnerEvents } from '../owner-events-stream.ts';
 import type { FinishedBodies } from '../finished-bodies.ts';
 import { isTerminal } from '../../api/review-status.ts';
 import type { ReviewEvents } from '../../jobs/review-events.ts';
@@ -189,6 +190,38 @@ export function reviewRoutes(
         review,
         events,
         view: (r) => reviews.view(r),
+        slot,
+        lifetimeMs: streams.limits.lifetimeMs,
+      });
+    },
+  });
+
+  // Not under /v1/reviews/: "events" would read as a review id there (GET /v1/reviews/{review_id}).
+  app.get('/v1/events', {
+    config: { auth: reviewRead, ...readLimit },
+    schema: {
+      operationId: 'getEvents',
+      summary: "Follow all the token owner's reviews as Server-Sent Events",
+      description:
+        "One stream for every review of the token's owner, for a dashboard that follows many jobs (one socket instead of one per job). " +
+        'On connect: `event: review` for each queued or running review, then `event: ready` (data `{"unfinished": n}`); after it, `event: review` with the job as JSON in `data` on every state change of any of the owner\'s reviews, new ones included. Other owners\' reviews are never told. ' +
+        'There are no event ids: a client that reconnects gets the unfinished reviews again, and reads a job it followed that is not among them (finished meanwhile) with GET /v1/reviews/{review_id} or the list. Comment lines (`: keep-alive`) keep idle connections open. ' +
+        `The stream counts among the event streams: a token may hold ${streams.limits.perToken} open at once and the service ${streams.limits.total} in all; beyond, 429 \`rate_limited\` with Retry-After. ` +
+        `It does not end by itself, except after ${formatDuration(streams.limits.lifetimeMs)} or when the service stops: reconnect.`,
+      tags,
+      security: reviewSecurity,
+      response: {
+        200: { description: 'An event stream.', content: { 'text/event-stream': { schema: Type.String() } } },
+        ...errorResponses(401, 403, 429, 500),
+      },
+    },
+    handler: async (request, reply) => {
+      const { owner, tokenId } = principalOf(request);
+      const slot = streams.take(tokenId);
+      return streamOwnerEvents(request, reply, {
+        owner,
+        events,
+        reviews,
         slot,
         lifetimeMs: streams.limits.lifetimeMs,
       });

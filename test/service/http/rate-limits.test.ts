@@ -147,6 +147,7 @@ describe('rate limits per token (read 5, create 3, tokens 5 per minute)', () => 
       ['/v1/reviews/{review_id}/cancel', 'post'],
       ['/v1/reviews/{review_id}/sarif', 'get'],
       ['/v1/reviews/{review_id}/events', 'get'],
+      ['/v1/events', 'get'],
       ['/v1/auth/tokens', 'post'],
       ['/v1/auth/tokens', 'get'],
       ['/v1/auth/tokens/{id}', 'delete'],

@@ -102,6 +102,42 @@ describe.skipIf(!postgresAvailable())('several instances on one database', () =>
     expect(seen).toEqual(['running', 'completed']);
   });
 
+  it("the owner's stream on instance B tells the changes instance A makes to reviews B never ran nor followed", {
+    timeout: 60_000,
+  }, async () => {
+    const { databaseUrl, token, clients } = await instances(1, { concurrency: 2 });
+    const onA = clients[0]!;
+    const first = await onA.createReview(body('SLEEP 60000\n'));
+    const second = await onA.createReview(body('SLEEP 60000\n'));
+    await reaches(onA, first.review_id, 'running');
+    await reaches(onA, second.review_id, 'running');
+    const b = await another(databaseUrl);
+    const seen: ReviewJob[] = [];
+    let unfinished = -1;
+    const controller = new AbortController();
+    const reading = (async () => {
+      for await (const event of b.client(token).ownerEvents({ signal: controller.signal })) {
+        if (event.type === 'ready') unfinished = event.unfinished;
+        else seen.push(event.job);
+      }
+    })().catch(() => {});
+    const statesOf = (id: string) => seen.filter((job) => job.review_id === id).map((job) => job.status);
+    await expect.poll(() => unfinished, { timeout: 20_000 }).toBe(2);
+    // the cancels are made on A, which runs both: B hears of them only through the database
+    await onA.cancelReview(first.review_id);
+    await onA.cancelReview(second.review_id);
+    await expect.poll(() => statesOf(second.review_id).at(-1), { timeout: 20_000 }).toBe('failed');
+    await expect.poll(() => statesOf(first.review_id).at(-1), { timeout: 20_000 }).toBe('failed');
+    expect(statesOf(first.review_id)).toEqual(['running', 'failed']);
+    expect(statesOf(second.review_id)).toEqual(['running', 'failed']);
+    // a review made on A after B's stream opened reaches it too, to its end
+    const later = await onA.createReview(body('SLEEP 0\n'));
+    await expect.poll(() => statesOf(later.review_id).at(-1), { timeout: 20_000 }).toBe('completed');
+    expect(statesOf(later.review_id)[0]).toBe('queued');
+    controller.abort();
+    await reading;
+  });
+
   it('an instance that stops hands its running review to another, which finishes it once', async () => {
     const { databaseUrl, token, clients } = await instances(1, { concurrency: 1, shutdownGraceMs: 0 });
     const slow = await clients[0]!.createReview(body('SLEEP 1500\n'));

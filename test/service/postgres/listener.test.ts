@@ -52,6 +52,29 @@ describe.skipIf(!postgresAvailable())("an instance's listener connection broken"
     return t;
   }
   const listeners = async () => (await admin.query<{ pid: number }>(LISTENERS, [database])).rows.map((r) => r.pid);
+  const statusOf = (id: string) => async () =>
+    (await admin.query('SELECT status FROM reviews WHERE review_id = $1', [id])).rows[0]?.status;
+
+  /**
+   * Kills the listener of the second instance (not `listenerOfA`), runs `during` while no new
+   * connection to the database is allowed (superusers included: it cannot come back), then allows them.
+   */
+  async function whileListenerDown(listenerOfA: number, during: () => Promise<void>) {
+    const maintenance = new pg.Client({ connectionString: cluster.adminUrl });
+    await maintenance.connect();
+    const allow = (yes: boolean) =>
+      maintenance.query(`ALTER DATABASE ${pg.escapeIdentifier(database)} WITH ALLOW_CONNECTIONS ${yes}`);
+    try {
+      await allow(false);
+      const listenerOfB = (await listeners()).find((pid) => pid !== listenerOfA);
+      await admin.query('SELECT pg_terminate_backend($1)', [listenerOfB]);
+      expect(await eventually(async () => (await listeners()).includes(listenerOfB!), false)).toBe(false);
+      await during();
+    } finally {
+      await allow(true);
+      await maintenance.end();
+    }
+  }
 
   it('frozen: a token revoked meanwhile is refused (the listener proves it is alive, or is not trusted)', async () => {
     const s = await start();
@@ -91,30 +114,39 @@ describe.skipIf(!postgresAvailable())("an instance's listener connection broken"
     })();
     await eventually(async () => seen.length, 1);
 
-    // No new connections to the database for a while (superusers included), then B's listener
-    // killed: it cannot come back until they are allowed again.
-    const maintenance = new pg.Client({ connectionString: cluster.adminUrl });
-    await maintenance.connect();
-    const allow = (yes: boolean) =>
-      maintenance.query(`ALTER DATABASE ${pg.escapeIdentifier(database)} WITH ALLOW_CONNECTIONS ${yes}`);
-    try {
-      await allow(false);
-      const listenerOfB = (await listeners()).find((pid) => pid !== listenerOfA);
-      await admin.query('SELECT pg_terminate_backend($1)', [listenerOfB]);
-      expect(await eventually(async () => (await listeners()).includes(listenerOfB!), false)).toBe(false);
+    await whileListenerDown(listenerOfA!, async () => {
       // Meanwhile A finishes the followed review, and retention deletes the finished one: B hears neither.
-      const status = async () =>
-        (await admin.query('SELECT status FROM reviews WHERE review_id = $1', [slow.review_id])).rows[0]?.status;
-      expect(await eventually(status, 'completed')).toBe('completed');
+      expect(await eventually(statusOf(slow.review_id), 'completed')).toBe('completed');
       await admin.query('DELETE FROM reviews WHERE review_id = $1', [done.review_id]);
-    } finally {
-      await allow(true);
-      await maintenance.end();
-    }
+    });
     expect(await eventually(read, 404)).toBe(404);
     expect(await eventually(async () => (await listeners()).length, 2)).toBe(2);
     expect(await read()).toBe(404); // and stays so once the listener is back
     await following;
     expect(seen).toEqual(['running', 'completed']);
+  });
+
+  it("killed: the owner's stream (GET /v1/events) reads again what it told unfinished, and tells its end", async () => {
+    const a = await start();
+    const client = a.client();
+    const slow = await client.createReview({ diff: 'SLEEP 1500\n', repository: 'github.com/acme/app' });
+    await eventually(async () => (await client.getReview(slow.review_id)).status, 'running');
+    const [listenerOfA] = await listeners();
+    b = await startTestService({ databaseUrl, dashboardToken: DASHBOARD, workerFile });
+    // B's only follower of the review is the owner's stream: nothing else re-reads it for B.
+    const told: string[] = [];
+    const controller = new AbortController();
+    const reading = (async () => {
+      for await (const event of b!.client(a.reviewToken).ownerEvents({ signal: controller.signal }))
+        if (event.type === 'review') told.push(event.job.status);
+    })().catch(() => {});
+    expect(await eventually(async () => told.length, 1)).toBe(1);
+    await whileListenerDown(listenerOfA!, async () => {
+      expect(await eventually(statusOf(slow.review_id), 'completed')).toBe('completed');
+    });
+    expect(await eventually(async () => told.at(-1), 'completed')).toBe('completed');
+    expect(told).toEqual(['running', 'completed']);
+    controller.abort();
+    await reading;
   });
 });

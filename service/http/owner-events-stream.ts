@@ -1,0 +1,87 @@
+// GET /v1/events: every state change of the token owner's reviews on one Server-Sent Events
+// stream, so that a dashboard following many jobs holds one socket, not one per job. On connect
+// (and again when PostgreSQL mode's listener was away and changes may have been missed) the
+// owner's unfinished reviews are told, then `event: ready`; after it, each change as it happens.
+// A client that reconnects gets that again: a job it followed that is not among them finished
+// meanwhile, and one GET (or the list) reads it. No `id:` lines: resuming from Last-Event-ID would
+// need a log of changes the service does not keep.
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { LRUCache } from 'lru-cache';
+import { isTerminal } from '../api/review-status.ts';
+import type { ReviewJob } from '../api/schemas.ts';
+import type { ReviewEvents } from '../jobs/review-events.ts';
+import type { StoredReview } from '../store/types.ts';
+import type { EventStreamSlot } from './event-stream-slots.ts';
+import { openEventStream } from './event-stream.ts';
+
+export interface OwnerStreamOptions {
+  owner: string;
+  events: ReviewEvents;
+  reviews: {
+    view(review: StoredReview): Promise<ReviewJob>;
+    unfinishedOf(owner: string): Promise<StoredReview[]>;
+    find(owner: string, id: string): Promise<StoredReview>;
+  };
+  slot: EventStreamSlot;
+  lifetimeMs: number;
+}
+
+/** States told per stream, to leave out repeats (PostgreSQL mode hears a change twice) and stale re-reads. */
+const TOLD_MAX = 10_000;
+
+export function streamOwnerEvents(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  { owner, events, reviews, slot, lifetimeMs }: OwnerStreamOptions,
+) {
+  const unsubscribe: (() => void)[] = [];
+  const stream = openEventStream(reply, {
+    events,
+    slot,
+    lifetimeMs,
+    onEnd: () => {
+      for (const off of unsubscribe) off();
+    },
+  });
+  const told = new LRUCache<string, Pick<StoredReview, 'status' | 'updated_at'>>({ max: TOLD_MAX });
+  const tell = async (state: StoredReview) => {
+    const before = told.get(state.review_id);
+    const news =
+      before === undefined ||
+      state.updated_at > before.updated_at ||
+      (state.updated_at === before.updated_at && state.status !== before.status);
+    if (!news || stream.ended) return;
+    told.set(state.review_id, { status: state.status, updated_at: state.updated_at });
+    stream.send('review', await reviews.view(state));
+  };
+  // view() is async, so everything goes out through one chain, in order.
+  let chain = Promise.resolve();
+  const step = (what: () => Promise<void>) => {
+    chain = chain.then(what).catch((error: unknown) => {
+      request.log.error({ err: error }, 'event stream failed');
+      stream.end();
+    });
+  };
+  const tellUnfinished = async () => {
+    const unfinished = await reviews.unfinishedOf(owner);
+    for (const review of unfinished) await tell(review);
+    return unfinished.length;
+  };
+  unsubscribe.push(events.subscribeOwner(owner, (state) => step(() => tell(state))));
+  unsubscribe.push(
+    events.onResync(() =>
+      step(async () => {
+        // What was told unfinished may have finished unheard; and new jobs may have come.
+        for (const [id, state] of [...told.entries()]) {
+          if (isTerminal(state)) continue;
+          const now = await reviews.find(owner, id).catch(() => undefined); // deleted meanwhile
+          if (now) await tell(now);
+        }
+        await tellUnfinished();
+      }),
+    ),
+  );
+  step(async () => {
+    stream.send('ready', { unfinished: await tellUnfinished() });
+  });
+}
