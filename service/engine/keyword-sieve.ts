@@ -4,8 +4,8 @@
 // (a single-keyword regex, the benchmark's baseline, costs about as much). The text is read as bytes (Latin-1, so byte offset = string index) in 4-byte blocks at
 // every even offset, and each block is looked up in a hash set. For every keyword and each
 // parity of its start, the set holds one block that an occurrence there must produce: a block
-// inside the keyword, or one that overlaps it by three characters and has any byte in the fourth
-// place (256 entries). Of the possible blocks the rarest in source code is chosen, so that few
+// inside the keyword, or one that overlaps it by three characters and has any ASCII byte in the
+// fourth place (99 entries, NEIGHBOUR_BYTES). Of the possible blocks the rarest in source code is chosen, so that few
 // blocks are found by accident; a found block is checked against the keywords it stands for.
 
 /**
@@ -63,8 +63,8 @@ function rarity(text: string): number {
 }
 
 /**
- * What a block that reaches past its keyword loses of its rarity (half-bits): it takes 256 table
- * entries (any byte there), and hundreds of keywords with such blocks double the table, which
+ * What a block that reaches past its keyword loses of its rarity (half-bits): it takes 99 table
+ * entries (any neighbour byte there), and hundreds of keywords with such blocks double the table, which
  * then no longer stays in the cache. 8 keeps the table of ~1,000 keywords at the size of ~200.
  */
 const EDGE_PENALTY = 8;
@@ -271,14 +271,24 @@ function blocksOf(keyword: string): { at: number; values: number[] }[] {
   return out;
 }
 
-/** The block values of `keyword[at .. at + 3]`, any byte where the block reaches past the keyword. */
+/**
+ * The bytes beside a keyword, where a block reaches past it: what a line's text holds (printable
+ * ASCII and tab), the line breaks and the `+` of the diff around it, and the zeros that pad the
+ * text's end. Not any byte: 99 table entries instead of 256 keep the table of short keywords
+ * (`3Q~`, `"SK`, `://`) small enough for the cache and the filter sparse. A keyword right beside
+ * a non-ASCII character is not found; no rule needs that (keywords stand beside ASCII quotes,
+ * spaces, punctuation and word characters).
+ */
+const NEIGHBOUR_BYTES = [0, 9, 10, 13, ...Array.from({ length: 127 - 32 }, (_, i) => 32 + i)];
+
+/** The block values of `keyword[at .. at + 3]`, each neighbour byte where the block reaches past the keyword. */
 function expand(keyword: string, at: number): number[] {
   let values = [0];
   for (let k = 0; k < 4; k++) {
     const index = at + k;
     const shift = 8 * k;
     if (index >= 0 && index < keyword.length) values = values.map((v) => v | (keyword.charCodeAt(index) << shift));
-    else values = values.flatMap((v) => Array.from({ length: 256 }, (_, byte) => v | (byte << shift)));
+    else values = values.flatMap((v) => NEIGHBOUR_BYTES.map((byte) => v | (byte << shift)));
   }
   return values.map((v) => v | 0);
 }
