@@ -253,12 +253,16 @@ export function ReviewsView(props: { connectionKey: number; stale: boolean; acti
       </div>
       <div class={`split ${detailShown ? 'detail-shown' : ''}`}>
         <div class="list-pane">
-          <FilterBar
-            input={input}
-            onInput={(change) => setInput((current) => ({ ...current, ...change }))}
-            counts={counts}
-            searchRef={searchRef}
-          />
+          {/* Stays on top of the scrolled list: the filters, and the stale mark seen from row 200 too. */}
+          <div class="list-head">
+            <FilterBar
+              input={input}
+              onInput={(change) => setInput((current) => ({ ...current, ...change }))}
+              counts={counts}
+              searchRef={searchRef}
+            />
+            {props.stale && jobs && !error && <StaleNote loadedAt={loadedAt} what="reviews" />}
+          </div>
           {all && cursor && (
             <p class="load-progress" role="status">
               {moreError
@@ -288,7 +292,6 @@ export function ReviewsView(props: { connectionKey: number; stale: boolean; acti
             )
           ) : (
             <>
-              {props.stale && <StaleNote loadedAt={loadedAt} what="reviews" />}
               <div ref={listRef}>
                 <JobList jobs={visible} groups={groups} selectedId={selectedId} now={now} onSelect={open} />
               </div>

@@ -2,7 +2,9 @@
 // service (the real review engine) with 210 reviews over 7 repositories, some with 100+ comments,
 // some failed or cancelled, and 30 tokens (some expired). Finding things (search, the repository
 // filter, Cancelled apart from Failed, sort, grouping, counts) and the keyboard (one tab stop for
-// the list, j/k, Enter, /, Esc) at 800x600 and 1920x1080, light and dark, with screenshots.
+// the list, j/k, Enter, /, Esc) at 800x600 and 1920x1080, light and dark, with screenshots; and
+// going offline with every page loaded and back (defect 3). Over 300 lines: the tests share the one
+// seeded service, which takes most of the file's run time to fill.
 import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -65,22 +67,27 @@ const shot = (page: Page, name: string) => page.screenshot({ path: path.join(SCR
 describe.skipIf(!chromiumPath && !inCI())('desktop renderer in Chromium at scale (issue 14)', () => {
   let renderer: RendererBuild;
   let service: Service;
+  let dataDir: string;
   let dashboardToken: string;
   let jobs: ReviewJob[];
   let app: RendererHarness;
   const clock = new TestClock();
-
-  beforeAll(async () => {
-    if (!chromiumPath) throw new Error(MISSING_CHROMIUM.replace('Skipping', 'Cannot run'));
-    mkdirSync(SCREENSHOTS, { recursive: true });
-    service = await createService({
-      dataDir: mkdtempSync(path.join(os.tmpdir(), 'diff-review-scale-')),
-      port: 0,
+  /** The seeded service; started again on its port (same data) after the offline tests stop it. */
+  const start = (port = 0) =>
+    createService({
+      dataDir,
+      port,
       logLevel: 'silent',
       concurrency: 2,
       clock,
       rateLimits: { create: 10_000, read: 100_000, tokens: 10_000 },
     });
+
+  beforeAll(async () => {
+    if (!chromiumPath) throw new Error(MISSING_CHROMIUM.replace('Skipping', 'Cannot run'));
+    mkdirSync(SCREENSHOTS, { recursive: true });
+    dataDir = mkdtempSync(path.join(os.tmpdir(), 'diff-review-scale-'));
+    service = await start();
     dashboardToken = readFileSync(service.dashboardTokenFile!, 'utf8').trim();
     const admin = createClient({ baseUrl: service.url, token: dashboardToken, retry: 0 });
     const { token } = await admin.createToken({ name: 'Seeder' });
@@ -333,4 +340,99 @@ describe.skipIf(!chromiumPath && !inCI())('desktop renderer in Chromium at scale
     await page.getByRole('button', { name: 'Done' }).click();
     await page.getByRole('tab', { name: 'Reviews' }).click();
   });
+
+  // Defect 3 at scale: 210 loaded rows, a selection deep in the list and the filters survive the
+  // service going away and coming back. At 800 every page is loaded by grouping and a sort; at
+  // 1920 by "Load more", page after page.
+  for (const [width, height] of [
+    [800, 600],
+    [1920, 1080],
+  ] as const) {
+    it(`offline at ${width}x${height}: 210 loaded rows stay, marked stale, and the view comes back`, async () => {
+      const { page } = app;
+      const grouped = width < 900;
+      await page.emulateMedia({ colorScheme: 'light' });
+      await page.setViewportSize({ width, height });
+      // The tokens loaded once (as a test before may have), so there is a list to keep.
+      await page.getByRole('tab', { name: 'Tokens' }).click();
+      await page.locator('tr[data-token-id]').nth(29).waitFor();
+      await page.getByRole('tab', { name: 'Reviews' }).click();
+      if (await page.locator('.back-to-list').isVisible()) await page.locator('.back-to-list').click();
+      await page.getByLabel('Group by repository').setChecked(grouped);
+      await page.locator('#filter-sort').selectOption(grouped ? 'oldest' : 'newest');
+      if (grouped) {
+        await expect.poll(() => page.locator('.job-group').count()).toBe(7);
+      } else {
+        // Back to the first page: another status replaces the pages loaded before.
+        await page.getByLabel('Status').selectOption('completed');
+        await page.getByLabel('Status').selectOption('');
+        await expect.poll(() => rows(page).count()).toBe(25);
+        for (let loaded = 25; loaded < SEEDED; loaded += 25) {
+          await page.getByRole('button', { name: 'Load more' }).click();
+          await expect.poll(() => rows(page).count()).toBe(Math.min(loaded + 25, SEEDED));
+        }
+      }
+      await expect.poll(() => rows(page).count()).toBe(SEEDED);
+      const shownIds = () => rows(page).evaluateAll((els) => els.map((el) => el.getAttribute('data-review-id')));
+      const before = await shownIds();
+      const far = rows(page).nth(204);
+      await far.scrollIntoViewIfNeeded();
+      const chosenId = await far.getAttribute('data-review-id');
+      await far.click();
+      await page.locator('#detail-title').waitFor();
+      if (grouped) await page.locator('.back-to-list').click();
+      const selectedId = () => page.locator('.job-row[aria-current="true"]').getAttribute('data-review-id');
+
+      const stale = page.locator('[role="tabpanel"]:not([hidden])').getByText(/Showing what was loaded/);
+      const markInView = () =>
+        stale.evaluate((el) => {
+          const box = el.getBoundingClientRect();
+          const hit = document.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2);
+          return !!hit && el.contains(hit);
+        });
+
+      const port = Number(new URL(service.url).port);
+      await service.close();
+      try {
+        await page.getByRole('status').filter({ hasText: 'Offline' }).waitFor();
+        await stale.waitFor();
+        // Deep in the list, the mark is still in view: it stays on top of the list with the filters.
+        expect(await markInView()).toBe(true);
+        // A tab switch asks the service again (and fails): nothing loaded is dropped, tokens included.
+        await page.getByRole('tab', { name: 'Tokens' }).click();
+        await stale.waitFor();
+        expect(await page.locator('tr[data-token-id]').count()).toBeGreaterThanOrEqual(30);
+        await page.getByRole('tab', { name: 'Reviews' }).click();
+        await stale.waitFor();
+        expect(await shownIds()).toEqual(before);
+        expect(await selectedId()).toBe(chosenId);
+        expect(await markInView()).toBe(true);
+        if (width === 800) await page.screenshot({ path: path.join(SCREENSHOTS, 'scale-offline-800.png') });
+      } finally {
+        // Back for the tests after this one, whatever happened above.
+        service = await start(port);
+      }
+      // No waiting out the backoff; its own retry may get there first and take the banner away.
+      await page
+        .getByRole('button', { name: 'Retry now' })
+        .click({ timeout: 3000 })
+        .catch(() => {});
+      await page
+        .getByRole('status')
+        .filter({ hasText: `Connected · ${service.url}` })
+        .waitFor({ timeout: 10_000 });
+      await stale.waitFor({ state: 'detached' });
+      expect(await page.getByLabel('Group by repository').isChecked()).toBe(grouped);
+      expect(await page.locator('#filter-sort').inputValue()).toBe(grouped ? 'oldest' : 'newest');
+      await expect.poll(shownIds).toEqual(before);
+      expect(await selectedId()).toBe(chosenId);
+      await page.locator('.job-row[aria-current="true"]').click();
+      await page.locator('article.detail .mono').getByText(chosenId!).waitFor();
+      if (grouped) {
+        await page.locator('.back-to-list').click();
+        await page.getByLabel('Group by repository').uncheck();
+        await page.locator('#filter-sort').selectOption('newest');
+      }
+    }, 60_000);
+  }
 });
