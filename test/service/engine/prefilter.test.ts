@@ -121,6 +121,28 @@ describe('KeywordSieve', () => {
     }
   });
 
+  it('finds keywords right beside non-ASCII characters, on both sides, at both alignments', () => {
+    // Short keywords' blocks reach past them; the table holds only ASCII neighbours (keyword-sieve.ts).
+    const keywords = ['://', 'fit', 'TODO', 'eval(', 'ghp_', 'AKIA', '0Q~', '"SK', 'PRIVATE KEY'];
+    const sieve = new KeywordSieve(keywords);
+    for (const keyword of keywords)
+      for (const beside of ['é', '\u00a0', '€', '中', '😀'])
+        for (let pad = 0; pad < 2; pad++) {
+          const text = `${'x'.repeat(pad)}${beside}${keyword}${beside}y ${keyword}${beside}`;
+          const found = sieve.scan(text);
+          const offsets = [];
+          for (let i = 0; i < found.length; i += 2)
+            if (sieve.keywords[found[i + 1]!] === keyword) offsets.push(found[i]!);
+          const expected = [text.indexOf(keyword), text.lastIndexOf(keyword)];
+          expect({ keyword, beside, pad, offsets: offsets.sort((a, b) => a - b) }).toEqual({
+            keyword,
+            beside,
+            pad,
+            offsets: expected,
+          });
+        }
+  });
+
   it('reads only the range it is given', () => {
     const sieve = new KeywordSieve(['debugger']);
     const text = 'debugger; x; debugger;';
