@@ -4,8 +4,8 @@
 // (a single-keyword regex, the benchmark's baseline, costs about as much). The text is read as bytes (Latin-1, so byte offset = string index) in 4-byte blocks at
 // every even offset, and each block is looked up in a hash set. For every keyword and each
 // parity of its start, the set holds one block that an occurrence there must produce: a block
-// inside the keyword, or one that overlaps it by three characters and has any ASCII byte in the
-// fourth place (99 entries, NEIGHBOUR_BYTES). Of the possible blocks the rarest in source code is chosen, so that few
+// inside the keyword, or one that overlaps it by three characters and has any byte in the fourth
+// place (256 entries). Of the possible blocks the rarest in source code is chosen, so that few
 // blocks are found by accident; a found block is checked against the keywords it stands for.
 
 /**
@@ -63,8 +63,8 @@ function rarity(text: string): number {
 }
 
 /**
- * What a block that reaches past its keyword loses of its rarity (half-bits): it takes 99 table
- * entries (any neighbour byte there), and hundreds of keywords with such blocks double the table, which
+ * What a block that reaches past its keyword loses of its rarity (half-bits): it takes 256 table
+ * entries (any byte there), and hundreds of keywords with such blocks double the table, which
  * then no longer stays in the cache. 8 keeps the table of ~1,000 keywords at the size of ~200.
  */
 const EDGE_PENALTY = 8;
@@ -94,23 +94,14 @@ export class KeywordSieve {
   /** A bit set where some block hashes to: one load rejects most blocks before the two of the table. */
   private readonly filter: Int32Array;
   private readonly scratch: ScanScratch;
-  /** Per keyword and parity of its start: where its block begins, relative to the keyword. */
-  private readonly blockAt: Int8Array;
-  /** Keywords by their first and by their last three characters, for the pass beside non-ASCII text. */
-  private readonly byHead = new Map<string, number[]>();
-  private readonly byTail = new Map<string, number[]>();
 
   /** `scratch`: the bytes a scan reads the text into, shared by the sieves of one engine. */
   constructor(keywords: Iterable<string>, scratch = new ScanScratch()) {
     this.scratch = scratch;
     this.keywords = [...new Set(keywords)].sort();
     const byBlock = new Map<number, number[]>();
-    this.blockAt = new Int8Array(2 * this.keywords.length);
     this.keywords.forEach((keyword, index) => {
-      push(this.byHead, keyword.slice(0, 3), index);
-      push(this.byTail, keyword.slice(-3), index);
-      for (const [parity, { at, values }] of blocksOf(keyword).entries()) {
-        this.blockAt[2 * index + parity] = Math.min(at, 127);
+      for (const { at, values } of blocksOf(keyword)) {
         for (const block of values) {
           let list = byBlock.get(block);
           if (!list) byBlock.set(block, (list = []));
@@ -193,8 +184,7 @@ export class KeywordSieve {
     // Word j holds text[from + 4j .. from + 4j + 3] (little-endian); the block at 4j + 2 is the
     // high half of word j and the low half of word j + 1.
     bytes.fill(0, Math.max(0, n - 4), words * 4);
-    const slice = text.slice(from, to);
-    bytes.write(slice, 0, 'latin1');
+    bytes.write(text.slice(from, to), 0, 'latin1');
     const word = new Int32Array(bytes.buffer, bytes.byteOffset, words);
     const { first, second, firstPostings, secondPostings, shift, filter } = this;
     const filterShift = 32 - FILTER_BITS;
@@ -224,45 +214,7 @@ export class KeywordSieve {
         }
       }
     }
-    // Non-ASCII text (rare in code; measured natively): a keyword right beside such a character.
-    if (Buffer.byteLength(slice, 'utf8') !== slice.length) this.besideNonAscii(text, from, to, found);
     return found;
-  }
-
-  /**
-   * The occurrences the table cannot see: a keyword whose block reaches past it onto a character
-   * whose byte is not a NEIGHBOUR_BYTE (non-ASCII text). Only those: every other occurrence the
-   * loop above found already.
-   */
-  private besideNonAscii(text: string, from: number, to: number, found: number[]): void {
-    const nonAscii = /[^\x00-\x7f]/g;
-    nonAscii.lastIndex = from;
-    for (let m = nonAscii.exec(text); m !== null && m.index < to; m = nonAscii.exec(text)) {
-      const p = m.index;
-      if (IS_NEIGHBOUR[text.charCodeAt(p) & 0xff] === 1) continue; // its byte is one the table knows
-      // Keywords that start right after p, whose block begins one before them...
-      for (const index of this.byHead.get(text.slice(p + 1, p + 4)) ?? []) {
-        const start = p + 1;
-        const keyword = this.keywords[index]!;
-        if (
-          this.blockAt[2 * index + ((start - from) & 1)] === -1 &&
-          start + keyword.length <= to &&
-          text.startsWith(keyword, start)
-        )
-          found.push(start, index);
-      }
-      // ...and those that end right before p, whose block ends one after them.
-      for (const index of this.byTail.get(text.slice(p - 3, p)) ?? []) {
-        const keyword = this.keywords[index]!;
-        const start = p - keyword.length;
-        if (
-          start >= from &&
-          this.blockAt[2 * index + ((start - from) & 1)] === keyword.length - 3 &&
-          text.startsWith(keyword, start)
-        )
-          found.push(start, index);
-      }
-    }
   }
 
   /** The keywords whose block was found at `p`: those that really start where it says. */
@@ -319,32 +271,14 @@ function blocksOf(keyword: string): { at: number; values: number[] }[] {
   return out;
 }
 
-/**
- * The bytes beside a keyword, where a block reaches past it: what a line's text holds (printable
- * ASCII and tab), the line breaks and the `+` of the diff around it, and the zeros that pad the
- * text's end. Not any byte: 99 table entries instead of 256 keep the table of short keywords
- * (`3Q~`, `"SK`, `://`) small enough for the cache and the filter sparse. A keyword right beside
- * a non-ASCII character is not found; no rule needs that (keywords stand beside ASCII quotes,
- * spaces, punctuation and word characters).
- */
-const NEIGHBOUR_BYTES = [0, 9, 10, 13, ...Array.from({ length: 127 - 32 }, (_, i) => 32 + i)];
-const IS_NEIGHBOUR = new Uint8Array(256);
-for (const byte of NEIGHBOUR_BYTES) IS_NEIGHBOUR[byte] = 1;
-
-function push(map: Map<string, number[]>, key: string, value: number): void {
-  const list = map.get(key);
-  if (list) list.push(value);
-  else map.set(key, [value]);
-}
-
-/** The block values of `keyword[at .. at + 3]`, each neighbour byte where the block reaches past the keyword. */
+/** The block values of `keyword[at .. at + 3]`, any byte where the block reaches past the keyword. */
 function expand(keyword: string, at: number): number[] {
   let values = [0];
   for (let k = 0; k < 4; k++) {
     const index = at + k;
     const shift = 8 * k;
     if (index >= 0 && index < keyword.length) values = values.map((v) => v | (keyword.charCodeAt(index) << shift));
-    else values = values.flatMap((v) => NEIGHBOUR_BYTES.map((byte) => v | (byte << shift)));
+    else values = values.flatMap((v) => Array.from({ length: 256 }, (_, byte) => v | (byte << shift)));
   }
   return values.map((v) => v | 0);
 }
