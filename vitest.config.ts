@@ -6,6 +6,8 @@ export default defineConfig({
     // Real servers, worker threads and git: generous, but a hang still fails.
     testTimeout: 30_000,
     hookTimeout: 30_000,
+    // expect.poll waits for real UIs and services: 1 s (vitest's default) is too short on a busy 2-core machine.
+    expect: { poll: { timeout: 10_000 } },
     pool: 'forks',
     projects: [
       { extends: true, test: { name: 'default', include: ['test/**/*.test.ts'] } },
