@@ -10,9 +10,10 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createClient, type DiffReviewClient } from '../../service/client/index.ts';
+import { createClient } from '../../service/client/index.ts';
 import { createService, type Service } from '../../service/index.ts';
 import type { ReviewJob } from '../../desktop/shared/ipc-contract.ts';
+import { allReviews } from '../support/all-reviews.ts';
 import { settledReviews } from '../support/settled-review.ts';
 import { TestClock } from '../support/test-clock.ts';
 import { findChromium, inCI, MISSING_CHROMIUM } from './support/chromium.ts';
@@ -47,17 +48,6 @@ function flaggedDiff(lines: number, tag: string): string {
 }
 const quietDiff = (i: number) =>
   `diff --git a/f${i}.txt b/f${i}.txt\n--- a/f${i}.txt\n+++ b/f${i}.txt\n@@ -1,1 +1,2 @@\n line\n+note ${i}\n`;
-
-async function allReviews(client: DiffReviewClient): Promise<ReviewJob[]> {
-  const jobs: ReviewJob[] = [];
-  let cursor: string | undefined;
-  do {
-    const page = await client.listReviews({ limit: 100, ...(cursor ? { cursor } : {}) });
-    jobs.push(...page.reviews);
-    cursor = page.next_cursor ?? undefined;
-  } while (cursor);
-  return jobs;
-}
 
 const rows = (page: Page) => page.locator('.job-row:visible');
 const focusedRowId = (page: Page) =>

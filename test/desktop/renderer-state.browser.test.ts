@@ -9,7 +9,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient, type DiffReviewClient } from '../../service/client/index.ts';
 import { createService, type Service } from '../../service/index.ts';
-import type { ReviewJob } from '../../desktop/shared/ipc-contract.ts';
+import { allReviews } from '../support/all-reviews.ts';
 import { settledReviews } from '../support/settled-review.ts';
 import { findChromium, inCI, MISSING_CHROMIUM } from './support/chromium.ts';
 import { launchRenderer, openApp, type RendererBuild, type RendererHarness } from './support/renderer-harness.ts';
@@ -18,17 +18,6 @@ const CONTROLLED_WORKER = new URL('../fixtures/workers/controlled-worker.ts', im
 const chromiumPath = findChromium();
 const SCREENSHOTS = path.resolve(import.meta.dirname, '../../test-output/desktop');
 const SEEDED = 60;
-
-async function allReviews(client: DiffReviewClient): Promise<ReviewJob[]> {
-  const jobs: ReviewJob[] = [];
-  let cursor: string | undefined;
-  do {
-    const page = await client.listReviews({ limit: 100, ...(cursor ? { cursor } : {}) });
-    jobs.push(...page.reviews);
-    cursor = page.next_cursor ?? undefined;
-  } while (cursor);
-  return jobs;
-}
 
 const rows = (page: Page) => page.locator('.job-row');
 const selectedRowId = (page: Page) =>

@@ -9,7 +9,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient, type DiffReviewClient } from '../../service/client/index.ts';
 import { createService, type Service } from '../../service/index.ts';
-import type { ReviewJob } from '../../desktop/shared/ipc-contract.ts';
+import { allReviews } from '../support/all-reviews.ts';
 import { settledReviews } from '../support/settled-review.ts';
 import { TestClock } from '../support/test-clock.ts';
 import { findChromium, inCI, MISSING_CHROMIUM } from './support/chromium.ts';
@@ -24,20 +24,6 @@ const SCREENSHOTS = path.resolve(import.meta.dirname, '../../test-output/desktop
 const ALPHA = 'github.com/acme/alpha';
 const BETA = 'github.com/acme/beta';
 const SEEDED = 80;
-
-async function allReviews(
-  client: DiffReviewClient,
-  query: { status?: 'failed'; repository?: string } = {},
-): Promise<ReviewJob[]> {
-  const jobs: ReviewJob[] = [];
-  let cursor: string | undefined;
-  do {
-    const page = await client.listReviews({ ...query, limit: 100, ...(cursor ? { cursor } : {}) });
-    jobs.push(...page.reviews);
-    cursor = page.next_cursor ?? undefined;
-  } while (cursor);
-  return jobs;
-}
 
 async function connectRemote(page: Page, url: string, dashboardToken: string) {
   await page.getByRole('radio', { name: /Connect to a service/ }).check();
