@@ -121,7 +121,7 @@ export function createIpcHandlers(deps: IpcHandlerDependencies): IpcHandlers {
       const job = await connection.withReviews((client) => client.createReview(input));
       reviewInputs.remember(job.review_id, input);
       folderReviews.copy(id, job.review_id);
-      watcher.watch([job]);
+      watcher.submitted(job);
       return job;
     },
     'reviews:cancelQueued': async () => {
@@ -154,7 +154,7 @@ export function createIpcHandlers(deps: IpcHandlerDependencies): IpcHandlers {
       const body = baseCommit ? { diff, repository, base_commit: baseCommit } : { diff, repository };
       const job = await connection.withReviews((client) => client.createReview(body));
       reviewInputs.remember(job.review_id, body);
-      watcher.watch([job]);
+      watcher.submitted(job);
       return job;
     },
     'reviews:submitFolder': async (request) => {
@@ -165,7 +165,7 @@ export function createIpcHandlers(deps: IpcHandlerDependencies): IpcHandlers {
       reviewInputs.remember(job.review_id, body);
       // Its comments get the folder's rule settings (as the CLI applies them), see FolderReviews.
       folderReviews.remember(job.review_id, prepared.root, config);
-      watcher.watch([job]);
+      watcher.submitted(job);
       return {
         job: folderReviews.configure(job),
         repository: prepared.repository,

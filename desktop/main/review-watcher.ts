@@ -53,6 +53,15 @@ export class ReviewWatcher {
   }
 
   /**
+   * A job the app just made: the window is told at once, so it lists the job even while it waits
+   * in the queue (no state change would tell it before the list's next refresh), then followed.
+   */
+  submitted(job: ReviewJob): void {
+    this.#options.notify(job);
+    this.watch([job]);
+  }
+
+  /**
    * Back online: every job whose following broke off is followed again, not only those on the
    * list's first page (the window may hold many pages).
    */

@@ -122,6 +122,32 @@ describe('review watcher', () => {
     }
   });
 
+  it('tells the window of a job the app submits at once, while it still waits in the queue', async () => {
+    service = await start();
+    const dashboardToken = readFileSync(service.dashboardTokenFile!, 'utf8').trim();
+    const sent: { event: string; payload: unknown }[] = [];
+    const desktop = appOn(sent);
+    try {
+      await desktop.connection.connect({ mode: 'remote', url: service.url, dashboardToken });
+      const frame = { url: 'app://renderer/index.html', parent: null };
+      const submit = async (diff: string) => {
+        const answer = await desktop.router.dispatch('reviews:submitDiff', frame, [
+          { diff, repository: 'github.com/acme/q' },
+        ]);
+        return (answer as { value: ReviewJob }).value;
+      };
+      const running = await submit('SLEEP 3000\n');
+      const queued = await submit('SLEEP 0\n');
+      expect(queued.status).toBe('queued');
+      // No state change would have told it: the window's list would show it only at its next refresh.
+      const told = sent.filter((s) => s.event === 'review:updated').map((s) => s.payload as ReviewJob);
+      expect(told.find((job) => job.review_id === queued.review_id)?.status).toBe('queued');
+      await desktop.router.dispatch('reviews:cancel', frame, [running.review_id]);
+    } finally {
+      await desktop.close();
+    }
+  });
+
   it('polls while the service refuses the event stream (429), and still tells the final state', async () => {
     service = await createService({
       dataDir: mkdtempSync(path.join(os.tmpdir(), 'diff-review-refused-')),
