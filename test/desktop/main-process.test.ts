@@ -327,7 +327,7 @@ describe('connection against a real service', () => {
       const opened: string[] = [];
       const handlers = createIpcHandlers({
         connection: conn,
-        watcher: { watch: () => {} } as unknown as ReviewWatcher,
+        watcher: { watch: () => {}, submitted: () => {} } as unknown as ReviewWatcher,
         chooseFolder: async () => repo.dir,
         writeClipboard: () => {},
         openExternal: async (url) => void opened.push(url),

@@ -223,7 +223,10 @@ describe('back-pressure: queue_full', () => {
     expect(list.reviews.map((r) => r.review_id).sort()).toEqual([...ids].sort());
   });
 
-  it('an Idempotency-Key refused with queue_full is not used up: the retry creates the job', async () => {
+  // Many creates of 150 KB on a busy machine (PostgreSQL: round trips each); each wait below is bounded.
+  it('an Idempotency-Key refused with queue_full is not used up: the retry creates the job', {
+    timeout: 90_000,
+  }, async () => {
     const big = { ...ok, diff: `${DEBUGGER_DIFF}${'+x\n'.repeat(50_000)}` };
     // fill the queue: create until one is refused, then the keyed request finds it full too. A worker
     // may free a place between the two (a create on PostgreSQL takes round trips, and reviews take
