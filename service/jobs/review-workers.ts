@@ -7,18 +7,45 @@ import type { ReviewTask, ReviewTaskResult } from './review-worker.ts';
 /** How long a worker asked to stop may take before it is terminated. */
 const STOP_GRACE_MS = 1_000;
 
-export class ReviewWorkers {
-  readonly #pool: Piscina<ReviewTask, ReviewTaskResult>;
-  readonly #log: Pick<Logger, 'warn'>;
+/** Why the tasks waiting in a pool were ended: its worker threads could not start. */
+export class WorkerStartError extends Error {
+  override readonly name = 'WorkerStartError';
+}
 
-  constructor(workerFile: URL | string, threads: number, log: Pick<Logger, 'warn'>) {
+export class ReviewWorkers {
+  #pool: Piscina<ReviewTask, ReviewTaskResult>;
+  readonly #workerFile: string;
+  readonly #threads: number;
+  readonly #log: Pick<Logger, 'warn' | 'error'>;
+  /** Per task on the pool: ends it (a stop's last resort, or a pool whose workers cannot start). */
+  readonly #tasks = new Set<AbortController>();
+
+  constructor(workerFile: URL | string, threads: number, log: Pick<Logger, 'warn' | 'error'>) {
     this.#log = log;
-    this.#pool = new Piscina({
-      filename: workerFile.toString(),
+    this.#workerFile = workerFile.toString();
+    this.#threads = threads;
+    this.#pool = this.#newPool();
+  }
+
+  #newPool(): Piscina<ReviewTask, ReviewTaskResult> {
+    const pool = new Piscina<ReviewTask, ReviewTaskResult>({
+      filename: this.#workerFile,
       minThreads: 0,
-      maxThreads: threads,
+      maxThreads: this.#threads,
       idleTimeout: 30_000,
     });
+    // A worker that fails while it loads (a damaged install, a missing module): piscina starts no
+    // other, and its tasks would wait for one until their time limit. They end now, and the next
+    // task gets a new pool (the failure may pass). Unheard, this event would end the process.
+    pool.on('error', (error: unknown) => {
+      if (this.#pool !== pool) return;
+      const { code, message } = error as { code?: string; message?: string };
+      this.#log.error({ code, err: { message } }, 'the review worker could not start');
+      this.#pool = this.#newPool();
+      void pool.destroy().catch(() => {});
+      for (const task of this.#tasks) task.abort(new WorkerStartError('the review worker could not start'));
+    });
+    return pool;
   }
 
   /**
@@ -43,12 +70,18 @@ export class ReviewWorkers {
       }, STOP_GRACE_MS);
     };
     signal.addEventListener('abort', askToStop, { once: true });
+    this.#tasks.add(terminate);
     try {
       const result = await this.#pool.run({ ...task, stop }, { signal: terminate.signal });
       signal.throwIfAborted();
       if (!result.ok && result.code === 'stopped') throw new Error('a review stopped without being asked to');
       return result;
+    } catch (error) {
+      signal.throwIfAborted();
+      if (terminate.signal.reason instanceof WorkerStartError) throw terminate.signal.reason;
+      throw error;
     } finally {
+      this.#tasks.delete(terminate);
       clearTimeout(lastResort);
       signal.removeEventListener('abort', askToStop);
     }

@@ -51,6 +51,19 @@ describe('job runner', () => {
     expect(log).not.toContain(t.dashboardToken);
   });
 
+  it('a worker that cannot start fails its job at once with internal_error, and the next job tries a new one', async () => {
+    // Before: the task waited in the pool for a thread that never came, until the time limit.
+    const brokenWorker = new URL('../fixtures/workers/broken-worker.ts', import.meta.url);
+    const t = await start({ workerFile: brokenWorker, jobTimeoutMs: 120_000, concurrency: 1 });
+    const client = t.client();
+    for (const attempt of [1, 2]) {
+      const job = await client.createReview({ diff: DEBUGGER_DIFF, repository: `r${attempt}` });
+      const failed = await wait(t, job.review_id);
+      expect(failed.error?.code).toBe('internal_error');
+    }
+    expect(t.logs.join('')).toContain('the review worker could not start');
+  });
+
   it('cancel stops a running job at once and a queued one before it starts', async () => {
     const t = await start({ concurrency: 1 });
     const client = t.client();
