@@ -26,16 +26,31 @@ export const entryOf = (review: StoredReview, at: ArchiveLocation): ArchiveEntry
   at,
 });
 
+/** One value per slot for each field; owner, status, repository and day are ids into the string table. */
+interface Columns {
+  owner: Uint32Array;
+  status: Uint32Array;
+  repository: Uint32Array;
+  updated: Float64Array;
+  day: Uint32Array;
+  offset: Float64Array;
+  length: Uint32Array;
+}
+const COLUMN_NAMES = ['owner', 'status', 'repository', 'updated', 'day', 'offset', 'length'] as const;
+const newColumns = (capacity: number): Columns => ({
+  owner: new Uint32Array(capacity),
+  status: new Uint32Array(capacity),
+  repository: new Uint32Array(capacity),
+  updated: new Float64Array(capacity),
+  day: new Uint32Array(capacity),
+  offset: new Float64Array(capacity),
+  length: new Uint32Array(capacity),
+});
+
 export class ArchiveIndex {
   #size = 0;
   #ids: string[] = [];
-  #owner = new Uint32Array(0);
-  #status = new Uint32Array(0);
-  #repository = new Uint32Array(0);
-  #updated = new Float64Array(0);
-  #day = new Uint32Array(0);
-  #offset = new Float64Array(0);
-  #length = new Uint32Array(0);
+  #columns = newColumns(0);
   /** owner, status, repository and day values, each kept once. */
   readonly #strings: string[] = [];
   readonly #stringIds = new Map<string, number>();
@@ -63,19 +78,14 @@ export class ArchiveIndex {
       if (kept.length > 0 && ids[kept[kept.length - 1]!] === ids[i]) kept[kept.length - 1] = i;
       else kept.push(i);
     }
-    const pick = <T extends Uint32Array | Float64Array>(column: T, make: (n: number) => T): T => {
-      const out = make(Math.max(kept.length, 1024));
-      for (let k = 0; k < kept.length; k++) out[k] = column[kept[k]!]!;
-      return out;
-    };
+    const picked = newColumns(Math.max(kept.length, 1024));
+    for (const name of COLUMN_NAMES) {
+      const from = this.#columns[name];
+      const to = picked[name];
+      for (let k = 0; k < kept.length; k++) to[k] = from[kept[k]!]!;
+    }
     this.#ids = kept.map((i) => ids[i]!);
-    this.#owner = pick(this.#owner, (n) => new Uint32Array(n));
-    this.#status = pick(this.#status, (n) => new Uint32Array(n));
-    this.#repository = pick(this.#repository, (n) => new Uint32Array(n));
-    this.#updated = pick(this.#updated, (n) => new Float64Array(n));
-    this.#day = pick(this.#day, (n) => new Uint32Array(n));
-    this.#offset = pick(this.#offset, (n) => new Float64Array(n));
-    this.#length = pick(this.#length, (n) => new Uint32Array(n));
+    this.#columns = picked;
     this.#size = kept.length;
   }
 
@@ -110,23 +120,27 @@ export class ArchiveIndex {
     return this.#ids[slot]!;
   }
   owner(slot: number): string {
-    return this.#strings[this.#owner[slot]!]!;
+    return this.#strings[this.#columns.owner[slot]!]!;
   }
   status(slot: number): StoredReview['status'] {
     // interned from an entry's status, which is one
-    return this.#strings[this.#status[slot]!]! as StoredReview['status'];
+    return this.#strings[this.#columns.status[slot]!]! as StoredReview['status'];
   }
   repository(slot: number): string {
-    return this.#strings[this.#repository[slot]!]!;
+    return this.#strings[this.#columns.repository[slot]!]!;
   }
   updatedMs(slot: number): number {
-    return this.#updated[slot]!;
+    return this.#columns.updated[slot]!;
   }
   day(slot: number): string {
-    return this.#strings[this.#day[slot]!]!;
+    return this.#strings[this.#columns.day[slot]!]!;
   }
   location(slot: number): ArchiveLocation {
-    return { day: this.#strings[this.#day[slot]!]!, offset: this.#offset[slot]!, length: this.#length[slot]! };
+    return {
+      day: this.#strings[this.#columns.day[slot]!]!,
+      offset: this.#columns.offset[slot]!,
+      length: this.#columns.length[slot]!,
+    };
   }
 
   /** Adds entries (a later one of an id replaces an earlier one, here or already in the index). */
@@ -170,9 +184,9 @@ export class ArchiveIndex {
     const dayId = this.#stringIds.get(day);
     if (dayId === undefined) return;
     for (let slot = 0; slot < this.#size; slot++) {
-      if (this.#day[slot] !== dayId) continue;
-      const offset = moved.get(this.#offset[slot]!);
-      if (offset !== undefined) this.#offset[slot] = offset;
+      if (this.#columns.day[slot] !== dayId) continue;
+      const offset = moved.get(this.#columns.offset[slot]!);
+      if (offset !== undefined) this.#columns.offset[slot] = offset;
     }
   }
 
@@ -188,40 +202,27 @@ export class ArchiveIndex {
 
   #set(slot: number, entry: ArchiveEntry) {
     this.#ids[slot] = entry.review_id;
-    this.#owner[slot] = this.#intern(entry.owner);
-    this.#status[slot] = this.#intern(entry.status);
-    this.#repository[slot] = this.#intern(entry.repository);
-    this.#updated[slot] = entry.updatedMs;
-    this.#day[slot] = this.#intern(entry.at.day);
-    this.#offset[slot] = entry.at.offset;
-    this.#length[slot] = entry.at.length;
+    this.#columns.owner[slot] = this.#intern(entry.owner);
+    this.#columns.status[slot] = this.#intern(entry.status);
+    this.#columns.repository[slot] = this.#intern(entry.repository);
+    this.#columns.updated[slot] = entry.updatedMs;
+    this.#columns.day[slot] = this.#intern(entry.at.day);
+    this.#columns.offset[slot] = entry.at.offset;
+    this.#columns.length[slot] = entry.at.length;
   }
 
   #move(from: number, to: number) {
     this.#ids[to] = this.#ids[from]!;
-    this.#owner[to] = this.#owner[from]!;
-    this.#status[to] = this.#status[from]!;
-    this.#repository[to] = this.#repository[from]!;
-    this.#updated[to] = this.#updated[from]!;
-    this.#day[to] = this.#day[from]!;
-    this.#offset[to] = this.#offset[from]!;
-    this.#length[to] = this.#length[from]!;
+    for (const name of COLUMN_NAMES) {
+      const column = this.#columns[name];
+      column[to] = column[from]!;
+    }
   }
 
   #reserve(capacity: number) {
-    if (capacity <= this.#owner.length) return;
-    const next = Math.max(capacity, Math.ceil(this.#owner.length * 1.25), 1024);
-    const grow = <T extends Uint32Array | Float64Array>(old: T, make: (n: number) => T): T => {
-      const array = make(next);
-      array.set(old.subarray(0, this.#size) as never);
-      return array;
-    };
-    this.#owner = grow(this.#owner, (n) => new Uint32Array(n));
-    this.#status = grow(this.#status, (n) => new Uint32Array(n));
-    this.#repository = grow(this.#repository, (n) => new Uint32Array(n));
-    this.#updated = grow(this.#updated, (n) => new Float64Array(n));
-    this.#day = grow(this.#day, (n) => new Uint32Array(n));
-    this.#offset = grow(this.#offset, (n) => new Float64Array(n));
-    this.#length = grow(this.#length, (n) => new Uint32Array(n));
+    if (capacity <= this.#columns.owner.length) return;
+    const grown = newColumns(Math.max(capacity, Math.ceil(this.#columns.owner.length * 1.25), 1024));
+    for (const name of COLUMN_NAMES) grown[name].set(this.#columns[name].subarray(0, this.#size));
+    this.#columns = grown;
   }
 }
