@@ -27,7 +27,7 @@ import {
 } from './store-document.ts';
 import { stderrLog, type StoreLog } from './store-log.ts';
 import {
-  StoreWriteError,
+  storeWrite,
   type IdempotencyRecord,
   type ReviewQuery,
   type Store,
@@ -125,9 +125,7 @@ export class LowdbStore implements Store, InMemoryLookups {
       await this.#archiveOld();
       return this.#db.write();
     });
-    return this.#pendingWrite.catch((error: unknown) => {
-      throw new StoreWriteError(error);
-    });
+    return storeWrite(this.#pendingWrite);
   }
 
   /**
@@ -220,9 +218,7 @@ export class LowdbStore implements Store, InMemoryLookups {
   }
 
   writeDiff(id: string, diff: string) {
-    return this.#files.writeDiff(id, diff).catch((error: unknown) => {
-      throw new StoreWriteError(error);
-    });
+    return storeWrite(this.#files.writeDiff(id, diff));
   }
   readDiff(id: string) {
     return this.#files.readDiff(id);
@@ -234,9 +230,7 @@ export class LowdbStore implements Store, InMemoryLookups {
     return this.#files.deleteDiff(id);
   }
   writeFindings(id: string, findings: Finding[]) {
-    return this.#files.writeFindings(id, findings).catch((error: unknown) => {
-      throw new StoreWriteError(error);
-    });
+    return storeWrite(this.#files.writeFindings(id, findings));
   }
   readFindings(id: string) {
     return this.#files.readFindings(id);

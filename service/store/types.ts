@@ -76,3 +76,10 @@ export class StoreWriteError extends Error {
     this.name = 'StoreWriteError';
   }
 }
+
+/** The same write, failing with a StoreWriteError (so the client hears 503) when it fails. */
+export function storeWrite<T>(write: Promise<T>): Promise<T> {
+  return write.catch((error: unknown) => {
+    throw new StoreWriteError(error);
+  });
+}
