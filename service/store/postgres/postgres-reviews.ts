@@ -1,5 +1,6 @@
 // The reviews' records in PostgreSQL (the ReviewStore): guarded updates, so that the first end of a
 // review wins whichever instance wrote it, and finished reviews answered from the copies at hand.
+import { isTerminalStatus } from '../../api/review-status.ts';
 import type { ReviewStore } from '../review-store.ts';
 import type { ReviewQuery, StoredReview } from '../types.ts';
 import type { PostgresAtHand } from './at-hand.ts';
@@ -37,7 +38,7 @@ export class PostgresReviews implements ReviewStore {
   async updateReview(id: string, patch: Partial<StoredReview>) {
     const columns = reviewPatchColumns(patch);
     const sets = columns.map(([column], i) => `${column} = $${i + 2}`);
-    const ending = patch.status === 'completed' || patch.status === 'failed';
+    const ending = patch.status !== undefined && isTerminalStatus(patch.status);
     const guard = ending ? " AND status IN ('queued', 'running')" : '';
     const sql =
       sets.length === 0
