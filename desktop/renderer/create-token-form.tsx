@@ -6,7 +6,7 @@ import { TOKEN_EXPIRY_CHOICES, type CreatedToken, type IpcError, type ReviewScop
 import { ErrorPanel, FieldError, isRetryable } from './components.tsx';
 import { invoke } from './ipc.ts';
 
-/** The service's limit on a token's name (API.md: 1–100 characters). */
+/** The service's limit on a token's name (1–100 characters, as the OpenAPI document says). */
 const TOKEN_NAME_MAX = 100;
 
 const EXPIRY_LABEL = (days: number | null) => (days === null ? 'Never' : `${days} days`);

@@ -4,7 +4,7 @@
 // say what to do.
 import { LIMITS } from './limits.ts';
 
-/** The `error` identifiers of the contract (API.md): every non-2xx body carries one. */
+/** The `error` identifiers of the API contract: every non-2xx body carries one. */
 export type ErrorId =
   | 'invalid_request'
   | 'unauthorized'

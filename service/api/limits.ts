@@ -1,4 +1,4 @@
-// The limits API.md promises. The HTTP layer enforces them; the OpenAPI document states them.
+// The limits the API contract promises. The HTTP layer enforces them; the OpenAPI document states them.
 const DIFF_BYTES = 1_000_000;
 const REVIEW_ENVELOPE_BYTES = 64 * 1024;
 

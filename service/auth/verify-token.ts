@@ -41,7 +41,7 @@ export function verifyToken(
   now: number,
 ): Principal {
   const known = token === undefined ? undefined : derived(token);
-  // In constant time, as API.md promises, whatever way the store matched the hash.
+  // In constant time, as the API contract promises, whatever way the store matched the hash.
   if (
     token === undefined ||
     known === undefined ||

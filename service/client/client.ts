@@ -1,4 +1,4 @@
-// The typed client of API v1 (see shared/API.md). One method per operation.
+// The typed client of API v1 (its contract: service/api, served as /v1/openapi.json). One method per operation.
 import type { RuleDetail } from '../api/rule-schemas.ts';
 import type {
   CreatedToken,

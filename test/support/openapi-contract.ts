@@ -58,7 +58,7 @@ export class OpenApiContract {
         return `body is not JSON: ${body.slice(0, 80)}`;
       }
     }
-    // Every non-2xx of the server is in the error shape, whatever the route (API.md).
+    // Every non-2xx of the server is in the error shape, whatever the route (the API contract).
     if (isError) {
       const validate = this.#compile('#/components/schemas/ErrorResponse');
       if (!validate(json)) return `not an ErrorResponse: ${this.#ajv.errorsText(validate.errors)}`;

@@ -1,4 +1,4 @@
-// Bearer authentication and scopes at the edges of API.md: 401 (missing, malformed, unknown,
+// Bearer authentication and scopes at the edges of the API contract: 401 (missing, malformed, unknown,
 // revoked) with WWW-Authenticate, 403 token_expired (exactly at expiry counts), 403 insufficient_scope.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEBUGGER_DIFF, startTestService, type TestService, closeHealthy } from '../../support/test-service.ts';

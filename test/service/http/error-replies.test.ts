@@ -32,7 +32,7 @@ describe('domain errors', () => {
     expect(domainReply(new Error('anything else'))).toBeUndefined();
   });
 
-  it('each is answered with the status, identifier and headers API.md gives it', () => {
+  it('each is answered with the status, identifier and headers the API contract gives it', () => {
     const answer = (error: Error) => {
       const { status, error: id, headers } = domainReply(error)!;
       return { status, id, headers };

@@ -1,4 +1,4 @@
-// The HTTP layer at the edges of API.md: unknown paths (404), wrong methods (405 with Allow),
+// The HTTP layer at the edges of the API contract: unknown paths (404), wrong methods (405 with Allow),
 // oversize headers (431), slow clients (408), malformed requests (400), all in the error shape;
 // the public endpoints; the OpenAPI document itself.
 import { Validator } from '@seriousme/openapi-schema-validator';

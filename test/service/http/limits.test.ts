@@ -1,4 +1,4 @@
-// The size limits of API.md: a diff is at most 1,000,000 bytes of UTF-8 (bytes, not characters),
+// The size limits of the API contract: a diff is at most 1,000,000 bytes of UTF-8 (bytes, not characters),
 // and a body far over the limit is refused with a 413 in the error shape, from its Content-Length,
 // before the connection closes, never by a reset.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

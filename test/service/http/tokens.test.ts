@@ -1,4 +1,4 @@
-// The token endpoints at the edges of API.md: the record's fields and the secret's shape, the
+// The token endpoints at the edges of the API contract: the record's fields and the secret's shape, the
 // limits of name, expires_in_days and scopes, listing (newest first, no revoked, no dashboard, no
 // secret), deleting, and a secret that is never stored or logged.
 import { readFile } from 'node:fs/promises';
@@ -63,7 +63,7 @@ async function expect400(body: unknown, field: string) {
   expect(json.message).toMatch(new RegExp(`\\b${field}\\b`));
 }
 
-/** The checksum API.md describes: CRC32 of the random part, 6 base62 characters. */
+/** The checksum the API contract describes: CRC32 of the random part, 6 base62 characters. */
 function checksum(random: string): string {
   let n = crc32(random);
   let out = '';

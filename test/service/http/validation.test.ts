@@ -1,4 +1,4 @@
-// POST /v1/reviews and POST /v1/auth/tokens request validation at the edges of API.md: every
+// POST /v1/reviews and POST /v1/auth/tokens request validation at the edges of the API contract: every
 // malformed body is a 400 invalid_request whose message names the field, never a 500.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEBUGGER_DIFF, startTestService, type TestService, closeHealthy } from '../../support/test-service.ts';
