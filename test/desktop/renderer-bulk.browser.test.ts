@@ -1,18 +1,25 @@
 // Layer 1 of the desktop tests (see renderer.browser.test.ts), for issue 14's bulk actions:
 // cancel every queued review, run a failed review again (the app holds its diff), save the SARIF
 // log to a file through the save dialog. A REAL service with the controlled worker, one reviewer.
-import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createClient, type DiffReviewClient } from '../../service/client/index.ts';
+import type { DiffReviewClient } from '../../service/client/index.ts';
 import { createService, type Service } from '../../service/index.ts';
-import { findChromium, inCI, MISSING_CHROMIUM } from './support/chromium.ts';
-import { launchRenderer, openApp, type RendererBuild, type RendererHarness } from './support/renderer-harness.ts';
+import { findChromium, inCI } from './support/chromium.ts';
+import {
+  closeInOrder,
+  dashboardClients,
+  openRenderer,
+  type RendererBuild,
+  type RendererHarness,
+  requireChromium,
+  SCREENSHOTS,
+} from './support/renderer-harness.ts';
 
 const CONTROLLED_WORKER = new URL('../fixtures/workers/controlled-worker.ts', import.meta.url);
 const chromiumPath = findChromium();
-const SCREENSHOTS = path.resolve(import.meta.dirname, '../../test-output/desktop');
 
 describe.skipIf(!chromiumPath && !inCI())('desktop renderer in Chromium: bulk actions (issue 14)', () => {
   let renderer: RendererBuild;
@@ -22,8 +29,7 @@ describe.skipIf(!chromiumPath && !inCI())('desktop renderer in Chromium: bulk ac
   const detail = () => app.page.locator('article.detail');
 
   beforeAll(async () => {
-    if (!chromiumPath) throw new Error(MISSING_CHROMIUM.replace('Skipping', 'Cannot run'));
-    mkdirSync(SCREENSHOTS, { recursive: true });
+    const chromium = requireChromium(chromiumPath);
     service = await createService({
       dataDir: mkdtempSync(path.join(os.tmpdir(), 'diff-review-bulk-')),
       port: 0,
@@ -31,23 +37,13 @@ describe.skipIf(!chromiumPath && !inCI())('desktop renderer in Chromium: bulk ac
       concurrency: 1,
       workerFile: CONTROLLED_WORKER,
     });
-    const dashboardToken = readFileSync(service.dashboardTokenFile!, 'utf8').trim();
-    const admin = createClient({ baseUrl: service.url, token: dashboardToken, retry: 0 });
-    client = createClient({
-      baseUrl: service.url,
-      token: (await admin.createToken({ name: 'Seeder' })).token,
-      retry: 0,
-    });
-    renderer = await launchRenderer(chromiumPath);
-    app = await openApp(renderer);
+    const { dashboardToken, client: seeder } = await dashboardClients(service);
+    client = seeder;
+    ({ renderer, app } = await openRenderer(chromium));
     await app.desktop.connection.connect({ mode: 'remote', url: service.url, dashboardToken });
     await app.page.getByRole('heading', { name: 'Reviews' }).waitFor();
   }, 60_000);
-  afterAll(async () => {
-    await app?.close();
-    await renderer?.close();
-    await service?.close();
-  });
+  afterAll(() => closeInOrder(app, renderer, service));
 
   it('cancels every queued review after asking, and leaves the running one alone', async () => {
     const { page } = app;

@@ -3,7 +3,7 @@
 // rule filters, collapse and expand all, next and previous finding, copy, Open in VS Code), and
 // what the New review form refuses before submitting (text that is not a diff, an unusable
 // folder), and a retry button wherever a message says to try again (a 429 on submit).
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync } from 'node:fs';
+import { mkdtempSync, readFileSync, realpathSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
@@ -11,11 +11,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from '../../service/client/index.ts';
 import { createService, type Service } from '../../service/index.ts';
 import { git, makeRepo, type TestRepo } from '../support/git-repo.ts';
-import { findChromium, inCI, MISSING_CHROMIUM } from './support/chromium.ts';
-import { launchRenderer, openApp, type RendererBuild, type RendererHarness } from './support/renderer-harness.ts';
+import { findChromium, inCI } from './support/chromium.ts';
+import {
+  closeInOrder,
+  openRenderer,
+  type RendererBuild,
+  type RendererHarness,
+  requireChromium,
+  SCREENSHOTS,
+} from './support/renderer-harness.ts';
 
 const chromiumPath = findChromium();
-const SCREENSHOTS = path.resolve(import.meta.dirname, '../../test-output/desktop');
 const lines = (count: number, line: string) => `${Array.from({ length: count }, () => line).join('\n')}\n`;
 
 /** No "try again" on the screen without a button that does it next to it. */
@@ -42,8 +48,7 @@ describe.skipIf(!chromiumPath && !inCI())(
     const detail = () => app.page.locator('article.detail');
 
     beforeAll(async () => {
-      if (!chromiumPath) throw new Error(MISSING_CHROMIUM.replace('Skipping', 'Cannot run'));
-      mkdirSync(SCREENSHOTS, { recursive: true });
+      const chromium = requireChromium(chromiumPath);
       service = await createService({
         dataDir: mkdtempSync(path.join(os.tmpdir(), 'diff-review-tools-')),
         port: 0,
@@ -60,15 +65,12 @@ describe.skipIf(!chromiumPath && !inCI())(
       repo.write('src/b.js', lines(40, 'console.log(value);'));
       repo.write('src/c.js', lines(30, 'eval(input);'));
       repo.commit('work');
-      renderer = await launchRenderer(chromiumPath);
-      app = await openApp(renderer);
+      ({ renderer, app } = await openRenderer(chromium));
       await app.desktop.connection.connect({ mode: 'remote', url: service.url, dashboardToken });
       void createClient; // the app makes its own token
     }, 60_000);
     afterAll(async () => {
-      await app?.close();
-      await renderer?.close();
-      await service?.close();
+      await closeInOrder(app, renderer, service);
       repo?.cleanup();
     });
 

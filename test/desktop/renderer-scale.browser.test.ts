@@ -5,22 +5,28 @@
 // the list, j/k, Enter, /, Esc) at 800x600 and 1920x1080, light and dark, with screenshots; and
 // going offline with every page loaded and back (defect 3). Over 300 lines: the tests share the one
 // seeded service, which takes most of the file's run time to fill.
-import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createClient } from '../../service/client/index.ts';
 import { createService, type Service } from '../../service/index.ts';
 import type { ReviewJob } from '../../desktop/shared/ipc-contract.ts';
 import { allReviews } from '../support/all-reviews.ts';
 import { settledReviews } from '../support/settled-review.ts';
 import { TestClock } from '../support/test-clock.ts';
-import { findChromium, inCI, MISSING_CHROMIUM } from './support/chromium.ts';
-import { launchRenderer, openApp, type RendererBuild, type RendererHarness } from './support/renderer-harness.ts';
+import { findChromium, inCI } from './support/chromium.ts';
+import {
+  closeInOrder,
+  dashboardClients,
+  openRenderer,
+  type RendererBuild,
+  type RendererHarness,
+  requireChromium,
+  SCREENSHOTS,
+} from './support/renderer-harness.ts';
 
 const chromiumPath = findChromium();
-const SCREENSHOTS = path.resolve(import.meta.dirname, '../../test-output/desktop');
 const REPOSITORIES = [
   'github.com/acme/widgets',
   'github.com/acme/gadgets',
@@ -74,14 +80,11 @@ describe.skipIf(!chromiumPath && !inCI())('desktop renderer in Chromium at scale
     });
 
   beforeAll(async () => {
-    if (!chromiumPath) throw new Error(MISSING_CHROMIUM.replace('Skipping', 'Cannot run'));
-    mkdirSync(SCREENSHOTS, { recursive: true });
+    const chromium = requireChromium(chromiumPath);
     dataDir = mkdtempSync(path.join(os.tmpdir(), 'diff-review-scale-'));
     service = await start();
-    dashboardToken = readFileSync(service.dashboardTokenFile!, 'utf8').trim();
-    const admin = createClient({ baseUrl: service.url, token: dashboardToken, retry: 0 });
-    const { token } = await admin.createToken({ name: 'Seeder' });
-    const client = createClient({ baseUrl: service.url, token, retry: 0 });
+    const { admin, client, dashboardToken: token } = await dashboardClients(service);
+    dashboardToken = token;
     // 30 tokens: 5 expired (made "eight days ago" for seven days), the rest live.
     clock.offset = -8 * 24 * 3600 * 1000;
     for (let i = 0; i < 5; i++) await admin.createToken({ name: `Old CI ${i}`, expires_in_days: 7 });
@@ -94,16 +97,11 @@ describe.skipIf(!chromiumPath && !inCI())('desktop renderer in Chromium at scale
       if (CANCELLED_AT.includes(i)) await client.cancelReview(job.review_id).catch(() => {});
     }
     jobs = await settledReviews(() => allReviews(client), { timeoutMs: 60_000, intervalMs: 200 });
-    renderer = await launchRenderer(chromiumPath);
-    app = await openApp(renderer);
+    ({ renderer, app } = await openRenderer(chromium));
     await app.desktop.connection.connect({ mode: 'remote', url: service.url, dashboardToken });
     await app.page.locator('.job-row').first().waitFor();
   }, 120_000);
-  afterAll(async () => {
-    await app?.close();
-    await renderer?.close();
-    await service?.close();
-  });
+  afterAll(() => closeInOrder(app, renderer, service));
 
   it('seeded what the issue asks for', () => {
     expect(jobs.length).toBe(SEEDED);

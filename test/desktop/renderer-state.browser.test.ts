@@ -2,21 +2,28 @@
 // the user's work across tab switches, a lost connection and "Change"; it refuses to send the
 // dashboard token in cleartext to another machine without asking. A REAL service with a page of
 // reviews more than fits, some failing, in two repositories.
-import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createClient, type DiffReviewClient } from '../../service/client/index.ts';
+import type { DiffReviewClient } from '../../service/client/index.ts';
 import { createService, type Service } from '../../service/index.ts';
 import { allReviews } from '../support/all-reviews.ts';
 import { settledReviews } from '../support/settled-review.ts';
-import { findChromium, inCI, MISSING_CHROMIUM } from './support/chromium.ts';
-import { launchRenderer, openApp, type RendererBuild, type RendererHarness } from './support/renderer-harness.ts';
+import { findChromium, inCI } from './support/chromium.ts';
+import {
+  closeInOrder,
+  dashboardClients,
+  openRenderer,
+  type RendererBuild,
+  type RendererHarness,
+  requireChromium,
+  SCREENSHOTS,
+} from './support/renderer-harness.ts';
 
 const CONTROLLED_WORKER = new URL('../fixtures/workers/controlled-worker.ts', import.meta.url);
 const chromiumPath = findChromium();
-const SCREENSHOTS = path.resolve(import.meta.dirname, '../../test-output/desktop');
 const SEEDED = 60;
 
 const rows = (page: Page) => page.locator('.job-row');
@@ -47,14 +54,10 @@ describe.skipIf(!chromiumPath && !inCI())('desktop renderer in Chromium: state t
     });
 
   beforeAll(async () => {
-    if (!chromiumPath) throw new Error(MISSING_CHROMIUM.replace('Skipping', 'Cannot run'));
-    mkdirSync(SCREENSHOTS, { recursive: true });
+    const chromium = requireChromium(chromiumPath);
     dataDir = mkdtempSync(path.join(os.tmpdir(), 'diff-review-state-'));
     service = await start();
-    dashboardToken = readFileSync(service.dashboardTokenFile!, 'utf8').trim();
-    const admin = createClient({ baseUrl: service.url, token: dashboardToken, retry: 0 });
-    const { token } = await admin.createToken({ name: 'Seeder' });
-    client = createClient({ baseUrl: service.url, token, retry: 0 });
+    ({ dashboardToken, client } = await dashboardClients(service));
     for (let i = 0; i < SEEDED; i++) {
       await client.createReview({
         diff: i % 10 === 3 ? 'THROW\n' : 'SLEEP 0\n',
@@ -62,8 +65,7 @@ describe.skipIf(!chromiumPath && !inCI())('desktop renderer in Chromium: state t
       });
     }
     await settledReviews(() => allReviews(client), { timeoutMs: 20_000, intervalMs: 100 });
-    renderer = await launchRenderer(chromiumPath);
-    app = await openApp(renderer);
+    ({ renderer, app } = await openRenderer(chromium));
   }, 60_000);
   /** Each test stands alone: connected (through main, as a saved choice would be) if a test before did not. */
   const connected = async () => {
@@ -75,11 +77,7 @@ describe.skipIf(!chromiumPath && !inCI())('desktop renderer in Chromium: state t
       .waitFor();
     return app.page;
   };
-  afterAll(async () => {
-    await app?.close();
-    await renderer?.close();
-    await service?.close();
-  });
+  afterAll(() => closeInOrder(app, renderer, service));
 
   it('refuses to send the dashboard token over http:// to another machine unless the user confirms, and says why', async () => {
     const { page } = app;
@@ -204,7 +202,7 @@ describe.skipIf(!chromiumPath && !inCI())('desktop renderer in Chromium: layout 
   let app: RendererHarness;
 
   beforeAll(async () => {
-    if (!chromiumPath) throw new Error(MISSING_CHROMIUM.replace('Skipping', 'Cannot run'));
+    const chromium = requireChromium(chromiumPath);
     const dataDir = mkdtempSync(path.join(os.tmpdir(), 'diff-review-layout-'));
     service = await createService({
       dataDir,
@@ -213,13 +211,8 @@ describe.skipIf(!chromiumPath && !inCI())('desktop renderer in Chromium: layout 
       workerFile: CONTROLLED_WORKER,
       rateLimits: { create: 10_000, read: 100_000, tokens: 10_000 },
     });
-    const dashboardToken = readFileSync(service.dashboardTokenFile!, 'utf8').trim();
-    const admin = createClient({ baseUrl: service.url, token: dashboardToken, retry: 0 });
-    client = createClient({
-      baseUrl: service.url,
-      token: (await admin.createToken({ name: 'Seeder' })).token,
-      retry: 0,
-    });
+    const { dashboardToken, client: seeder } = await dashboardClients(service);
+    client = seeder;
     // A review whose comment sits on a five-digit line, under the 74 others.
     const far = [
       'diff --git a/big.js b/big.js',
@@ -237,19 +230,14 @@ describe.skipIf(!chromiumPath && !inCI())('desktop renderer in Chromium: layout 
         repository: 'github.com/acme/monorepo-service-with-a-long-name',
       });
     await settledReviews(() => allReviews(client), { timeoutMs: 20_000, intervalMs: 100 });
-    renderer = await launchRenderer(chromiumPath);
-    app = await openApp(renderer);
+    ({ renderer, app } = await openRenderer(chromium));
     await app.desktop.connection.connect({ mode: 'remote', url: service.url, dashboardToken });
     await app.page
       .getByRole('status')
       .filter({ hasText: `Connected · ${service.url}` })
       .waitFor();
   }, 60_000);
-  afterAll(async () => {
-    await app?.close();
-    await renderer?.close();
-    await service?.close();
-  });
+  afterAll(() => closeInOrder(app, renderer, service));
 
   /** The element's box against the window: inside it, top to bottom? */
   const inView = async (page: Page, selector: string) => {

@@ -2,23 +2,30 @@
 // REAL service with many reviews and a one-reviewer queue: cancelling a queued job, "Load more",
 // the filters; keyboard use; the accessibility tree; colour contrast in both themes; screenshots
 // of the first start and of a refused dashboard token.
-import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createClient, type DiffReviewClient } from '../../service/client/index.ts';
+import type { DiffReviewClient } from '../../service/client/index.ts';
 import { createService, type Service } from '../../service/index.ts';
 import { allReviews } from '../support/all-reviews.ts';
 import { settledReviews } from '../support/settled-review.ts';
 import { TestClock } from '../support/test-clock.ts';
-import { findChromium, inCI, MISSING_CHROMIUM } from './support/chromium.ts';
-import { launchRenderer, openApp, type RendererBuild, type RendererHarness } from './support/renderer-harness.ts';
+import { findChromium, inCI } from './support/chromium.ts';
+import {
+  closeInOrder,
+  dashboardClients,
+  openRenderer,
+  type RendererBuild,
+  type RendererHarness,
+  requireChromium,
+  SCREENSHOTS,
+} from './support/renderer-harness.ts';
 import { lowContrastText, unlabelledControls } from './support/a11y.ts';
 
 const CONTROLLED_WORKER = new URL('../fixtures/workers/controlled-worker.ts', import.meta.url);
 const chromiumPath = findChromium();
-const SCREENSHOTS = path.resolve(import.meta.dirname, '../../test-output/desktop');
 
 // 76 quick reviews in two repositories and 4 failing ones: four pages of 25 in the app.
 const ALPHA = 'github.com/acme/alpha';
@@ -76,8 +83,7 @@ describe.skipIf(!chromiumPath && !inCI())(
     const clock = new TestClock();
 
     beforeAll(async () => {
-      if (!chromiumPath) throw new Error(MISSING_CHROMIUM.replace('Skipping', 'Cannot run'));
-      mkdirSync(SCREENSHOTS, { recursive: true });
+      const chromium = requireChromium(chromiumPath);
       const dataDir = mkdtempSync(path.join(os.tmpdir(), 'diff-review-ux-'));
       service = await createService({
         dataDir,
@@ -87,23 +93,17 @@ describe.skipIf(!chromiumPath && !inCI())(
         clock,
         rateLimits: { create: 10_000, read: 100_000, tokens: 10_000 },
       });
-      dashboardToken = readFileSync(service.dashboardTokenFile!, 'utf8').trim();
-      admin = createClient({ baseUrl: service.url, token: dashboardToken, retry: 0 });
-      const { token } = await admin.createToken({ name: 'Seeder', scopes: ['reviews:read', 'reviews:write'] });
-      client = createClient({ baseUrl: service.url, token, retry: 0 });
+      ({ dashboardToken, admin, client } = await dashboardClients(service, {
+        scopes: ['reviews:read', 'reviews:write'],
+      }));
       for (let i = 0; i < SEEDED; i++) {
         const failing = i % 20 === 7;
         await client.createReview({ diff: failing ? 'THROW\n' : 'SLEEP 0\n', repository: i % 2 ? BETA : ALPHA });
       }
       await settledReviews(() => allReviews(client), { timeoutMs: 20_000, intervalMs: 100 });
-      renderer = await launchRenderer(chromiumPath);
-      app = await openApp(renderer);
+      ({ renderer, app } = await openRenderer(chromium));
     }, 60_000);
-    afterAll(async () => {
-      await app?.close();
-      await renderer?.close();
-      await service?.close();
-    });
+    afterAll(() => closeInOrder(app, renderer, service));
 
     it('shows the first start and a refused dashboard token clearly (screenshots), accessibly', async () => {
       const { page } = app;

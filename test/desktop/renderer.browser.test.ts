@@ -1,7 +1,7 @@
 // Layer 1 of the desktop tests (see shared/TESTING.md): the renderer bundle in Debian's Chromium,
 // its preload replaced by a shim over the SAME main-process code, against REAL services.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -9,7 +9,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from '../../service/client/index.ts';
 import { createService, type Service } from '../../service/index.ts';
 import { findChromium, inCI, MISSING_CHROMIUM } from './support/chromium.ts';
-import { launchRenderer, openApp, type RendererBuild, type RendererHarness } from './support/renderer-harness.ts';
+import {
+  closeInOrder,
+  launchRenderer,
+  openApp,
+  type RendererBuild,
+  type RendererHarness,
+  requireChromium,
+  SCREENSHOTS,
+} from './support/renderer-harness.ts';
 
 const SAMPLE_DIFF = [
   'diff --git a/src/math.js b/src/math.js',
@@ -68,15 +76,12 @@ async function closedPort(): Promise<number> {
 
 const chromiumPath = findChromium();
 if (!chromiumPath && !inCI()) console.warn(MISSING_CHROMIUM);
-const SCREENSHOTS = path.resolve(import.meta.dirname, '../../test-output/desktop');
 
 describe.skipIf(!chromiumPath && !inCI())('desktop renderer in Chromium', () => {
   let renderer: RendererBuild;
 
   beforeAll(async () => {
-    if (!chromiumPath) throw new Error(MISSING_CHROMIUM.replace('Skipping', 'Cannot run'));
-    mkdirSync(SCREENSHOTS, { recursive: true });
-    renderer = await launchRenderer(chromiumPath);
+    renderer = await launchRenderer(requireChromium(chromiumPath));
   });
   afterAll(async () => renderer?.close());
 
@@ -225,10 +230,7 @@ describe.skipIf(!chromiumPath && !inCI())('desktop renderer in Chromium', () => 
       dashboardToken = readFileSync(remote.dashboardTokenFile!, 'utf8').trim();
       app = await openApp(renderer);
     });
-    afterAll(async () => {
-      await app?.close();
-      await remote?.close();
-    });
+    afterAll(() => closeInOrder(app, remote));
 
     // A refused dashboard token: renderer-ux.browser.test.ts ("shows the first start and a refused dashboard token").
     it('shows an unreachable address next to its field, then connects', async () => {

@@ -1,6 +1,7 @@
 // The renderer in a real Chromium, wired to the real main-process code: createDesktopApp (the
 // credential store, connection, watcher, IPC router and handlers main/index.ts uses) with fakes
 // for the OS parts only (safeStorage, folder picker, clipboard).
+import { mkdirSync, readFileSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -12,8 +13,10 @@ import { appResponse } from '../../../desktop/main/app-protocol.ts';
 import { createDesktopApp, type DesktopApp } from '../../../desktop/main/desktop-app.ts';
 import { startBuiltInService } from '../../../desktop/main/service-launcher.ts';
 import type { IpcEvent } from '../../../desktop/shared/ipc-contract.ts';
+import { createClient, type DiffReviewClient } from '../../../service/client/index.ts';
+import type { CreateTokenBody, Service } from '../../../service/index.ts';
 import { buildDesktop } from './build.ts';
-import { CHROMIUM_ARGS } from './chromium.ts';
+import { CHROMIUM_ARGS, MISSING_CHROMIUM } from './chromium.ts';
 import { fakeSafeStorage, type FakeSafeStorage } from './fake-safe-storage.ts';
 
 export interface RendererHarness {
@@ -46,6 +49,44 @@ export interface RendererBuild {
   rendererUrl: string;
   shim: string;
   close(): Promise<void>;
+}
+
+/** Where the renderer suites save their screenshots. */
+export const SCREENSHOTS = path.resolve(import.meta.dirname, '../../../test-output/desktop');
+
+/**
+ * The first step of a renderer suite's beforeAll: its Chromium, or a failure (the suites skip
+ * without one, except in CI), and the screenshots folder made.
+ */
+export function requireChromium(chromiumPath: string | undefined): string {
+  if (!chromiumPath) throw new Error(MISSING_CHROMIUM.replace('Skipping', 'Cannot run'));
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  return chromiumPath;
+}
+
+/**
+ * A REAL service's dashboard token, a client with it (admin), and a review client with a new
+ * token named "Seeder" (given `seeder`'s scopes or expiry, if any) to seed reviews through.
+ */
+export async function dashboardClients(
+  service: Service,
+  seeder: Omit<CreateTokenBody, 'name'> = {},
+): Promise<{ dashboardToken: string; admin: DiffReviewClient; client: DiffReviewClient }> {
+  const dashboardToken = readFileSync(service.dashboardTokenFile!, 'utf8').trim();
+  const admin = createClient({ baseUrl: service.url, token: dashboardToken, retry: 0 });
+  const { token } = await admin.createToken({ name: 'Seeder', ...seeder });
+  return { dashboardToken, admin, client: createClient({ baseUrl: service.url, token, retry: 0 }) };
+}
+
+/** The renderer built and served to a new Chromium, and the app opened in it. */
+export async function openRenderer(chromiumPath: string): Promise<{ renderer: RendererBuild; app: RendererHarness }> {
+  const renderer = await launchRenderer(chromiumPath);
+  return { renderer, app: await openApp(renderer) };
+}
+
+/** A suite's afterAll: closes what its beforeAll got to open, one after the other, in the order given. */
+export async function closeInOrder(...parts: ({ close(): Promise<void> } | undefined)[]): Promise<void> {
+  for (const part of parts) await part?.close();
 }
 
 export async function launchRenderer(executablePath: string): Promise<RendererBuild> {
