@@ -2,16 +2,6 @@
 // CI (CI=true), where it is a failure: CI must install it (apt-get install -y chromium).
 import { existsSync } from 'node:fs';
 
-export const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-dev-shm-usage',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--no-first-run',
-  '--disable-sync',
-];
-
 export function findChromium(): string | undefined {
   const candidates = [process.env.CHROMIUM, '/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'];
   return candidates.find((candidate): candidate is string => !!candidate && existsSync(candidate));

@@ -15,8 +15,9 @@ import { startBuiltInService } from '../../../desktop/main/service-launcher.ts';
 import type { IpcEvent } from '../../../desktop/shared/ipc-contract.ts';
 import { createClient, type DiffReviewClient } from '../../../service/client/index.ts';
 import type { CreateTokenBody, Service } from '../../../service/index.ts';
+import { CHROMIUM_ARGS } from '../../support/chromium-args.mjs';
 import { buildDesktop } from './build.ts';
-import { CHROMIUM_ARGS, MISSING_CHROMIUM } from './chromium.ts';
+import { MISSING_CHROMIUM } from './chromium.ts';
 import { fakeSafeStorage, type FakeSafeStorage } from './fake-safe-storage.ts';
 
 export interface RendererHarness {

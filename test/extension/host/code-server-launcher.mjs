@@ -24,6 +24,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { format } from 'node:util';
+import { CHROMIUM_ARGS } from '../../support/chromium-args.mjs';
 import { installPaths } from './code-server-install.mjs';
 
 export const SCREENSHOT_MARKER = 'ready-for-screenshot';
@@ -205,15 +206,7 @@ async function main() {
     headless: true,
     viewport: { width: 1280, height: 800 },
     env: sandbox.env,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-dev-shm-usage',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--no-first-run',
-      '--disable-sync',
-    ],
+    args: CHROMIUM_ARGS,
   });
   page = browser.pages()[0] ?? (await browser.newPage());
   if (verbose) {
