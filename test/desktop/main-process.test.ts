@@ -8,11 +8,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ApiError, createClient } from '../../service/client/index.ts';
 import { RENDERER_URL } from '../../desktop/main/app-protocol.ts';
-import { Connection } from '../../desktop/main/connection.ts';
+import type { Connection } from '../../desktop/main/connection.ts';
 import { CredentialStore } from '../../desktop/main/credential-store.ts';
-import { FolderReviews } from '../../desktop/main/folder-reviews.ts';
-import { ReviewInputs } from '../../desktop/main/review-inputs.ts';
-import { createIpcHandlers } from '../../desktop/main/ipc-handlers.ts';
 import { createIpcRouter, isTrustedSender, type IpcHandlers } from '../../desktop/main/ipc-router.ts';
 import type { ReviewWatcher } from '../../desktop/main/review-watcher.ts';
 import { startBuiltInService } from '../../desktop/main/service-launcher.ts';
@@ -27,6 +24,7 @@ import { APP_TOKEN_NAME, IPC_CHANNELS, type ConnectionState } from '../../deskto
 import { git, makeRepo as makeGitRepo } from '../support/git-repo.ts';
 import { startTestService, type TestService } from '../support/test-service.ts';
 import { fakeSafeStorage } from './support/fake-safe-storage.ts';
+import { ipcHandlers, remoteConnection } from './support/main-parts.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const tempDir = (prefix: string) => mkdtempSync(path.join(os.tmpdir(), `diff-review-${prefix}-`));
@@ -144,16 +142,7 @@ describe('IPC', () => {
   });
 
   it('has a handler for every channel of the contract, and no other', () => {
-    const real = createIpcHandlers({
-      connection: {} as Connection,
-      watcher: {} as ReviewWatcher,
-      chooseFolder: async () => undefined,
-      writeClipboard: () => {},
-      openExternal: async () => {},
-      folderReviews: new FolderReviews(),
-      reviewInputs: new ReviewInputs(),
-      chooseSaveFile: async () => undefined,
-    });
+    const real = ipcHandlers({ connection: {} as Connection, watcher: {} as ReviewWatcher });
     expect(Object.keys(real).sort()).toEqual([...IPC_CHANNELS].sort());
   });
 
@@ -272,18 +261,7 @@ describe('connection against a real service', () => {
   });
   afterAll(async () => svc?.close());
 
-  const connection = (states: ConnectionState[] = []) =>
-    new Connection({
-      credentials: new CredentialStore({
-        file: path.join(tempDir('conn'), 'connection.json'),
-        safeStorage: fakeSafeStorage(),
-      }),
-      startBuiltIn: async () => {
-        throw new Error('not in this test');
-      },
-      onChange: (state) => states.push(state),
-      log: () => {},
-    });
+  const connection = (states: ConnectionState[] = []) => remoteConnection((state) => states.push(state));
 
   it('refuses a wrong dashboard token with a message for that field', async () => {
     const conn = connection();
@@ -325,15 +303,11 @@ describe('connection against a real service', () => {
       repo.write('.diff-review.yml', 'ignore:\n  - vendor/\nrules:\n  no-debugger: info\n');
       repo.commit('work');
       const opened: string[] = [];
-      const handlers = createIpcHandlers({
+      const handlers = ipcHandlers({
         connection: conn,
         watcher: { watch: () => {}, submitted: () => {} } as unknown as ReviewWatcher,
         chooseFolder: async () => repo.dir,
-        writeClipboard: () => {},
         openExternal: async (url) => void opened.push(url),
-        folderReviews: new FolderReviews(),
-        reviewInputs: new ReviewInputs(),
-        chooseSaveFile: async () => undefined,
       });
       await handlers['git:chooseFolder']();
       const submitted = await handlers['reviews:submitFolder']({

@@ -7,15 +7,11 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createService, type Service } from '../../service/index.ts';
 import { RENDERER_URL } from '../../desktop/main/app-protocol.ts';
-import { Connection } from '../../desktop/main/connection.ts';
-import { CredentialStore } from '../../desktop/main/credential-store.ts';
-import { FolderReviews } from '../../desktop/main/folder-reviews.ts';
-import { ReviewInputs } from '../../desktop/main/review-inputs.ts';
-import { createIpcHandlers } from '../../desktop/main/ipc-handlers.ts';
+import type { Connection } from '../../desktop/main/connection.ts';
 import { createIpcRouter } from '../../desktop/main/ipc-router.ts';
 import type { ReviewWatcher } from '../../desktop/main/review-watcher.ts';
 import { serviceErrorWording } from '../../desktop/main/service-error-wording.ts';
-import { fakeSafeStorage } from './support/fake-safe-storage.ts';
+import { ipcHandlers, remoteConnection } from './support/main-parts.ts';
 
 const tempDir = (prefix: string) => mkdtempSync(path.join(os.tmpdir(), `diff-review-${prefix}-`));
 const frame = { url: RENDERER_URL, parent: null };
@@ -33,25 +29,12 @@ describe("the service's refusals, in the app's words", () => {
       logLevel: 'silent',
       rateLimits: { tokens: 4 },
     });
-    connection = new Connection({
-      credentials: new CredentialStore({ file: path.join(tempDir('conn'), 'c.json'), safeStorage: fakeSafeStorage() }),
-      startBuiltIn: async () => {
-        throw new Error('not in this test');
-      },
-      onChange: () => {},
-      log: () => {},
-    });
+    connection = remoteConnection();
     const dashboardToken = readFileSync(service.dashboardTokenFile!, 'utf8').trim();
     await connection.connect({ mode: 'remote', url: service.url, dashboardToken });
-    const handlers = createIpcHandlers({
+    const handlers = ipcHandlers({
       connection,
       watcher: { watch: () => {}, stopAll: () => {} } as unknown as ReviewWatcher,
-      chooseFolder: async () => undefined,
-      writeClipboard: () => {},
-      openExternal: async () => {},
-      folderReviews: new FolderReviews(),
-      reviewInputs: new ReviewInputs(),
-      chooseSaveFile: async () => undefined,
     });
     router = createIpcRouter({
       handlers,
