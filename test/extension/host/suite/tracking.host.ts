@@ -35,6 +35,27 @@ const findings = () => {
   return state.kind === 'done' ? state.findings : undefined;
 };
 
+/**
+ * A trip to branch main: the fixture's uncommitted work (its deleted src/old.js) stashed, `onMain`
+ * run there, then back on feature with the stash, whatever happened on main; and the findings back
+ * on their lines.
+ */
+async function onMainAndBack(onMain: () => Promise<void>) {
+  git('stash', '--include-untracked');
+  git('checkout', '-q', 'main');
+  try {
+    await onMain();
+  } finally {
+    git('checkout', '-q', 'feature');
+    git('stash', 'pop', '-q');
+  }
+  await waitFor(
+    'the findings back on feature',
+    () => lineOf(appJs(), 'no-debugger') === DEBUGGER_LINE && lineOf(configPy(), 'secret') === SECRET_LINE,
+    8000,
+  );
+}
+
 suite('Findings follow their code', () => {
   teardown(revertAndCloseAll);
 
@@ -72,9 +93,7 @@ suite('Findings follow their code', () => {
       2,
       `${appJsState()}; config.py: ${JSON.stringify(ours(configPy()))}; ${JSON.stringify(result)}`,
     );
-    git('stash', '--include-untracked'); // the fixture's deleted src/old.js
-    git('checkout', '-q', 'main');
-    try {
+    await onMainAndBack(async () => {
       // On main, src/app.js has no debugger statement and config.py does not exist.
       await waitFor('no finding left on main', () => ours(appJs()).length + ours(configPy()).length === 0, 8000).catch(
         (error: Error) => {
@@ -84,15 +103,7 @@ suite('Findings follow their code', () => {
         },
       );
       assert.equal(findings(), 0, api().status().text);
-    } finally {
-      git('checkout', '-q', 'feature');
-      git('stash', 'pop', '-q');
-    }
-    await waitFor(
-      'the findings back on feature',
-      () => lineOf(appJs(), 'no-debugger') === DEBUGGER_LINE && lineOf(configPy(), 'secret') === SECRET_LINE,
-      8000,
-    );
+    });
     assert.equal(findings(), 2);
     rmSync(path.join(root(), 'src', 'old.js'), { force: true });
   });
@@ -106,9 +117,7 @@ suite('Findings follow their code', () => {
       assert.equal(result.outcome, 'completed', JSON.stringify(result));
       await openApp(); // in an editor
       await vscode.workspace.openTextDocument(configPy()); // loaded, without an editor
-      git('stash', '--include-untracked');
-      git('checkout', '-q', 'main');
-      try {
+      await onMainAndBack(async () => {
         await waitFor(
           'no finding left on main',
           () => ours(appJs()).length + ours(configPy()).length === 0,
@@ -116,15 +125,7 @@ suite('Findings follow their code', () => {
         ).catch((error: Error) => {
           throw new Error(`${error.message} ${appJsState()}; config.py: ${JSON.stringify(ours(configPy()))}`);
         });
-      } finally {
-        git('checkout', '-q', 'feature');
-        git('stash', 'pop', '-q');
-      }
-      await waitFor(
-        'the findings back on feature',
-        () => lineOf(appJs(), 'no-debugger') === DEBUGGER_LINE && lineOf(configPy(), 'secret') === SECRET_LINE,
-        8000,
-      );
+      });
       rmSync(path.join(root(), 'src', 'old.js'), { force: true });
     } finally {
       await vscode.workspace
