@@ -49,6 +49,10 @@ export function FieldError(props: { id: string; error?: string }) {
   );
 }
 
+/** The attributes that tie a field to its FieldError while it has one (spread them on the field). */
+export const errorAria = (errorId: string, error: string | undefined) =>
+  error ? { 'aria-invalid': true as const, 'aria-describedby': errorId } : {};
+
 /** Failures that may go away by themselves: the network, a timeout, a busy or failing service. */
 export const isRetryable = (error: IpcError) =>
   error.kind === 'network' ||

@@ -3,7 +3,7 @@
 // the indicator and banner that keep the connection's state visible.
 import { useState } from 'preact/hooks';
 import type { ConnectionState, IpcError } from '../shared/ipc-contract.ts';
-import { ConfirmDialog, FieldError, useFlash, useNow } from './components.tsx';
+import { ConfirmDialog, errorAria, FieldError, useFlash, useNow } from './components.tsx';
 import { invoke } from './ipc.ts';
 
 export function ConnectionSetup(props: { state: Extract<ConnectionState, { phase: 'setup' | 'connecting' }> }) {
@@ -95,8 +95,7 @@ export function ConnectionSetup(props: { state: Extract<ConnectionState, { phase
                   placeholder="http://127.0.0.1:7411"
                   value={url}
                   onInput={(e) => setUrl(e.currentTarget.value)}
-                  aria-invalid={fieldError('url') ? true : undefined}
-                  aria-describedby={fieldError('url') ? 'service-url-error' : undefined}
+                  {...errorAria('service-url-error', fieldError('url'))}
                   disabled={busy}
                 />
                 <FieldError id="service-url-error" error={fieldError('url')} />

@@ -3,7 +3,7 @@
 // name warned), scopes and expiry.
 import { useState } from 'preact/hooks';
 import { TOKEN_EXPIRY_CHOICES, type CreatedToken, type IpcError, type ReviewScope } from '../shared/ipc-contract.ts';
-import { ErrorPanel, FieldError, isRetryable } from './components.tsx';
+import { ErrorPanel, errorAria, FieldError, isRetryable } from './components.tsx';
 import { invoke } from './ipc.ts';
 
 /** The service's limit on a token's name (1–100 characters, as the OpenAPI document says). */
@@ -58,8 +58,7 @@ export function CreateTokenForm(props: { existingNames: string[]; onCreated: (to
             maxLength={TOKEN_NAME_MAX}
             value={name}
             onInput={(e) => setName(e.currentTarget.value)}
-            aria-invalid={nameError ? true : undefined}
-            aria-describedby={nameError ? 'token-name-error' : undefined}
+            {...errorAria('token-name-error', nameError)}
           />
           <FieldError id="token-name-error" error={nameError} />
           {duplicate && (

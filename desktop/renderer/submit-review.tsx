@@ -3,7 +3,7 @@
 // three-dot diff with service/git, as the extension does) or a pasted diff.
 import { useEffect, useState } from 'preact/hooks';
 import type { FolderCheck, IpcError, ReviewJob } from '../shared/ipc-contract.ts';
-import { ErrorPanel, FieldError, isRetryable } from './components.tsx';
+import { ErrorPanel, errorAria, FieldError, isRetryable } from './components.tsx';
 import { invoke } from './ipc.ts';
 import { LIMITS } from '../../service/api/limits.ts';
 import { parseUnifiedDiff } from '../../service/engine/diff/parse.ts';
@@ -180,8 +180,7 @@ export function SubmitReview(props: { onSubmitted: (job: ReviewJob) => void; onC
               placeholder="diff --git a/src/app.js b/src/app.js …"
               value={diff}
               onInput={(e) => setDiff(e.currentTarget.value)}
-              aria-invalid={errorFor('diff') ? true : undefined}
-              aria-describedby={errorFor('diff') ? 'diff-error' : undefined}
+              {...errorAria('diff-error', errorFor('diff'))}
             />
             <FieldError id="diff-error" error={errorFor('diff')} />
           </div>
@@ -194,8 +193,7 @@ export function SubmitReview(props: { onSubmitted: (job: ReviewJob) => void; onC
                 placeholder="github.com/acme/widgets"
                 value={repository}
                 onInput={(e) => setRepository(e.currentTarget.value)}
-                aria-invalid={errorFor('repository') ? true : undefined}
-                aria-describedby={errorFor('repository') ? 'repository-error' : undefined}
+                {...errorAria('repository-error', errorFor('repository'))}
               />
               <FieldError id="repository-error" error={errorFor('repository')} />
             </div>
@@ -208,8 +206,7 @@ export function SubmitReview(props: { onSubmitted: (job: ReviewJob) => void; onC
                 placeholder="9f91288…"
                 value={baseCommit}
                 onInput={(e) => setBaseCommit(e.currentTarget.value)}
-                aria-invalid={errorFor('base_commit') ? true : undefined}
-                aria-describedby={errorFor('base_commit') ? 'base-error' : undefined}
+                {...errorAria('base-error', errorFor('base_commit'))}
               />
               <FieldError id="base-error" error={errorFor('base_commit')} />
             </div>
