@@ -45,8 +45,15 @@ const COMMON_WORDS = (
   'authorization property properties instance service client server'
 ).split(' ');
 
+/** Every piece of one to four characters of a common word: what rarity() asks about, in one lookup. */
+const COMMON_PIECES = new Set(
+  COMMON_WORDS.flatMap((word) =>
+    Array.from(word, (_, start) => [1, 2, 3, 4].map((length) => word.slice(start, start + length))).flat(),
+  ),
+);
+
 function isInCommonWord(block: string): boolean {
-  return COMMON_WORDS.some((word) => word.includes(block));
+  return COMMON_PIECES.has(block);
 }
 
 /** What a block inside a common word loses of its rarity. */
@@ -99,38 +106,68 @@ export class KeywordSieve {
   constructor(keywords: Iterable<string>, scratch = new ScanScratch()) {
     this.scratch = scratch;
     this.keywords = [...new Set(keywords)].sort();
-    const byBlock = new Map<number, number[]>();
-    this.keywords.forEach((keyword, index) => {
-      for (const { at, values } of blocksOf(keyword)) {
+    // Each (block, keyword, offset) entry, chained per block (tens of thousands of entries, most
+    // from blocks that reach past their keyword: one array per block would cost more than the rest).
+    const blocks = this.keywords.map(blocksOf);
+    const size = blocks.reduce((sum, both) => sum + both[0]!.values.length + both[1]!.values.length, 0);
+    const entryKeyword = new Int32Array(size);
+    const entryAt = new Int32Array(size);
+    const entryNext = new Int32Array(size);
+    // Blocks by their order of first appearance: their value, their last entry, their entry count.
+    const ordinalOf = new Map<number, number>();
+    const blockValue = new Int32Array(size);
+    const lastEntry = new Int32Array(size);
+    const entryCount = new Int32Array(size);
+    let e = 0;
+    blocks.forEach((both, index) => {
+      for (const { at, values } of both) {
         for (const block of values) {
-          let list = byBlock.get(block);
-          if (!list) byBlock.set(block, (list = []));
-          list.push(index, at);
+          let b = ordinalOf.get(block);
+          if (b === undefined) {
+            b = ordinalOf.size;
+            ordinalOf.set(block, b);
+            blockValue[b] = block;
+            lastEntry[b] = -1;
+          }
+          entryKeyword[e] = index;
+          entryAt[e] = at;
+          entryNext[e] = lastEntry[b]!;
+          lastEntry[b] = e++;
+          entryCount[b]!++;
         }
       }
     });
-    const postings: number[] = [];
-    const postingsOf = new Map<number, number>();
-    for (const [block, list] of byBlock) {
-      postingsOf.set(block, postings.length);
-      postings.push(list.length / 2, ...list);
+    // Per block: a count, then its (keyword, offset) pairs in the order they were added.
+    const distinct = blockValue.subarray(0, ordinalOf.size);
+    const postingAt = new Int32Array(distinct.length);
+    this.postings = new Int32Array(distinct.length + 2 * size);
+    let p = 0;
+    for (let b = 0; b < distinct.length; b++) {
+      const count = entryCount[b]!;
+      postingAt[b] = p;
+      this.postings[p] = count;
+      let at = p + 2 * count - 1;
+      for (let entry = lastEntry[b]!; entry >= 0; entry = entryNext[entry]!, at -= 2) {
+        this.postings[at] = entryKeyword[entry]!;
+        this.postings[at + 1] = entryAt[entry]!;
+      }
+      p += 1 + 2 * count;
     }
-    this.postings = Int32Array.from(postings);
     this.filter = new Int32Array(1 << (FILTER_BITS - 5));
-    for (const block of byBlock.keys()) {
+    for (const block of distinct) {
       const bit = Math.imul(block, HASH_FILTER) >>> (32 - FILTER_BITS);
       this.filter[bit >>> 5]! |= 1 << (bit & 31);
     }
     // Each half at most half full: small enough for the cache, and cuckoo insertion still easy.
     let bits = 10;
-    while (1 << bits < byBlock.size) bits++;
+    while (1 << bits < distinct.length) bits++;
     for (;;) {
       this.shift = 32 - bits;
       this.first = new Int32Array(1 << bits);
       this.second = new Int32Array(1 << bits);
       this.firstPostings = new Int32Array(1 << bits).fill(-1);
       this.secondPostings = new Int32Array(1 << bits).fill(-1);
-      if ([...byBlock.keys()].every((block) => this.insert(block, postingsOf.get(block)!))) break;
+      if (distinct.every((block, b) => this.insert(block, postingAt[b]!))) break;
       bits++;
     }
   }
@@ -248,12 +285,12 @@ export class ScanScratch {
 }
 
 /** The blocks of `keyword`: for each parity of its start, the rarest block an occurrence there produces. */
-function blocksOf(keyword: string): { at: number; values: number[] }[] {
+function blocksOf(keyword: string): { at: number; values: Int32Array }[] {
   if (keyword.length < 3) throw new Error(`A sieve keyword needs three characters at least: "${keyword}".`);
   for (let i = 0; i < keyword.length; i++) {
     if (keyword.charCodeAt(i) > 127) throw new Error(`A sieve keyword must be ASCII: "${keyword}".`);
   }
-  const out: { at: number; values: number[] }[] = [];
+  const out: { at: number; values: Int32Array }[] = [];
   for (const parity of [0, 1]) {
     // Blocks start at even offsets: relative to the keyword at offsets -1, 1, 3, ... or 0, 2, 4, ...
     let best = Number.NaN;
@@ -272,13 +309,20 @@ function blocksOf(keyword: string): { at: number; values: number[] }[] {
 }
 
 /** The block values of `keyword[at .. at + 3]`, any byte where the block reaches past the keyword. */
-function expand(keyword: string, at: number): number[] {
-  let values = [0];
+function expand(keyword: string, at: number): Int32Array {
+  let values = Int32Array.of(0);
   for (let k = 0; k < 4; k++) {
     const index = at + k;
     const shift = 8 * k;
-    if (index >= 0 && index < keyword.length) values = values.map((v) => v | (keyword.charCodeAt(index) << shift));
-    else values = values.flatMap((v) => Array.from({ length: 256 }, (_, byte) => v | (byte << shift)));
+    if (index >= 0 && index < keyword.length) {
+      const code = keyword.charCodeAt(index) << shift;
+      for (let i = 0; i < values.length; i++) values[i]! |= code;
+    } else {
+      const wider = new Int32Array(values.length * 256);
+      for (let i = 0; i < values.length; i++)
+        for (let byte = 0; byte < 256; byte++) wider[i * 256 + byte] = values[i]! | (byte << shift);
+      values = wider;
+    }
   }
-  return values.map((v) => v | 0);
+  return values;
 }
