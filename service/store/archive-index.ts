@@ -136,11 +136,7 @@ export class ArchiveIndex {
     return this.#strings[this.#columns.day[slot]!]!;
   }
   location(slot: number): ArchiveLocation {
-    return {
-      day: this.#strings[this.#columns.day[slot]!]!,
-      offset: this.#columns.offset[slot]!,
-      length: this.#columns.length[slot]!,
-    };
+    return { day: this.day(slot), offset: this.#columns.offset[slot]!, length: this.#columns.length[slot]! };
   }
 
   /** Adds entries (a later one of an id replaces an earlier one, here or already in the index). */
