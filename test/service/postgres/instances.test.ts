@@ -24,6 +24,19 @@ async function reaches(client: DiffReviewClient, id: string, status: ReviewJob['
   return job;
 }
 
+/** `promise`, or a failure naming `what` after `ms`: a step that hangs says which it was. */
+async function step<T>(what: string, promise: Promise<T>, ms = 20_000): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what}: not done within ${ms} ms`)), ms);
+  });
+  try {
+    return await Promise.race([promise, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 describe.skipIf(!postgresAvailable())('several instances on one database', () => {
   let cluster: PostgresCluster;
   const services: TestService[] = [];
@@ -103,16 +116,16 @@ describe.skipIf(!postgresAvailable())('several instances on one database', () =>
   });
 
   it("the owner's stream on instance B tells the changes instance A makes to reviews B never ran nor followed", {
-    // bounded waits of 20 s each below; a slow machine must see which one ran out, not the test's limit
+    // every step is bounded (20 s each) and named: a slow machine must see which one ran out, not the test's limit
     timeout: 120_000,
   }, async () => {
-    const { databaseUrl, token, clients } = await instances(1, { concurrency: 2 });
+    const { databaseUrl, token, clients } = await step('instance A starts', instances(1, { concurrency: 2 }));
     const onA = clients[0]!;
-    const first = await onA.createReview(body('SLEEP 60000\n'));
-    const second = await onA.createReview(body('SLEEP 60000\n'));
+    const first = await step('the first create on A', onA.createReview(body('SLEEP 60000\n')));
+    const second = await step('the second create on A', onA.createReview(body('SLEEP 60000\n')));
     await reaches(onA, first.review_id, 'running');
     await reaches(onA, second.review_id, 'running');
-    const b = await another(databaseUrl);
+    const b = await step('instance B starts', another(databaseUrl));
     const seen: ReviewJob[] = [];
     let unfinished = -1;
     const controller = new AbortController();
@@ -131,18 +144,18 @@ describe.skipIf(!postgresAvailable())('several instances on one database', () =>
     };
     await expect.poll(() => unfinished, { timeout: 20_000 }).toBe(2);
     // the cancels are made on A, which runs both: B hears of them only through the database
-    await onA.cancelReview(first.review_id);
-    await onA.cancelReview(second.review_id);
+    await step('the first cancel on A', onA.cancelReview(first.review_id));
+    await step('the second cancel on A', onA.cancelReview(second.review_id));
     await told(second.review_id, 'failed');
     await told(first.review_id, 'failed');
     expect(statesOf(first.review_id)).toEqual(['running', 'failed']);
     expect(statesOf(second.review_id)).toEqual(['running', 'failed']);
     // a review made on A after B's stream opened reaches it too, to its end
-    const later = await onA.createReview(body('SLEEP 0\n'));
+    const later = await step('the later create on A', onA.createReview(body('SLEEP 0\n')));
     await told(later.review_id, 'completed');
     expect(statesOf(later.review_id)[0]).toBe('queued');
     controller.abort();
-    await reading;
+    await step("B's stream ends when aborted", reading);
   });
 
   it('an instance that stops hands its running review to another, which finishes it once', async () => {
