@@ -2,7 +2,7 @@
 // that the desktop dashboard holds one socket, not one per unfinished review (a 200-job burst held
 // 202). On connect: the unfinished reviews, `ready`; then every change. Counted among the event
 // streams (caps, lifetime), scope reviews:read, other owners' reviews never told.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { OwnerEvent } from '../../../service/client/index.ts';
 import type { DiffReviewClient } from '../../../service/client/index.ts';
 import type { ReviewJob } from '../../../service/api/schemas.ts';
@@ -18,9 +18,13 @@ const workerFile = new URL('../../fixtures/workers/controlled-worker.ts', import
 const body = (diff: string) => ({ diff, repository: 'github.com/acme/app' });
 const RANK = { queued: 0, running: 1, completed: 2, failed: 2 } as const;
 
+/** The streams `follow` opened: each is stopped after its test, so a test that failed midway leaves no stream open to count against the next one's caps. */
+const following: AbortController[] = [];
+
 /** Reads the owner's stream in the background into `seen`, until `stop()`. */
 function follow(client: DiffReviewClient) {
   const controller = new AbortController();
+  following.push(controller);
   const seen: OwnerEvent[] = [];
   const done = (async () => {
     for await (const event of client.ownerEvents({ signal: controller.signal })) seen.push(event);
@@ -44,6 +48,9 @@ describe('GET /v1/events', () => {
     });
   });
   afterAll(() => closeHealthy(t));
+  afterEach(() => {
+    for (const controller of following.splice(0)) controller.abort();
+  });
 
   it('asks for a review token with reviews:read: none is 401, a write-only or dashboard token 403', async () => {
     const none = await t.api('GET', '/v1/events', { token: null });
@@ -57,7 +64,10 @@ describe('GET /v1/events', () => {
     }
   });
 
-  it('tells the unfinished reviews, then ready, then every change of two reviews on one stream', async () => {
+  // Its bounded waits add up to 25 s; on a loaded machine the test's own limit must not run out first.
+  it('tells the unfinished reviews, then ready, then every change of two reviews on one stream', {
+    timeout: 60_000,
+  }, async () => {
     const client = t.client();
     const slow = await client.createReview(body('SLEEP 60000\n'));
     const stream = follow(client);
