@@ -53,7 +53,7 @@ export async function* serverSentEvents(
     );
   }
   try {
-    yield* parseServerSentEvents(response.body);
+    yield* parseServerSentEvents(response.body, signal);
   } catch (error) {
     if (signal?.aborted) throw abortErrorFrom(signal);
     if (error instanceof DiffReviewError) throw error;

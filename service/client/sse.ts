@@ -15,17 +15,28 @@ export interface ServerSentEvent {
   retry?: number;
 }
 
-/** Reads a byte stream (a fetch Response body) as Server-Sent Events. */
+/**
+ * Reads a byte stream (a fetch Response body) as Server-Sent Events. When `signal` fires, the
+ * read under way is cancelled and the signal's reason thrown: the stream's own source may not
+ * follow the signal (undici holds a fetch's abort listener weakly, so after a garbage collection
+ * a silent stream would wait for ever).
+ */
 export async function* parseServerSentEvents(
   stream: ReadableStream<Uint8Array>,
+  signal?: AbortSignal,
 ): AsyncGenerator<ServerSentEvent, void, undefined> {
   const reader = stream.getReader();
   const decoder = new TextDecoder('utf-8');
   const parser = new EventStreamParser();
+  const stopReading = () => void reader.cancel(signal?.reason).catch(() => undefined);
+  signal?.addEventListener('abort', stopReading, { once: true });
   let done = false;
   try {
     for (;;) {
+      signal?.throwIfAborted();
       const chunk = await reader.read();
+      // A cancelled read ends like the stream: the signal tells which it was.
+      signal?.throwIfAborted();
       const text = chunk.done ? decoder.decode() : decoder.decode(chunk.value, { stream: true });
       yield* parser.push(text);
       if (chunk.done) {
@@ -34,6 +45,7 @@ export async function* parseServerSentEvents(
       }
     }
   } finally {
+    signal?.removeEventListener('abort', stopReading);
     // The consumer stopped early (break, return, error): release the connection.
     if (!done) await reader.cancel().catch(() => undefined);
     reader.releaseLock();

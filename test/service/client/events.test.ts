@@ -141,6 +141,40 @@ describe('events', () => {
     };
     await expect(run()).rejects.toBeInstanceOf(AbortError);
   });
+
+  // undici holds a fetch's abort listener weakly: after a garbage collection, a signal fired
+  // once the headers are in no longer reaches the body. The client must not rely on it.
+  const signalDropped: typeof fetch = (input, init) =>
+    input instanceof Request
+      ? fetch(input.url, { method: input.method, headers: input.headers })
+      : fetch(input, { ...init, signal: null });
+
+  it.each([
+    ['the global fetch', undefined],
+    ['a fetch whose body does not follow the signal', signalDropped],
+  ])(
+    'a silent stream aborted while a read waits: AbortError, and the connection is closed (%s)',
+    async (_, fetcher) => {
+      let closed = false;
+      const s = await start({
+        [EVENTS]: (req, res) => {
+          startEventStream(res);
+          res.write(': connected\n\n');
+          req.socket.on('close', () => (closed = true));
+        },
+      });
+      const client = createClient({ baseUrl: s.url, ...(fetcher ? { fetch: fetcher } : {}) });
+      const controller = new AbortController();
+      const reading = (async () => {
+        for await (const _ of client.events(REVIEW_ID, { signal: controller.signal }));
+      })();
+      await sleep(100); // the read waits on a stream that says nothing more
+      controller.abort();
+      await expect(reading).rejects.toBeInstanceOf(AbortError);
+      for (let i = 0; i < 100 && !closed; i++) await sleep(10);
+      expect(closed).toBe(true);
+    },
+  );
 });
 
 describe('waitForReview', () => {
