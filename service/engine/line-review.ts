@@ -6,6 +6,7 @@ import { DELETED } from './diff/line-table.ts';
 import type { Candidate } from './candidates.ts';
 import type { RawFinding } from './finish.ts';
 import type { FilePlan } from './plan.ts';
+import type { CommentSyntax } from './rules/languages.ts';
 import type { LexedLine } from './rules/lexer.ts';
 import { BLOCK_COMMENT_REACH, commentSyntaxOf, hasBlockComments, insideBlockComment, lexLine } from './rules/lexer.ts';
 import type { AddedLine, ScanRule } from './rules/rule.ts';
@@ -78,6 +79,119 @@ function* linesAbove(diff: DiffIndex, file: IndexedFile, k: number): Generator<s
   for (let i = k - 1; i >= stop; i--) if (diff.lines.kind[i] !== DELETED) yield lineText(diff, i);
 }
 
+/** What the lines of one file share: the diff, their hunks, and facts worked out once, when first asked. */
+class FileView {
+  readonly memo = new Map<unknown, unknown>();
+  private hunkMemos: Map<IndexedHunk, Map<unknown, unknown>> | undefined;
+  private allLines: DiffLine[] | undefined;
+  private removed: Set<string> | undefined;
+
+  readonly diff: DiffIndex;
+  readonly file: IndexedFile;
+  readonly path: string;
+  readonly syntax: CommentSyntax;
+
+  constructor(diff: DiffIndex, file: IndexedFile, path: string, syntax: CommentSyntax) {
+    this.diff = diff;
+    this.file = file;
+    this.path = path;
+    this.syntax = syntax;
+  }
+
+  hunkMemo(hunk: IndexedHunk): Map<unknown, unknown> {
+    this.hunkMemos ??= new Map();
+    let memo = this.hunkMemos.get(hunk);
+    if (!memo) this.hunkMemos.set(hunk, (memo = new Map()));
+    return memo;
+  }
+
+  lineOf(k: number): DiffLine {
+    const { kind, newLine } = this.diff.lines;
+    return {
+      kind: String.fromCharCode(kind[k]!) as DiffLine['kind'],
+      text: readable(lineText(this.diff, k)),
+      newLine: newLine[k]!,
+    };
+  }
+
+  /** Every line the diff shows of the file. */
+  lines(): DiffLine[] {
+    if (!this.allLines) {
+      this.allLines = [];
+      for (const h of this.file.hunks)
+        for (let k = h.first; k < h.first + h.count; k++) this.allLines.push(this.lineOf(k));
+    }
+    return this.allLines;
+  }
+
+  /** The file's removed lines, trimmed. */
+  removedLines(): Set<string> {
+    if (!this.removed) {
+      this.removed = new Set();
+      const { kind } = this.diff.lines;
+      for (const h of this.file.hunks)
+        for (let k = h.first; k < h.first + h.count; k++)
+          if (kind[k] === DELETED) this.removed.add(lineText(this.diff, k).trim());
+    }
+    return this.removed;
+  }
+}
+
+/**
+ * A candidate line as line rules see it. A class, not an object literal with closures: the
+ * engine makes one per candidate line, and getters on a prototype cost no allocation.
+ */
+class CandidateLine implements AddedLine {
+  readonly text: string;
+  readonly keywords: readonly string[];
+  readonly indexInHunk: number;
+  readonly hunkMemo: Map<unknown, unknown>;
+  private readonly view: FileView;
+  private readonly k: number;
+  private readonly hunk: IndexedHunk;
+  /** The whole line (`text` is what rules read of it). */
+  private readonly whole: string;
+  private lexed: LexedLine | undefined;
+
+  constructor(view: FileView, k: number, hunk: IndexedHunk, whole: string, keywords: readonly string[]) {
+    this.view = view;
+    this.k = k;
+    this.hunk = hunk;
+    this.whole = whole;
+    this.keywords = keywords;
+    this.text = readable(whole);
+    this.indexInHunk = k - hunk.first;
+    this.hunkMemo = view.hunkMemo(hunk);
+  }
+
+  get path(): string {
+    return this.view.path;
+  }
+  get fileMemo(): Map<unknown, unknown> {
+    return this.view.memo;
+  }
+  // Lexed when a rule first reads code or comment: rules that read the raw text (secrets) need none.
+  get code(): string {
+    this.lexed ??= lexLine(this.text, this.view.syntax);
+    return this.lexed.code;
+  }
+  get comment(): string {
+    this.lexed ??= lexLine(this.text, this.view.syntax);
+    return this.lexed.comment;
+  }
+  wasRemoved(): boolean {
+    return this.view.removedLines().has(this.whole.trim());
+  }
+  fileLines(): readonly DiffLine[] {
+    return this.view.lines();
+  }
+  lineAt(offset: number): DiffLine | undefined {
+    const k = this.k + offset;
+    if (k < this.hunk.first || k >= this.hunk.first + this.hunk.count) return undefined;
+    return this.view.lineOf(k);
+  }
+}
+
 /** Runs the plan's line rules on the candidate lines of `file` and gathers its scan rules' lines. */
 export function reviewLines(
   diff: DiffIndex,
@@ -89,39 +203,13 @@ export function reviewLines(
   raw: RawFinding[],
   scanInputs: Map<ScanRule, ScanInput[]>,
 ): void {
+  if (candidates.length === 0) return;
   const syntax = commentSyntaxOf(path);
   const blockComments = hasBlockComments(syntax);
-  const { kind, newLine } = diff.lines;
-
+  const { newLine } = diff.lines;
+  const view = new FileView(diff, file, path, syntax);
   const allLine = plan.line.map((_, i) => i);
   const allScan = plan.scan.map((_, i) => i);
-  const hunkMemos = new Map<IndexedHunk, Map<unknown, unknown>>();
-  const fileMemo = new Map<unknown, unknown>();
-  const lineOf = (i: number): DiffLine => ({
-    kind: String.fromCharCode(kind[i]!) as DiffLine['kind'],
-    text: readable(lineText(diff, i)),
-    newLine: newLine[i]!,
-  });
-  /** Every line the diff shows of the file: made when a rule first asks. */
-  let allLines: DiffLine[] | undefined;
-  const fileLines = (): DiffLine[] => {
-    if (!allLines) {
-      allLines = [];
-      for (const h of file.hunks) for (let i = h.first; i < h.first + h.count; i++) allLines.push(lineOf(i));
-    }
-    return allLines;
-  };
-  /** The file's removed lines, trimmed: made when a rule first asks whether a line was moved. */
-  let removed: Set<string> | undefined;
-  const removedLines = (): Set<string> => {
-    if (!removed) {
-      removed = new Set();
-      for (const h of file.hunks)
-        for (let i = h.first; i < h.first + h.count; i++)
-          if (kind[i] === DELETED) removed.add(lineText(diff, i).trim());
-    }
-    return removed;
-  };
   for (const { k, keywords } of candidates) {
     const text = lineText(diff, k);
     // The rules that have a keyword found on the line (every rule without a pre-filter), in rule order.
@@ -151,34 +239,7 @@ export function reviewLines(
       }
     }
     if (lineRules.length === 0) continue;
-    const read = readable(text);
-    // Lexed when a rule first reads code or comment: rules that read the raw text (secrets) need none.
-    let lexed: LexedLine | undefined;
-    const lex = (): LexedLine => (lexed ??= lexLine(read, syntax));
-    const hunk = hunkOf(file, k);
-    let hunkMemo = hunkMemos.get(hunk);
-    if (!hunkMemo) hunkMemos.set(hunk, (hunkMemo = new Map()));
-    const line: AddedLine = {
-      text: read,
-      path,
-      get code() {
-        return lex().code;
-      },
-      get comment() {
-        return lex().comment;
-      },
-      keywords,
-      wasRemoved: () => removedLines().has(text.trim()),
-      indexInHunk: k - hunk.first,
-      hunkMemo,
-      fileMemo,
-      fileLines,
-      lineAt(offset) {
-        const i = k + offset;
-        if (i < hunk.first || i >= hunk.first + hunk.count) return undefined;
-        return lineOf(i);
-      },
-    };
+    const line = new CandidateLine(view, k, hunkOf(file, k), text, keywords);
     for (const r of lineRules) {
       const rule = plan.line[r]!;
       const match = rule.check(line);
