@@ -240,7 +240,7 @@ describe.skipIf(!postgresAvailable())('several instances on one database', () =>
     clock.advance(31 * 24 * 60 * 60 * 1000);
     await another(databaseUrl, { clock, retentionDays: 30 }); // its sweep on start is the period's one
     let status = 200;
-    for (const until = Date.now() + 5_000; status !== 404 && Date.now() < until; ) {
+    for (const until = Date.now() + 15_000; status !== 404 && Date.now() < until; ) {
       status = (await services[1]!.api('GET', `/v1/reviews/${job.review_id}`, { token })).status;
       if (status !== 404) await sleep(20);
     }
