@@ -67,7 +67,10 @@ function median(values: number[]): number {
 /**
  * Median times of `engine` and `baseline`, measured in alternation (engine, baseline, engine, ...),
  * and the median of the ratios of each pair: on a busy machine both of a pair run in the same
- * conditions, so the ratio holds where the times drift.
+ * conditions, so the ratio holds where the times drift. The baseline is measured warm (run once
+ * unmeasured first): measured right after the engine, its time depended on what the engine had
+ * left in the caches (0.7 ms after one engine, 1.05 ms after a faster one), which would reward an
+ * engine for a larger footprint. Warm, it stays at 0.6-0.7 ms whatever ran before.
  */
 async function timePair(
   engine: () => Promise<unknown>,
@@ -81,6 +84,7 @@ async function timePair(
     let start = performance.now();
     await engine();
     const engineMs = performance.now() - start;
+    baseline();
     start = performance.now();
     baseline();
     const baselineMs = performance.now() - start;
