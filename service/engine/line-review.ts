@@ -170,14 +170,16 @@ class CandidateLine implements AddedLine {
   get fileMemo(): Map<unknown, unknown> {
     return this.view.memo;
   }
-  // Lexed when a rule first reads code or comment: rules that read the raw text (secrets) need none.
   get code(): string {
-    this.lexed ??= lexLine(this.text, this.view.syntax);
-    return this.lexed.code;
+    return this.lex().code;
   }
   get comment(): string {
+    return this.lex().comment;
+  }
+  /** Lexed when a rule first reads code or comment: rules that read the raw text (secrets) need none. */
+  private lex(): LexedLine {
     this.lexed ??= lexLine(this.text, this.view.syntax);
-    return this.lexed.comment;
+    return this.lexed;
   }
   wasRemoved(): boolean {
     return this.view.removedLines().has(this.whole.trim());
