@@ -101,18 +101,23 @@ export function credentialDetector(formats: readonly CredentialFormat[]): {
     detect(text, path, found = [], code = () => text) {
       const testData = isTestFile(path) || isFixture(path);
       const own = found.filter((keyword) => byKeyword.has(keyword));
-      // With the pre-filter's keywords: one indexOf walk per keyword found, no alternation of hundreds.
-      const finder = own.length > 0 ? occurrencesOf(own) : allKeywords;
+      // With the pre-filter's keywords: indexOf for one (most lines), one alternation of those
+      // found for more, and of all of them only without the pre-filter.
+      const only = own.length === 1 ? own[0]! : undefined;
+      const finder = only !== undefined ? undefined : own.length > 0 ? occurrencesOf(own) : allKeywords;
+      /** The next occurrence at or after `from`, or -1. Occurrences overlap ("xoxe.xoxb-" holds "xoxb-"). */
+      const next = (from: number): number => {
+        if (finder === undefined) return text.indexOf(only!, from);
+        finder.lastIndex = from;
+        return finder.exec(text)?.index ?? -1;
+      };
       let fakeEnd: number | undefined;
       /** A credential known by a generic name only: kept while a named kind may follow on the line. */
       let generic: DetectedCredential | null = null;
-      finder.lastIndex = 0;
-      for (let m = finder.exec(text); m; m = finder.exec(text)) {
-        const at = m.index;
-        // Occurrences overlap ("xoxe.xoxb-" holds "xoxb-"): look again one character on.
-        finder.lastIndex = at + 1;
-        // Every keyword that starts here, not only the longest.
-        for (const keyword of byHead.get(text.slice(at, at + 3))!) {
+      for (let at = next(0); at >= 0; at = next(at + 1)) {
+        // Every keyword that starts here, not only the longest (the sieve found all of them: with one
+        // found, only it).
+        for (const keyword of only !== undefined ? own : byHead.get(text.slice(at, at + 3))!) {
           if (!text.startsWith(keyword, at)) continue;
           for (const format of byKeyword.get(keyword)!) {
             const found = tryFormat(format, text, at, path);
@@ -134,6 +139,7 @@ export function credentialDetector(formats: readonly CredentialFormat[]): {
 }
 
 function tryFormat(format: CredentialFormat, text: string, at: number, path: string): DetectedCredential | null {
+  if (format.follows !== undefined && text.indexOf(format.follows, at) < 0) return null;
   if (format.wordStart && at > 0 && /[A-Za-z0-9]/.test(text[at - 1]!)) return null;
   if (format.before && at > 0 && !format.before.test(text[at - 1]!)) return null;
   if (format.files && !format.files(path)) return null;

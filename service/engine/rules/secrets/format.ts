@@ -39,6 +39,11 @@ export interface CredentialFormat {
    */
   back?: number;
   /**
+   * A literal every match has after the keyword (a URL's credentials end at "@"): a line without
+   * it after the keyword is not tried, which spares the pattern most lines of a common keyword.
+   */
+  follows?: string;
+  /**
    * Values of this format known not to be secrets (gitleaks' per-rule allowlist): a secret, or
    * with `target: 'match'` the whole match, that one of these finds is not reported.
    */

@@ -226,6 +226,7 @@ export const NAMED_VALUES: CredentialFormat[] = [
     id: 'url-credentials',
     kind: 'password in a connection URL',
     keywords: ['://'],
+    follows: '@',
     pattern:
       /(?<=[A-Za-z][A-Za-z0-9+.-]{1,30}):\/\/(?<user>[^:@/\s'"\x60]{0,64}):(?<secret>[^@\s/'"\x60]{3,128})@[\w.-]{1,253}(?=[:/?#'"\x60\s]|$)/dy,
     secretGroup: 0,
