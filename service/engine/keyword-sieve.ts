@@ -228,6 +228,7 @@ export class KeywordSieve {
     // A chunk's words can find at most two blocks each: `hits` never overflows.
     const chunk = hits.length >> 2;
     const { first, second, firstPostings, secondPostings, shift, filter } = this;
+    if (n >= PRELOAD_FROM) this.scratch.preloaded = preload(filter, first, second);
     for (let j = 0; j < last; j += chunk) {
       const count = findBlocks(
         word,
@@ -324,6 +325,21 @@ function findBlocks(
 }
 
 /**
+ * A scan of this many characters or more first reads its tables from end to end. Its look-ups
+ * land anywhere in them, and whatever ran before the review (parsing a request, another review)
+ * has pushed them out of the caches, and fetched one by one at random they cost more than read in
+ * order first: a 1 MB review after the benchmark's baseline, 3% less time (0.07-0.09 ms).
+ */
+const PRELOAD_FROM = 1 << 18;
+
+/** Reads one number of each cache line (64 bytes) of the arrays, in order; returns a number so that the reads stay. */
+function preload(...arrays: Int32Array[]): number {
+  let sum = 0;
+  for (const array of arrays) for (let i = 0; i < array.length; i += 16) sum ^= array[i]!;
+  return sum;
+}
+
+/**
  * Bytes a scan reads the text into, reused from scan to scan (a scan is synchronous, so sieves
  * can share one): a whole ArrayBuffer, not a pooled slice, for 4-byte alignment.
  */
@@ -331,6 +347,8 @@ export class ScanScratch {
   private buffer: Buffer | null = null;
   /** Where findBlocks() writes the blocks it finds (2^12 words' worth: 16 KB of text a call). */
   readonly hits = new Int32Array(1 << 14);
+  /** What preload() read, kept so that the reads are not optimized away. */
+  preloaded = 0;
 
   bytes(size: number): Buffer {
     if (this.buffer === null || this.buffer.length < size)
