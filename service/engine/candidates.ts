@@ -68,13 +68,11 @@ export function candidateLines(
   const found = sieve.scan(diff.text, start[firstLine]!, end[tableEnd - 1]!);
   if (found.length === 0) return out;
 
-  // Occurrences come nearly in text order: sort them by offset, then sweep lines and files once.
-  const order = Array.from({ length: found.length / 2 }, (_, i) => i);
-  if (!order.every((i) => i === 0 || found[2 * i]! >= found[2 * i - 2]!))
-    order.sort((x, y) => found[2 * x]! - found[2 * y]!);
+  // Sorted by offset, the occurrences are assigned to lines and files in one sweep.
+  sortByOffset(found);
   let k = firstLine;
   let s = 0;
-  for (const i of order) {
+  for (let i = 0; i < found.length / 2; i++) {
     const at = found[2 * i]!;
     while (k < tableEnd && end[k]! < at) k++;
     // Keywords lie inside a line's text: an occurrence that starts before it (in a header) is none.
@@ -93,4 +91,24 @@ export function candidateLines(
     } else lines.push({ k, keywords: [keyword] });
   }
   return out;
+}
+
+/**
+ * Sorts (offset, keyword) pairs by offset, keeping the order of equal ones. The sieve finds them
+ * nearly in order (each at most a keyword's length before where it was found): an insertion sort
+ * moves each a few places at most.
+ */
+function sortByOffset(pairs: number[]): void {
+  for (let i = 2; i < pairs.length; i += 2) {
+    const at = pairs[i]!;
+    if (pairs[i - 2]! <= at) continue;
+    const keyword = pairs[i + 1]!;
+    let j = i - 2;
+    for (; j >= 0 && pairs[j]! > at; j -= 2) {
+      pairs[j + 2] = pairs[j]!;
+      pairs[j + 3] = pairs[j + 1]!;
+    }
+    pairs[j + 2] = at;
+    pairs[j + 3] = keyword;
+  }
 }
