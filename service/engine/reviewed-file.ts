@@ -7,13 +7,22 @@ import type { ReviewedFile } from './rules/rule.ts';
 export const HEAD_LINES = 5;
 
 export function reviewedFile(diff: DiffIndex, file: IndexedFile): ReviewedFile {
-  const { hunks, hunkChars, ...header } = file;
-  return {
-    ...header,
-    hunkChars,
+  // Field by field, not by rest and spread: one view per file of the diff, and a copy by spread
+  // cost as much as the rest of the view.
+  const view: ReviewedFile = {
+    oldPath: file.oldPath,
+    newPath: file.newPath,
+    status: file.status,
+    binary: file.binary,
+    addedLines: file.addedLines,
+    hunkChars: file.hunkChars,
     firstAddedLine: firstAddedLine(diff, file),
-    head: hunks[0] && hunks[0].newStart <= 1 ? headText(diff, file) : null,
+    head: file.hunks[0] && file.hunks[0].newStart <= 1 ? headText(diff, file) : null,
   };
+  if (file.oldMode !== undefined) view.oldMode = file.oldMode;
+  if (file.newMode !== undefined) view.newMode = file.newMode;
+  if (file.similarity !== undefined) view.similarity = file.similarity;
+  return view;
 }
 
 function firstAddedLine(diff: DiffIndex, file: IndexedFile): number | null {

@@ -46,13 +46,20 @@ function splitGitPaths(rest: string): [string, string] {
   }
   const candidates: number[] = [];
   for (let at = rest.indexOf(' '); at >= 0; at = rest.indexOf(' ', at + 1)) candidates.push(at);
-  const strip = (p: string) => p.replace(/^[a-z]\//, '');
   for (const at of candidates) {
-    if (strip(rest.slice(0, at)) === strip(rest.slice(at + 1))) return [rest.slice(0, at), rest.slice(at + 1)];
+    const a = rest.slice(0, at);
+    const b = rest.slice(at + 1);
+    if (a.slice(prefixLength(a)) === b.slice(prefixLength(b))) return [a, b];
   }
   const bAt = rest.indexOf(' b/');
   const at = bAt >= 0 ? bAt : (candidates[0] ?? -1);
   return at < 0 ? [rest, rest] : [rest.slice(0, at), rest.slice(at + 1)];
+}
+
+/** 2 for a path that starts with a one-letter prefix ("a/", "b/", "i/", "w/"...), else 0. */
+function prefixLength(path: string): number {
+  const letter = path.charCodeAt(0);
+  return letter >= 97 && letter <= 122 && path.charCodeAt(1) === 47 ? 2 : 0;
 }
 
 /** Path of a ---/+++ line: quoted, or up to a tab (git adds one after paths with spaces; diff -u puts the timestamp there). */

@@ -188,19 +188,19 @@ const MAX = MAX_LINE_NUMBER.toLocaleString('en-US');
 
 /** Refuses a hunk whose lines would be numbered past MAX_LINE_NUMBER, or whose added lines would be numbered 0. */
 function checkLineNumbers(hunk: IndexedHunk, lineNo: number): void {
-  for (const [side, start, count] of [
-    ['old', hunk.oldStart, hunk.oldLines],
-    ['new', hunk.newStart, hunk.newLines],
-  ] as const) {
-    if (start + Math.max(count, 1) - 1 > MAX_LINE_NUMBER) {
-      throw new InvalidDiffError(
-        `Line ${lineNo}: the hunk header puts ${side} lines past line ${MAX} (it starts at ${start} with ${count} lines); line numbers must be between 1 and ${MAX}.`,
-      );
-    }
-  }
+  checkSide('old', hunk.oldStart, hunk.oldLines, lineNo);
+  checkSide('new', hunk.newStart, hunk.newLines, lineNo);
   if (hunk.newStart === 0 && hunk.newLines > 0) {
     throw new InvalidDiffError(
       `Line ${lineNo}: the hunk header numbers its new lines from line 0; lines are numbered from 1 ("+1,${hunk.newLines}").`,
+    );
+  }
+}
+
+function checkSide(side: 'old' | 'new', start: number, count: number, lineNo: number): void {
+  if (start + Math.max(count, 1) - 1 > MAX_LINE_NUMBER) {
+    throw new InvalidDiffError(
+      `Line ${lineNo}: the hunk header puts ${side} lines past line ${MAX} (it starts at ${start} with ${count} lines); line numbers must be between 1 and ${MAX}.`,
     );
   }
 }

@@ -1,6 +1,6 @@
 // Whole-file hygiene: generated or vendored files edited, lockfiles changed without their
 // manifest, very large added files. Info, once per file, on its first added line.
-import { baseName } from './files.ts';
+import { baseName, lastPathMemo } from './files.ts';
 import type { FileRule } from './rule.ts';
 
 // Not build/ or out/: as many projects keep their build scripts there as their build output
@@ -28,8 +28,7 @@ export const generatedFile: FileRule = {
     'This file looks generated or vendored; change its source and regenerate it rather than editing it, and check that it belongs in the change.',
   check(file) {
     const path = file.newPath;
-    const name = path === null ? '' : baseName(path);
-    if (path === null || LOCKFILES.has(name) || MANIFEST_OF_LOCKFILE.has(name)) return null;
+    if (path === null || lockfileOf(path).lockfile) return null;
     let generated = GENERATED_PATH.test(path);
     // Generators announce themselves in the first lines of the file.
     if (!generated && file.head !== null) generated = GENERATED_MARKER.test(file.head);
@@ -72,7 +71,7 @@ export const lockfileWithoutManifest: FileRule = {
   check(file, files) {
     const path = file.newPath;
     if (path === null) return null;
-    const manifests = MANIFEST_OF_LOCKFILE.get(baseName(path));
+    const { manifests } = lockfileOf(path);
     if (!manifests) return null;
     const folder = path.slice(0, path.length - baseName(path).length);
     // A workspace lockfile at the root changes with the manifest of any package below it.
@@ -86,7 +85,15 @@ export const lockfileWithoutManifest: FileRule = {
   },
 };
 
-const isLockfile = (name: string): boolean => LOCKFILES.has(name) || MANIFEST_OF_LOCKFILE.has(name);
+/**
+ * Whether a path is a lockfile, and the manifests that change with it. Worked out once a file:
+ * the engine asks the file rules about one path in a row.
+ */
+const lockfileOf = lastPathMemo((path: string): { lockfile: boolean; manifests: string[] | undefined } => {
+  const name = baseName(path);
+  const manifests = MANIFEST_OF_LOCKFILE.get(name);
+  return { lockfile: LOCKFILES.has(name) || manifests !== undefined, manifests };
+});
 
 /** An added file this long is hard to review: likely generated data, a bundle or a dump. */
 export const LARGE_FILE_LINES = 2000;
@@ -102,7 +109,7 @@ export const largeFile: FileRule = {
   check(file) {
     if (file.status !== 'added' && file.status !== 'copied') return null;
     // Lockfiles are large by nature; lockfile-without-manifest is the rule about them.
-    if (file.newPath !== null && isLockfile(baseName(file.newPath))) return null;
+    if (file.newPath !== null && lockfileOf(file.newPath).lockfile) return null;
     if (file.addedLines <= LARGE_FILE_LINES && file.hunkChars <= LARGE_FILE_CHARS) return null;
     const line = file.firstAddedLine;
     return line === null ? null : { line };
