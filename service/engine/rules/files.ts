@@ -39,19 +39,27 @@ export const isTypeScript = byExtension('ts', 'tsx', 'mts', 'cts');
 /** Source code in any language we know (not prose, not data): languages.ts. */
 export const isSourceCode = byExtension(...SOURCE_EXTENSIONS);
 
+/**
+ * What every test or fixture path below holds (in any case): most paths have none of it, and one
+ * regex rules them out instead of five. It runs for each file of a diff in a row of rules.
+ */
+const TEST_OR_FIXTURE_WORD = /test|spec|mock|e2e|fixture|\.cy\.|stories|snapshot/i;
+
 /** Tests: by folder or by name, in the conventions of the common test runners. */
 export const isTestFile = lastPathMemo(
   (path: string): boolean =>
-    /(^|\/)(__tests__|__mocks__|tests?|spec|specs|e2e|fixtures|testing)\//.test(path) ||
-    /\.(test|spec|e2e|cy|stories)\.[a-z]+$/i.test(path) ||
-    /^(test_.*\.py|.*_test\.(py|go|rb)|conftest\.py|.*_spec\.rb)$/.test(baseName(path)),
+    TEST_OR_FIXTURE_WORD.test(path) &&
+    (/(^|\/)(__tests__|__mocks__|tests?|spec|specs|e2e|fixtures|testing)\//.test(path) ||
+      /\.(test|spec|e2e|cy|stories)\.[a-z]+$/i.test(path) ||
+      /^(test_.*\.py|.*_test\.(py|go|rb)|conftest\.py|.*_spec\.rb)$/.test(baseName(path))),
 );
 
 /** Data for tests (fixtures, snapshots, recorded responses): not code that runs, so code rules do not apply. */
 export const isFixture = lastPathMemo(
   (path: string): boolean =>
-    /(^|\/)(fixtures?|__fixtures__|testdata|test-data|__snapshots__)\//.test(path) ||
-    /(^|\/|[.-])fixtures?\.[a-z]+$/i.test(path),
+    TEST_OR_FIXTURE_WORD.test(path) &&
+    (/(^|\/)(fixtures?|__fixtures__|testdata|test-data|__snapshots__)\//.test(path) ||
+      /(^|\/|[.-])fixtures?\.[a-z]+$/i.test(path)),
 );
 
 /** Source code a rule about code reads: not fixtures. */
