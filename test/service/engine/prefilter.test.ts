@@ -143,6 +143,35 @@ describe('KeywordSieve', () => {
         }
   });
 
+  it('finds every occurrence across the 16 KB chunks of a long scan, one that preloads its tables', () => {
+    // scan() reads 4,096 words (16 KB) a chunk and preloads its tables from 256 KB on (keyword-sieve.ts).
+    const keywords = ['://', 'fit', 'TODO', 'console.log', 'PRIVATE KEY'];
+    const sieve = new KeywordSieve(keywords);
+    const pieces: string[] = [];
+    let length = 0;
+    // One keyword at each chunk's edge: ending just before it, straddling it, or starting on it,
+    // at both alignments; between them, text with a character above U+00FF.
+    const placements = keywords.flatMap((keyword) =>
+      [-keyword.length - 1, -keyword.length, -2, -1, 0, 1].map((shift) => ({ keyword, shift })),
+    );
+    placements.forEach(({ keyword, shift }, i) => {
+      const at = (i + 1) * 16_384 + shift;
+      pieces.push('€ x='.repeat(Math.floor((at - length) / 4)), 'x'.repeat((at - length) % 4), keyword);
+      length = at + keyword.length;
+    });
+    const text = pieces.join('');
+    expect(text.length).toBeGreaterThan(1 << 18);
+    const expected: [number, string][] = [];
+    for (const keyword of keywords)
+      for (let at = text.indexOf(keyword); at >= 0; at = text.indexOf(keyword, at + 1)) expected.push([at, keyword]);
+    const found = sieve.scan(text);
+    const actual: [number, string][] = [];
+    for (let i = 0; i < found.length; i += 2) actual.push([found[i]!, sieve.keywords[found[i + 1]!]!]);
+    const order = (a: [number, string], b: [number, string]) => a[0] - b[0] || a[1].localeCompare(b[1]);
+    expect(actual.sort(order)).toEqual(expected.sort(order));
+    expect(expected.length).toBe(placements.length);
+  });
+
   it('reads only the range it is given', () => {
     const sieve = new KeywordSieve(['debugger']);
     const text = 'debugger; x; debugger;';
