@@ -2,62 +2,8 @@
 // files (new-file diffs of .js files under node_modules), and the 1 MB one's lines joined into a
 // single line (as minified code is), beside a baseline measured in the same run: one pass of one
 // simple regex over the same added lines. Run: node test/bench/engine.ts
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
 import { createEngine } from '../../service/engine/index.ts';
-
-const ROOT = new URL('../../node_modules/', import.meta.url).pathname;
-
-function collectSources(dir: string, out: string[], limit: number): void {
-  if (out.length >= limit) return;
-  let entries: string[];
-  try {
-    entries = readdirSync(dir).sort();
-  } catch {
-    return;
-  }
-  for (const name of entries) {
-    if (out.length >= limit) return;
-    const path = join(dir, name);
-    const stat = statSync(path);
-    if (stat.isDirectory()) collectSources(path, out, limit);
-    else if (name.endsWith('.js') && !name.endsWith('.min.js') && stat.size > 2_000 && stat.size < 200_000)
-      out.push(path);
-  }
-}
-
-/** A diff of new files, exactly `bytes` long (the last file is cut to fit). */
-function makeDiff(sources: string[], bytes: number): { diff: string; addedLines: string[] } {
-  let diff = '';
-  const addedLines: string[] = [];
-  for (const [n, source] of sources.entries()) {
-    const lines = readFileSync(source, 'utf8').replace(/\r/g, '').split('\n');
-    const path = `src/pkg${n}/${source.slice(ROOT.length).replace(/\//g, '_')}`;
-    const header = `diff --git a/${path} b/${path}\nnew file mode 100644\n--- /dev/null\n+++ b/${path}\n`;
-    let body = '';
-    let count = 0;
-    const room = bytes - Buffer.byteLength(diff) - header.length - 300;
-    if (room <= 0) break;
-    for (const line of lines) {
-      if (body.length + line.length + 2 > room) break;
-      body += `+${line}\n`;
-      addedLines.push(line);
-      count++;
-    }
-    if (count === 0) break;
-    diff += `${header}@@ -0,0 +1,${count} @@\n${body}`;
-  }
-  // Pad to the exact size with a comment line in one more small file.
-  const pad = bytes - Buffer.byteLength(diff);
-  if (pad > 80) {
-    const header =
-      'diff --git a/pad.txt b/pad.txt\nnew file mode 100644\n--- /dev/null\n+++ b/pad.txt\n@@ -0,0 +1 @@\n+';
-    const filler = 'x'.repeat(pad - header.length - 1);
-    diff += `${header}${filler}\n`;
-    addedLines.push(filler);
-  }
-  return { diff, addedLines };
-}
+import { collectSources, makeDiff } from './support/node-modules-diff.ts';
 
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -106,8 +52,7 @@ const WARM_UP_RUNS = 50;
 
 /** One engine for every run, as a worker keeps one. */
 const engine = createEngine();
-const sources: string[] = [];
-collectSources(ROOT, sources, 2_000);
+const sources = collectSources();
 
 /** The 1 MB diff's added lines joined into one line (as minified code is): the same bytes, one line. */
 function singleLine(diff: string, addedLines: string[]): { diff: string; addedLines: string[] } {
