@@ -3,6 +3,7 @@
 // alone decides each one's status, error identifier and headers. The messages are for people and
 // say what to do.
 import { LIMITS } from './limits.ts';
+import { formatCount } from '../format-count.ts';
 
 /** The `error` identifiers of the API contract: every non-2xx body carries one. */
 export type ErrorId =
@@ -56,7 +57,7 @@ export class QueueFullError extends Error {
 }
 
 /** The limit every diff_too_large answer states, in words. */
-export const DIFF_LIMIT_TEXT = `${LIMITS.diffBytes.toLocaleString('en')} bytes of UTF-8`;
+export const DIFF_LIMIT_TEXT = `${formatCount(LIMITS.diffBytes)} bytes of UTF-8`;
 
 /**
  * The diff is over LIMITS.diffBytes: measured (`bytes`), or known from the size of the whole request
@@ -71,7 +72,7 @@ export class DiffTooLargeError extends Error {
     super(
       bytes === undefined
         ? `The request body is too large. A diff may be at most ${DIFF_LIMIT_TEXT}; review a smaller range of commits.`
-        : `diff is ${bytes.toLocaleString('en')} bytes of UTF-8; the limit is ${LIMITS.diffBytes.toLocaleString('en')}. Review a smaller range of commits.`,
+        : `diff is ${formatCount(bytes)} bytes of UTF-8; the limit is ${formatCount(LIMITS.diffBytes)}. Review a smaller range of commits.`,
     );
     this.bytes = bytes;
   }

@@ -2,6 +2,7 @@
 // give the clients their TypeScript types and become the OpenAPI document (see openapi.ts).
 import Type, { type Static } from 'typebox';
 import { LIMITS } from './limits.ts';
+import { formatCount } from '../format-count.ts';
 
 /** ISO 8601 UTC with milliseconds, e.g. 2026-11-21T18:42:00.123Z. */
 const Timestamp = Type.String({
@@ -85,7 +86,7 @@ export const CreateReviewBody = Type.Object(
   {
     diff: Type.String({
       minLength: 1,
-      description: `A unified diff (git diff, git format-patch, diff -u). At most ${LIMITS.diffBytes.toLocaleString('en')} bytes of UTF-8; larger diffs are answered 413.`,
+      description: `A unified diff (git diff, git format-patch, diff -u). At most ${formatCount(LIMITS.diffBytes)} bytes of UTF-8; larger diffs are answered 413.`,
     }),
     repository: Type.String({
       minLength: 1,

@@ -4,6 +4,7 @@ import type { Severity } from '../api/schemas.ts';
 import { parseUnifiedDiff, type Finding, type RuleInfo } from '../engine/index.ts';
 import { MAX_LINE_READ } from '../engine/line-review.ts';
 import { secretRules } from '../engine/rules/secrets.ts';
+import { formatCount } from '../format-count.ts';
 
 export interface ReviewReport {
   /** The findings that count: not removed by the config, not known to the baseline. */
@@ -81,7 +82,7 @@ export function notReviewedFiles(diff: string, isIgnored: (path: string) => bool
 /** The first few line numbers, then how many more: a minified file has thousands of long lines. */
 function listed(lines: readonly number[], most = 5): string {
   if (lines.length <= most) return lines.join(', ');
-  return `${lines.slice(0, most).join(', ')} and ${(lines.length - most).toLocaleString('en')} more`;
+  return `${lines.slice(0, most).join(', ')} and ${formatCount(lines.length - most)} more`;
 }
 
 export function countBySeverity(findings: readonly Finding[]): Record<Severity, number> {

@@ -1,4 +1,5 @@
 // Errors of the git module. Each says what went wrong and what the user can do about it.
+import { formatCount } from '../format-count.ts';
 
 /** A git command failed in a way none of the specific errors below describes. */
 export class GitError extends Error {
@@ -27,7 +28,7 @@ export class GitOutputTooLargeError extends GitError {
 
   constructor(args: readonly string[], limit: number, cause?: unknown) {
     super(
-      `The output of "git ${args.join(' ')}" is larger than ${limit.toLocaleString('en')} bytes, the limit set for it. Review a smaller range of changes.`,
+      `The output of "git ${args.join(' ')}" is larger than ${formatCount(limit)} bytes, the limit set for it. Review a smaller range of changes.`,
       { args, cause },
     );
     this.limit = limit;

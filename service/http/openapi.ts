@@ -3,8 +3,7 @@ import type { FastifyDynamicSwaggerOptions } from '@fastify/swagger';
 import { DIFF_LIMIT_TEXT } from '../api/errors.ts';
 import { LIMITS } from '../api/limits.ts';
 import { CREATE_TEXT_BOUND } from './diff-size-bound.ts';
-
-const n = (value: number) => value.toLocaleString('en');
+import { formatCount } from '../format-count.ts';
 
 export function openapiOptions(version: string): FastifyDynamicSwaggerOptions {
   return {
@@ -18,7 +17,7 @@ export function openapiOptions(version: string): FastifyDynamicSwaggerOptions {
           '`GET /v1/reviews/{review_id}` (or follow `/events`) until the job is `completed` (with comments) or `failed` (with an error).',
           '',
           `Limits: a diff is at most ${DIFF_LIMIT_TEXT} (413 \`diff_too_large\` beyond).`,
-          `A create body far over that is refused without being read whole: as it arrives, once its text (a JSON escape counted as one byte, JSON's whitespace and punctuation not counted) passes ${n(CREATE_TEXT_BOUND)} bytes, the diff's limit and ${n(LIMITS.reviewEnvelopeBytes)} for the other fields; or at once from a Content-Length over ${n(LIMITS.reviewBodyBytes)}, room for the largest valid diff written with JSON escapes.`,
+          `A create body far over that is refused without being read whole: as it arrives, once its text (a JSON escape counted as one byte, JSON's whitespace and punctuation not counted) passes ${formatCount(CREATE_TEXT_BOUND)} bytes, the diff's limit and ${formatCount(LIMITS.reviewEnvelopeBytes)} for the other fields; or at once from a Content-Length over ${formatCount(LIMITS.reviewBodyBytes)}, room for the largest valid diff written with JSON escapes.`,
           'Rate limits are per token and announced in `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`; a 429 carries `Retry-After`.',
           'Finished reviews are kept for 30 days by default. Every non-2xx response body is `{ "error": string, "message"?: string }`.',
           'Request bodies are JSON in UTF-8: bytes that are not UTF-8 are refused (400 naming the field), never replaced; arrays and objects nest at most ' +

@@ -17,6 +17,7 @@ import type { FileState } from './file-headers.ts';
 import type { DiffIndex, IndexedFile, IndexedHunk, LineTable } from './line-table.ts';
 import { ADDED, CONTEXT, DELETED, LineTableBuilder, materialize } from './line-table.ts';
 import type { ParsedDiff } from './model.ts';
+import { formatCount } from '../../format-count.ts';
 
 const HUNK_HEADER = /^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@/;
 /** A commit header of `git format-patch` (mbox "From <sha> ...") or `git show` ("commit <sha>"). */
@@ -184,7 +185,7 @@ function skipUntilNextFile(cursor: Cursor): void {
  * what the API's `line` and SARIF's `startLine` promise to be. No real file comes near it.
  */
 const MAX_LINE_NUMBER = 2_147_483_647;
-const MAX = MAX_LINE_NUMBER.toLocaleString('en-US');
+const MAX = formatCount(MAX_LINE_NUMBER);
 
 /** Refuses a hunk whose lines would be numbered past MAX_LINE_NUMBER, or whose added lines would be numbered 0. */
 function checkLineNumbers(hunk: IndexedHunk, lineNo: number): void {
