@@ -6,7 +6,7 @@
 //      node test/bench/engine-ab.ts /tmp/old [new checkout, default this one] [pairs, default 200]
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { collectSources, makeDiff } from './support/node-modules-diff.ts';
+import { collectSources, makeDiff, median, regexBaseline } from './support/node-modules-diff.ts';
 
 const [oldRoot, newRoot = new URL('../..', import.meta.url).pathname, pairs = '200'] = process.argv.slice(2);
 if (!oldRoot) {
@@ -28,12 +28,7 @@ for (const size of [10_000, 100_000]) {
   }
 }
 const { diff, addedLines } = makeDiff(sources, 1_000_000);
-const re = /\bdebugger\b/;
-const baseline = () => {
-  let hits = 0;
-  for (const line of addedLines) if (re.test(line)) hits++;
-  return hits;
-};
+const baseline = regexBaseline(addedLines);
 const time = async (engine: { review(diff: string): Promise<unknown> }) => {
   const start = performance.now();
   await engine.review(diff);
@@ -59,7 +54,6 @@ for (let i = 0; i < Number(pairs); i++) {
   news.push(now);
   ratios.push(now / old);
 }
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1]!;
 console.log(
   `1 MB: old ${median(olds).toFixed(3)} ms, new ${median(news).toFixed(3)} ms, new/old ${median(ratios).toFixed(3)} (median of ${pairs} pairs); baseline ${median(baselines).toFixed(3)} ms`,
 );

@@ -3,12 +3,7 @@
 // single line (as minified code is), beside a baseline measured in the same run: one pass of one
 // simple regex over the same added lines. Run: node test/bench/engine.ts
 import { createEngine } from '../../service/engine/index.ts';
-import { collectSources, makeDiff } from './support/node-modules-diff.ts';
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
-}
+import { collectSources, makeDiff, median, regexBaseline } from './support/node-modules-diff.ts';
 
 /**
  * Median times of `engine` and `baseline`, measured in alternation (engine, baseline, engine, ...),
@@ -77,13 +72,7 @@ async function row(
   runs: number,
 ): Promise<{ engineMs: number; ratio: number }> {
   const bytes = Buffer.byteLength(diff);
-  const baseline = () => {
-    // The simplest useful review: one regex over every added line (the count is its answer).
-    const re = /\bdebugger\b/;
-    let hits = 0;
-    for (const line of addedLines) if (re.test(line)) hits++;
-    return hits;
-  };
+  const baseline = regexBaseline(addedLines);
   await timePair(() => engine.review(diff), baseline, WARM_UP_RUNS);
   const { engineMs, baselineMs, ratio } = await timePair(() => engine.review(diff), baseline, runs);
   const result = await engine.review(diff);

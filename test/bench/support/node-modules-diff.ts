@@ -1,4 +1,5 @@
-// The engine benchmarks' input: new-file diffs of real JavaScript from node_modules, of an exact size.
+// The engine benchmarks' input, new-file diffs of real JavaScript from node_modules of an exact
+// size, and the baseline they are measured against.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -60,4 +61,22 @@ export function collectSources(): string[] {
   const out: string[] = [];
   collectFrom(ROOT, out, 2_000);
   return out;
+}
+
+/**
+ * The baseline: the simplest useful review, one regex over every added line, already split (the
+ * count is its answer). engine.ts and engine-ab.ts both measure against it.
+ */
+export function regexBaseline(addedLines: readonly string[]): () => number {
+  const re = /\bdebugger\b/;
+  return () => {
+    let hits = 0;
+    for (const line of addedLines) if (re.test(line)) hits++;
+    return hits;
+  };
+}
+
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
 }
