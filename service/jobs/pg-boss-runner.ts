@@ -7,6 +7,7 @@
 import type { Job, PgBoss } from 'pg-boss';
 import type pg from 'pg';
 import { ServiceUnavailableError } from '../api/errors.ts';
+import { isConnectionError } from '../store/postgres/queries.ts';
 import type { PostgresReviewJobs } from '../store/postgres/review-jobs.ts';
 import { ReviewChanges } from '../store/postgres/review-changes.ts';
 import type { ReviewFileStore, StoredReview } from '../store/types.ts';
@@ -61,6 +62,9 @@ export class PgBossRunner implements ReviewJobRunner {
     const heartbeatSeconds = options.heartbeatSeconds ?? 10;
     const boss = await startReviewQueue({ ...options, heartbeatSeconds });
     const runner = new PgBossRunner(options, boss);
+    // The shared backlog is counted before the first request is taken: until then, a create would
+    // see an empty queue and pass the queue limit that other instances have already filled.
+    await runner.#check().catch(() => {});
     runner.#begin(heartbeatSeconds);
     return runner;
   }
@@ -136,22 +140,23 @@ export class PgBossRunner implements ReviewJobRunner {
       const held = [...this.#running.values()].map(({ job }) => ({ id: job.id, retryCount: job.retryCount }));
       if (held.length > 0) void this.#boss.touch(QUEUE, held).catch(() => {});
     };
-    const check = async () => {
-      const before = this.#sinceCount;
-      const [queued, ended] = await Promise.all([
-        this.#o.jobs.queued(),
-        this.#running.size === 0 ? [] : this.#o.jobs.ended([...this.#running.keys()]),
-      ]);
-      this.#counted = queued;
-      // Changes made while the count was on its way: those after its snapshot are not in it.
-      this.#sinceCount -= before;
-      for (const id of ended) this.stop(id, 'cancelled');
-    };
     this.#timers.push(
       setInterval(beat, (heartbeatSeconds * 1000) / 3).unref(),
-      setInterval(() => void check().catch(() => {}), CHECK_EVERY_MS).unref(),
+      setInterval(() => void this.#check().catch(() => {}), CHECK_EVERY_MS).unref(),
     );
-    void check().catch(() => {});
+  }
+
+  /** Counts the shared backlog, and stops running reviews that ended elsewhere (a cancel missed as a NOTIFY). */
+  async #check() {
+    const before = this.#sinceCount;
+    const [queued, ended] = await Promise.all([
+      this.#o.jobs.queued(),
+      this.#running.size === 0 ? [] : this.#o.jobs.ended([...this.#running.keys()]),
+    ]);
+    this.#counted = queued;
+    // Changes made while the count was on its way: those after its snapshot are not in it.
+    this.#sinceCount -= before;
+    for (const id of ended) this.stop(id, 'cancelled');
   }
 
   #pullNow() {
@@ -200,7 +205,7 @@ export class PgBossRunner implements ReviewJobRunner {
     const reviewId = job.data.review_id;
     const now = () => new Date(clock.now()).toISOString();
     // fetched as the instance began to stop: another instance takes it at once
-    if (this.#closing) return this.#handBack(job).catch(() => {});
+    if (this.#closing) return this.#handBack(job, 'the instance stopped').catch(() => {});
     const controller = new AbortController();
     this.#running.set(reviewId, { job, controller });
     // The limit is per delivery: one redelivered after its instance died gets a whole new limit
@@ -235,8 +240,17 @@ export class PgBossRunner implements ReviewJobRunner {
       try {
         if (reason === 'timeout') await this.#end(job, { code: 'timeout', message: timeoutMessage(jobTimeoutMs) });
         else if (reason === 'cancelled') await this.#settle(job);
-        else if (reason === 'shutdown') await this.#handBack(job);
-        else {
+        else if (reason === 'shutdown') await this.#handBack(job, 'the instance stopped');
+        else if (error instanceof ServiceUnavailableError || isConnectionError(error)) {
+          // The database went out of reach mid-run (restarting, a connection cut): not the
+          // review's fault, so it runs again rather than fail; if even the hand-back cannot be
+          // written, its heartbeat stops and pg-boss delivers it again once the database is back.
+          log.warn(
+            { review_id: reviewId, code: connectionCode(error) },
+            'the database was out of reach during a review; it will run again',
+          );
+          await this.#handBack(job, 'the database was out of reach');
+        } else {
           // never the diff or the error's data: only what went wrong where
           log.error({ review_id: reviewId, err: error }, 'review failed unexpectedly');
           await this.#end(job, { code: 'internal_error', message: INTERNAL_ERROR_MESSAGE });
@@ -245,7 +259,7 @@ export class PgBossRunner implements ReviewJobRunner {
         // The database is out of reach: the job stays active in pg-boss, its heartbeat stops, and
         // it is delivered again once the database is back.
         log.warn(
-          { review_id: reviewId, code: (again as { cause?: { code?: string } }).cause?.code },
+          { review_id: reviewId, code: connectionCode(again) },
           'could not record the end of a review; it will run again',
         );
       }
@@ -270,16 +284,20 @@ export class PgBossRunner implements ReviewJobRunner {
     await this.#boss.complete(QUEUE, { id: job.id, retryCount: job.retryCount });
   }
 
-  /** This instance is stopping: the review goes back to queued and its job to another instance, at once. */
-  async #handBack(job: Job<{ review_id: string }>) {
+  /** The review goes back to queued and its job to the queue, for any instance to run at once. */
+  async #handBack(job: Job<{ review_id: string }>, reason: string) {
     // (a review not started yet is still queued: requeue() leaves it as it is)
     const requeued = await this.#o.jobs.requeue(job.data.review_id, new Date(this.#o.clock.now()).toISOString());
     if (requeued) this.#o.events.changed(requeued);
-    await this.#boss.fail(QUEUE, { id: job.id, retryCount: job.retryCount }, { reason: 'the instance stopped' });
+    await this.#boss.fail(QUEUE, { id: job.id, retryCount: job.retryCount }, { reason });
   }
 }
 
 /** A queued review older than this without a job was stranded (its create's job is sent at once). */
 const STRANDED_AFTER_MS = 60_000;
+
+/** The driver's code of a failure to reach the database (never its message: it may name the host). */
+const connectionCode = (error: unknown) =>
+  ((error as { cause?: { code?: string } }).cause ?? (error as { code?: string }))?.code;
 
 const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());

@@ -1,7 +1,7 @@
 // The job runner under faults: time limits, unexpected errors, cancellation, restarts, bursts. Run
 // on both runners: p-queue over lowdb, and pg-boss in PostgreSQL mode (the api-on-postgres project).
 import { afterEach, describe, expect, it } from 'vitest';
-import { DEBUGGER_DIFF, sleep, startTestService, storedReviews, type TestService } from '../support/test-service.ts';
+import { DEBUGGER_DIFF, startTestService, storedReviews, type TestService } from '../support/test-service.ts';
 
 const workerFile = new URL('../fixtures/workers/controlled-worker.ts', import.meta.url);
 const running: TestService[] = [];
@@ -69,7 +69,12 @@ describe('job runner', () => {
     const client = t.client();
     const slow = await client.createReview({ diff: 'SLEEP 10000\n', repository: 'r' });
     const queued = await client.createReview({ diff: DEBUGGER_DIFF, repository: 'r' });
-    for (let i = 0; i < 200 && (await client.getReview(slow.review_id)).status !== 'running'; i++) await sleep(10);
+    await expect
+      .poll(async () => (await client.getReview(slow.review_id)).status, {
+        timeout: 30_000,
+        message: 'the slow review running',
+      })
+      .toBe('running');
     const cancelledRunning = await client.cancelReview(slow.review_id);
     const cancelledQueued = await client.cancelReview(queued.review_id);
     for (const job of [cancelledRunning, cancelledQueued]) {
@@ -91,7 +96,12 @@ describe('job runner', () => {
     const waiting = await Promise.all(
       [1, 2, 3].map(() => client.createReview({ diff: DEBUGGER_DIFF, repository: 'r' })),
     );
-    for (let i = 0; i < 200 && (await client.getReview(slow.review_id)).status !== 'running'; i++) await sleep(10);
+    await expect
+      .poll(async () => (await client.getReview(slow.review_id)).status, {
+        timeout: 30_000,
+        message: 'the slow review running',
+      })
+      .toBe('running');
     await first.stop();
 
     const statuses = (await storedReviews(first)).map((r) => r.status);

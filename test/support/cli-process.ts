@@ -9,6 +9,8 @@ import { sleep } from './test-service.ts';
 
 export const CLI = path.resolve('service/cli.ts');
 const BURST = 200;
+/** The kill comes as this many creates have been acknowledged: some are in flight then. */
+const KILL_AFTER = 20;
 const children: ChildProcess[] = [];
 const run = promisify(execFile);
 
@@ -52,9 +54,10 @@ export function killServed(): void {
 
 /**
  * Serves `dir`, makes a review token with the CLI, starts 200 creates 2 ms apart through `create`
- * and kills the service (-9) 150 ms in. Resolves once it has exited, with the token and what each
- * acknowledged create answered (by its index; `create` answers undefined for one not acknowledged).
- * Checks that the kill landed mid-burst: some creates acknowledged, not all.
+ * and kills the service (-9) the moment the KILL_AFTER-th create is acknowledged, however fast or
+ * slow the machine. Resolves once it has exited, with the token and what each acknowledged create
+ * answered (by its index; `create` answers undefined for one not acknowledged). Checks that the
+ * kill landed mid-burst: some creates acknowledged, not all.
  */
 export async function killMidBurst<T>(
   dir: string,
@@ -66,14 +69,17 @@ export async function killMidBurst<T>(
   const acknowledged = new Map<number, T>();
   const burst = Array.from({ length: BURST }, async (_, i) => {
     await sleep(i * 2);
+    if (child.killed) return;
     const answer = await create({ url, token }, i);
-    if (answer !== undefined) acknowledged.set(i, answer);
+    if (answer === undefined) return;
+    acknowledged.set(i, answer);
+    if (acknowledged.size === KILL_AFTER) child.kill('SIGKILL');
   });
-  await sleep(150);
-  child.kill('SIGKILL');
   await Promise.allSettled(burst);
+  if (!child.killed)
+    throw new Error(`only ${acknowledged.size} of ${BURST} creates were acknowledged; none was killed mid-burst`);
   await exited(child);
-  expect(acknowledged.size).toBeGreaterThan(0);
+  expect(acknowledged.size).toBeGreaterThanOrEqual(KILL_AFTER);
   expect(acknowledged.size).toBeLessThan(BURST); // the kill really landed mid-burst
   return { token, acknowledged };
 }

@@ -60,17 +60,20 @@ describe('SIGTERM during work', () => {
       await run(process.execPath, [CLI, 'token', 'create', '--name', 'sigterm', '--data-dir', dir])
     ).stdout.trim();
     const client = createClient({ baseUrl: first.url, token, retry: 0 });
-    const jobs = [];
+    const jobs: { review_id: string }[] = [];
     for (let i = 0; i < 8; i++)
       jobs.push(await client.createReview({ diff: codeDiff(1_000_000, i + 1), repository: `r${i}` }));
     // Until the workers are busy.
-    for (
-      let i = 0;
-      i < 400 &&
-      !(await Promise.all(jobs.map((j) => client.getReview(j.review_id)))).some((j) => j.status === 'running');
-      i++
-    )
-      await sleep(10);
+    await expect
+      .poll(
+        async () =>
+          (await Promise.all(jobs.map((j) => client.getReview(j.review_id)))).some((j) => j.status === 'running'),
+        {
+          timeout: 30_000,
+          message: 'a review running',
+        },
+      )
+      .toBe(true);
 
     const stopping = Date.now();
     first.child.kill('SIGTERM');

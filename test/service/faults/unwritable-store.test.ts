@@ -7,7 +7,7 @@
 import { mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DEBUGGER_DIFF, sleep, startTestService, type TestService } from '../../support/test-service.ts';
+import { DEBUGGER_DIFF, startTestService, type TestService } from '../../support/test-service.ts';
 
 const running: TestService[] = [];
 afterEach(async () => {
@@ -40,8 +40,7 @@ describe('an unwritable data dir', () => {
     // diffs folder below would keep it there (until the next start) and look like a leftover.
     const diffs = path.join(t.dataDir, 'diffs');
     const pending = async () => (await readdir(diffs)).filter((f) => f.endsWith('.diff'));
-    for (let i = 0; i < 200 && (await pending()).length > 0; i++) await sleep(25);
-    expect(await pending()).toEqual([]);
+    await expect.poll(pending, { timeout: 30_000, message: "the finished review's diff removed" }).toEqual([]);
 
     // 1. The diffs folder is not writable: the diff cannot be saved.
     await rename(diffs, `${diffs}.away`);

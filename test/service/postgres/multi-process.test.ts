@@ -7,7 +7,7 @@ import { createClient, type DiffReviewClient } from '../../../service/client/ind
 import { instanceOn, killInstances, type ServedInstance } from '../../support/postgres-serve.ts';
 import { postgresAvailable, scalar, startPostgres, type PostgresCluster } from '../../support/postgres.ts';
 import { settledReviews } from '../../support/settled-review.ts';
-import { DEBUGGER_DIFF, sleep } from '../../support/test-service.ts';
+import { DEBUGGER_DIFF } from '../../support/test-service.ts';
 
 const DASHBOARD = `multi-process-dashboard-${'x'.repeat(16)}`;
 // A review that takes a while, so that some are in flight when the kill comes; it finds nothing
@@ -44,7 +44,9 @@ describe.skipIf(!postgresAvailable())('several service processes on one database
       const diff = DIFFS[i % DIFFS.length]!;
       if (i === 18) {
         // the kill: mid-burst, once every instance (concurrency 1) is running a review
-        for (let n = 0; n < 400 && (await scalar(databaseUrl, RUNNING)) < 3; n++) await sleep(25);
+        await expect
+          .poll(() => scalar(databaseUrl, RUNNING), { timeout: 30_000, message: 'every instance running a review' })
+          .toBeGreaterThanOrEqual(3);
         victim.child.kill('SIGKILL');
       }
       if (i === 27) {
@@ -115,8 +117,9 @@ describe.skipIf(!postgresAvailable())('several service processes on one database
     const long = await Promise.all(
       [onA, onA].map((c) => c.createReview({ diff: 'SLEEP 60000\n', repository: 'github.com/acme/app' })),
     );
-    for (let n = 0; n < 400 && (await scalar(databaseUrl, RUNNING)) < 2; n++) await sleep(25);
-    expect(await scalar(databaseUrl, RUNNING)).toBe(2);
+    await expect
+      .poll(() => scalar(databaseUrl, RUNNING), { timeout: 30_000, message: 'both instances running a long review' })
+      .toBe(2);
     for (const job of long) expect((await onB.cancelReview(job.review_id)).error?.code).toBe('cancelled');
     const next = await onB.createReview({ diff: DEBUGGER_DIFF, repository: 'github.com/acme/app' });
     const done = await onA.waitForReview(next.review_id, { timeoutMs: 15_000, pollIntervalMs: 50 });
@@ -144,9 +147,7 @@ describe.skipIf(!postgresAvailable())('several service processes on one database
         () => 0,
         (e: { status?: number }) => e.status ?? 0,
       );
-    let status = await refused();
-    for (let n = 0; n < 250 && status !== 401; n++) status = await sleep(20).then(refused);
-    expect(status).toBe(401);
+    await expect.poll(refused, { timeout: 10_000, message: 'B refuses the revoked token' }).toBe(401);
 
     // Rate limits: one budget per token over both processes.
     const limited = (await dashboardOnA.createToken({ name: 'limited' })).token;
