@@ -1,6 +1,7 @@
 // Prints vitest's JSON report as the closing line CI reads: "N passed, N failed, N skipped".
 // Usage: ci-summary.mjs REPORT [EXIT_STATUS_OF_NPM_TEST]
 import { readFileSync } from 'node:fs';
+import path from 'node:path';
 
 const [file, testStatus = '0'] = process.argv.slice(2);
 let report;
@@ -22,6 +23,13 @@ if (failed === 0 && testStatus !== '0') {
   console.error('vitest failed outside any test (an unhandled error, or lint/typecheck): see above');
   failed = 1;
 }
+// The ten slowest test files (a file in both test projects counts once per project).
+const slowest = report.testResults
+  .map((f) => ({ seconds: (f.endTime - f.startTime) / 1000, file: path.relative(process.cwd(), f.name) }))
+  .sort((a, b) => b.seconds - a.seconds)
+  .slice(0, 10);
+console.log('== the ten slowest test files');
+for (const { seconds, file } of slowest) console.log(`   ${seconds.toFixed(1).padStart(6)}s  ${file}`);
 const skipped = report.numPendingTests + report.numTodoTests;
 console.log(`${report.numPassedTests} passed, ${failed} failed, ${skipped} skipped`);
 process.exit(failed > 0 ? 1 : 0);

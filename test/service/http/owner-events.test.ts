@@ -167,6 +167,13 @@ describe('a maximum lifetime', () => {
   it('ends the stream cleanly; followReviews opens it again and is told the unfinished reviews each time', async () => {
     const client = t.client();
     const slow = await client.createReview(body('SLEEP 60000\n'));
+    // running before the stream opens: no change of it can come after `ready`
+    await expect
+      .poll(async () => (await client.getReview(slow.review_id)).status, {
+        timeout: 30_000,
+        message: 'the review running',
+      })
+      .toBe('running');
     const once = follow(client);
     expect(await once.done).toBeUndefined(); // ended by the service, without an error
     expect(once.seen.at(-1)).toEqual({ type: 'ready', unfinished: 1 });

@@ -26,6 +26,8 @@ const SESSIONS: Record<string, string[]> = {
   // A window on a folder inside the repository, and one with no folder.
   subfolder: ['subfolder.host'],
   'no-folder': ['no-folder.host'],
+  // The packaged .vsix (run.mjs --vsix): activation, one review, the findings view.
+  smoke: ['smoke.host'],
 };
 
 export interface HostTestResults {
