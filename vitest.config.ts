@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 import { postgresAvailable } from './test/support/postgres.ts';
 
@@ -9,6 +10,9 @@ export default defineConfig({
     // expect.poll waits for real UIs and services: 1 s (vitest's default) is too short on a busy 2-core machine.
     expect: { poll: { timeout: 10_000 } },
     pool: 'forks',
+    // Two files at a time even on two cores (vitest's default there is one): most of a file's time
+    // is spent waiting on servers, browsers and child processes, not computing.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     projects: [
       { extends: true, test: { name: 'default', include: ['test/**/*.test.ts'] } },
       // The whole API suite again (and the job runner's, on pg-boss), in PostgreSQL mode (test/support/test-service.ts reads the

@@ -93,7 +93,7 @@ async function main() {
     const only = unpacked ? ['smoke'] : process.env.DIFF_REVIEW_HOST_SESSIONS?.split(',');
     const wanted = (session) => !only || only.includes(session);
     const codes = wanted('main') ? [await launch('main', fixture.work)] : [];
-    if (wanted('smoke')) codes.push(await launch('smoke', fixture.work, { DIFF_REVIEW_HOST_RESULTS: resultsFile }));
+    if (unpacked) codes.push(await launch('smoke', fixture.work, { DIFF_REVIEW_HOST_RESULTS: resultsFile }));
     if (reloaded) {
       const kept = { DIFF_REVIEW_HOST_SANDBOX: sandbox };
       if (wanted('reload-before')) codes.push(await launch('reload-before', reloaded.work, kept));
