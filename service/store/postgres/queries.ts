@@ -31,28 +31,49 @@ function query(failure: Failure) {
 export const read = query(readFailure);
 export const write = query(writeFailure);
 
+/**
+ * Runs `work` on a connection of its own from the pool. A connection that breaks meanwhile (the
+ * server restarting, its backend terminated), or that `work` marks broken, is dropped rather than
+ * reused. While checked out, a client's 'error' event has no listener of the pool's, and pg emits
+ * one when the connection ends under it: unheard, it would end the process.
+ */
+export async function withConnection<T>(
+  pool: pg.Pool,
+  work: (client: pg.PoolClient, markBroken: (error: Error) => void) => Promise<T>,
+): Promise<T> {
+  const client = await pool.connect();
+  let broken: Error | undefined;
+  const markBroken = (error: Error) => {
+    broken ??= error;
+  };
+  client.on('error', markBroken);
+  try {
+    return await work(client, markBroken);
+  } finally {
+    client.removeListener('error', markBroken);
+    client.release(broken);
+  }
+}
+
 /** Runs `work` in one transaction on one connection; it says whether to commit. Failures as write()'s. */
 export async function transaction<T>(
   pool: pg.Pool,
   work: (client: pg.PoolClient) => Promise<{ commit: boolean; value: T }>,
 ): Promise<T> {
-  let client: pg.PoolClient;
   try {
-    client = await pool.connect();
+    return await withConnection(pool, async (client, markBroken) => {
+      try {
+        await client.query('BEGIN');
+        const { commit, value } = await work(client);
+        await client.query(commit ? 'COMMIT' : 'ROLLBACK');
+        return value;
+      } catch (error) {
+        await client.query('ROLLBACK').catch(markBroken); // one that cannot even roll back is dropped
+        throw error;
+      }
+    });
   } catch (error) {
     throw writeFailure(error);
-  }
-  let broken: Error | undefined;
-  try {
-    await client.query('BEGIN');
-    const { commit, value } = await work(client);
-    await client.query(commit ? 'COMMIT' : 'ROLLBACK');
-    return value;
-  } catch (error) {
-    await client.query('ROLLBACK').catch((e: Error) => (broken = e));
-    throw writeFailure(error);
-  } finally {
-    client.release(broken); // a connection that cannot even roll back is dropped, not reused
   }
 }
 

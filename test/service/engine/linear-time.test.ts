@@ -74,9 +74,21 @@ function lineOf(prefix: string, unit: string): string {
   return (prefix + unit.repeat(Math.ceil(LINE_LENGTH / unit.length))).slice(0, LINE_LENGTH);
 }
 
+/**
+ * The least CPU time of up to three reviews of the diff: process.cpuUsage() counts the GC's and the
+ * compiler's threads too, and on a loaded machine one review in a few hundred took 201 ms. A
+ * quadratic pattern takes seconds every time.
+ */
+async function leastCpuMs(diff: string): Promise<number> {
+  let least = Infinity;
+  for (let attempt = 0; attempt < 3 && least >= BUDGET_MS; attempt++)
+    least = Math.min(least, await cpuMs(() => engine.review(diff)));
+  return least;
+}
+
 async function reviewWithinBudget(path: string, ...lines: string[]): Promise<void> {
   const diff = newFileDiff(path, lines);
-  const ms = await cpuMs(() => engine.review(diff));
+  const ms = await leastCpuMs(diff);
   expect(
     ms,
     `${path}: ${JSON.stringify(lines.map((line) => line.slice(0, 60)))}... took ${ms.toFixed(0)} ms of CPU`,
@@ -117,8 +129,7 @@ describe('review time is linear in line length', () => {
 describe('review time is linear in the number of lines', () => {
   it('reviews a hunk of 20,000 conflict separators within the budget (each looked 5,000 lines up and down)', async () => {
     const lines = Array.from({ length: 20_000 }, (_, i) => (i % 5000 === 0 ? '<<<<<<< ours' : '======='));
-    const ms = await cpuMs(() => engine.review(newFileDiff('notes.md', [...lines, '>>>>>>> theirs'])));
-    expect(ms).toBeLessThan(2 * BUDGET_MS);
+    expect(await leastCpuMs(newFileDiff('notes.md', [...lines, '>>>>>>> theirs']))).toBeLessThan(2 * BUDGET_MS);
   });
 });
 

@@ -1,9 +1,11 @@
 // What the PostgreSQL store does beyond the shared contract (store-contract.ts): how it fails to
 // start, what it says about the database, and that it outlives a restart of the server.
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeDatabase, DatabaseUnreachableError } from '../../../service/store/postgres/database-url.ts';
 import { PostgresStore } from '../../../service/store/postgres/postgres-store.ts';
-import { postgresAvailable, startPostgres, type PostgresCluster } from '../../support/postgres.ts';
+import { withConnection } from '../../../service/store/postgres/queries.ts';
+import { postgresAvailable, scalar, startPostgres, type PostgresCluster } from '../../support/postgres.ts';
 
 const lines: string[] = [];
 const log = {
@@ -28,6 +30,26 @@ describe.skipIf(!postgresAvailable())('PostgreSQL store', () => {
     cluster = await startPostgres();
   });
   afterAll(() => cluster?.destroy());
+
+  // pg emits 'error' on a checked-out client whose connection ends; with nothing listening, the
+  // whole process ended (seen when a transaction's backend was cut while it ran).
+  it('a connection cut while checked out neither ends the process nor goes back to the pool', async () => {
+    const url = await cluster.createDatabase();
+    const pool = new pg.Pool({ connectionString: url, max: 1 });
+    try {
+      const cut = await withConnection(pool, async (client) => {
+        const { rows } = await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+        const ended = new Promise((resolve) => client.once('end', resolve));
+        await scalar(url, 'SELECT count(*) FROM (SELECT pg_terminate_backend($1)) AS t', [rows[0]!.pid]);
+        await ended; // the 'error' event came first
+        return rows[0]!.pid;
+      });
+      const { rows } = await pool.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+      expect(rows[0]!.pid).not.toBe(cut);
+    } finally {
+      await pool.end();
+    }
+  });
 
   it('an unreachable server fails the start with one clear message, without the password', async () => {
     const url = `postgres://postgres:s3cr3t-pw@127.0.0.1:1/reviews`;
