@@ -14,7 +14,10 @@ export default defineConfig({
     // is spent waiting on servers, browsers and child processes, not computing.
     maxWorkers: Math.max(2, availableParallelism() - 1),
     projects: [
-      { extends: true, test: { name: 'default', include: ['test/**/*.test.ts'] } },
+      {
+        extends: true,
+        test: { name: 'default', include: ['test/**/*.test.ts'], globalSetup: ['test/support/build-global-setup.ts'] },
+      },
       // The whole API suite again (and the job runner's, on pg-boss), in PostgreSQL mode (test/support/test-service.ts reads the
       // variable). Where the server binaries are missing it is left out, except in CI, where
       // postgresAvailable() fails the run instead.
@@ -33,7 +36,7 @@ export default defineConfig({
                 // a `diff-review serve` child of its own, on lowdb: the same in either run, once is enough
                 exclude: ['test/service/http/hardening-early-413-serve.test.ts'],
                 env: { DIFF_REVIEW_TEST_STORE: 'postgres' },
-                globalSetup: ['test/support/postgres-global-setup.ts'],
+                globalSetup: ['test/support/build-global-setup.ts', 'test/support/postgres-global-setup.ts'],
               },
             },
           ]

@@ -8,8 +8,13 @@ import { git, makeRepo as makeGitRepo, type TestRepo } from '../../support/git-r
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 export const BUILT_CLI = join(ROOT, 'dist/service/cli.js');
 
-/** Builds the bundles, so the CLI under test is the code in the tree. */
+/**
+ * Builds the bundles, so the CLI under test is the code in the tree; under vitest the global setup
+ * (test/support/build-global-setup.ts) has built them once already, and nothing rebuilds them while
+ * other files use them.
+ */
 export function buildCli(): void {
+  if (process.env.DIFF_REVIEW_TEST_BUILT === '1') return;
   execFileSync(process.execPath, ['esbuild.config.mjs'], { cwd: ROOT, stdio: 'ignore' });
 }
 
