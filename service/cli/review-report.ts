@@ -1,14 +1,21 @@
 // What every output format is made from: the findings that count (after the config and the
 // baseline), with what the formats need beside them.
 import type { Severity } from '../api/schemas.ts';
-import { parseUnifiedDiff, type Finding, type RuleInfo } from '../engine/index.ts';
+import { parseUnifiedDiff, type Finding, type RuleInfo, type SuppressedFinding } from '../engine/index.ts';
 import { MAX_LINE_READ } from '../engine/line-review.ts';
 import { secretRules } from '../engine/rules/secrets.ts';
 import { formatCount } from '../format-count.ts';
 
+/** Findings of one rule in one file shown before the rest fold into one entry (`fold` in .diff-review.yml). */
+export const DEFAULT_FOLD = 5;
+
 export interface ReviewReport {
   /** The findings that count: not removed by the config, not known to the baseline. */
   findings: Finding[];
+  /** Findings an inline comment suppressed: listed in JSON and SARIF, counted in text, never counted for the exit code. */
+  suppressed: SuppressedFinding[];
+  /** Where a person reads a list (text, github, gitlab): findings of one rule in one file shown before the rest fold; 0 never folds. */
+  fold: number;
   /** Findings the baseline knows (not in `findings`). */
   hiddenByBaseline: number;
   /** Findings in paths the project config ignores (not in `findings`): those of a diff whose files could not be left out before the review. */

@@ -18,7 +18,7 @@ import { Progress, progressAfterMs } from './progress.ts';
 import { applyProjectConfig, engineConfigOf, ignoredBy } from './project-config/apply-config.ts';
 import { withoutIgnoredFiles } from './project-config/filter-diff.ts';
 import { loadProjectConfig } from './project-config/load-config.ts';
-import { addedLineLookup, notReviewedFiles, type ReviewReport } from './review-report.ts';
+import { addedLineLookup, DEFAULT_FOLD, notReviewedFiles, type ReviewReport } from './review-report.ts';
 
 export interface ReviewFlags extends DiffSourceFlags {
   format: FormatName;
@@ -78,7 +78,7 @@ async function review(flags: ReviewFlags, cwd: string, progress: Progress): Prom
   );
   const result =
     diff === ''
-      ? { findings: [], stats: { files: 0, addedLines: 0 } }
+      ? { findings: [], suppressed: [], stats: { files: 0, addedLines: 0 } }
       : await reviewer(diff, source.label, engineConfigOf(config), { stopped: progress.tick });
   // The service's notice that it cut the list: kept whatever the config and the baseline say.
   const truncated = result.findings.filter((f) => f.rule_id === TRUNCATED_RULE_ID);
@@ -97,6 +97,9 @@ async function review(flags: ReviewFlags, cwd: string, progress: Progress): Prom
   const findings = [...fresh, ...truncated];
   return {
     findings,
+    // what an inline comment suppressed, under the same rule settings and ignored paths
+    suppressed: applyProjectConfig(result.suppressed, config).findings,
+    fold: config.fold ?? DEFAULT_FOLD,
     truncated: truncated.length > 0,
     hiddenByBaseline: configured.findings.length - fresh.length,
     ignoredByConfig: configured.ignored,

@@ -45,7 +45,8 @@ export function serviceReviewer(url: string, source: ReviewedDiff): DiffReview {
         if (code === 'invalid_diff') throw new UsageError(`${label} is not a unified diff: ${message}`);
         throw new ReviewFailedError(`the service at ${client.baseUrl} failed the review (${code}): ${message}`);
       }
-      return { findings: findingsOf(await client.getSarif(created.review_id)), stats: statsOf(diff) };
+      // (the API keeps no suppressed findings: they are reported in-process only)
+      return { findings: findingsOf(await client.getSarif(created.review_id)), suppressed: [], stats: statsOf(diff) };
     } catch (error) {
       if (!(error instanceof DiffReviewError)) throw error;
       const status = error instanceof ApiError ? ` (${error.status} ${error.error})` : '';

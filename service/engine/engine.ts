@@ -16,7 +16,8 @@ import { lineAbove, lineText, reviewLines } from './line-review.ts';
 import type { ActiveRules, FilePlan } from './plan.ts';
 import { activateRules, Planner } from './plan.ts';
 import { reviewedFile } from './reviewed-file.ts';
-import { ALL_RULES } from './rules/index.ts';
+import { todayUtc } from './suppression.ts';
+import { ALL_RULES, concernOf } from './rules/index.ts';
 import type { Rule, ScanRule } from './rules/rule.ts';
 import type { EngineConfig, ReviewResult } from './types.ts';
 import { ReviewStoppedError } from './types.ts';
@@ -79,7 +80,13 @@ export function createEngine(config?: EngineConfig, options?: EngineOptions): En
       check();
       await runScanRules(collected);
       check();
-      return { findings: finish(collected.raw, rules.severity, config?.maxFindings), stats: collected.stats };
+      const suppression = {
+        today: config?.today ?? todayUtc(),
+        otherTools: config?.suppressions?.otherTools ?? true,
+        concernOf,
+      };
+      const { findings, suppressed } = finish(collected.raw, rules.severity, config?.maxFindings, suppression);
+      return { findings, suppressed, stats: collected.stats };
     },
   };
 }

@@ -1,10 +1,11 @@
 // The finishing stage, pure: raw findings in, the review's findings out: sorted, one per rule and
-// line, suppressed where a comment says so, re-configured, fingerprinted and capped.
+// line (one per file for a rule about the file), suppressed where a comment says so (kept apart),
+// re-configured, fingerprinted and capped.
 import type { Severity } from '../api/schemas.ts';
 import { findingFingerprint } from './fingerprint.ts';
 import type { Rule, SecretSpan } from './rules/rule.ts';
-import { isSuppressed } from './suppression.ts';
-import type { Finding, RuleInfo } from './types.ts';
+import { type Concern, type SuppressionContext, suppressionOf } from './suppression.ts';
+import type { Finding, RuleInfo, SuppressedFinding } from './types.ts';
 
 export const DEFAULT_MAX_FINDINGS = 500;
 export const TRUNCATED_RULE_ID = 'review-truncated';
@@ -77,7 +78,8 @@ export function finish(
   raw: RawFinding[],
   severity: ReadonlyMap<string, Severity>,
   maxFindings: number | undefined,
-): Finding[] {
+  suppression: SuppressionContext & { concernOf: (ruleId: string) => Concern | undefined },
+): { findings: Finding[]; suppressed: SuppressedFinding[] } {
   raw.sort(
     (a, b) =>
       compare(a.file, b.file) ||
@@ -88,30 +90,51 @@ export function finish(
   );
   const secrets = secretsByLine(raw); // before de-duplication drops any
   const findings: Finding[] = [];
+  const suppressed: SuppressedFinding[] = [];
   const seen = new Set<string>();
-  const occurrences = new Map<string, number>();
+  // Per list, so that a suppressed finding never shifts the fingerprints of reported ones.
+  const occurrences = { reported: new Map<string, number>(), suppressed: new Map<string, number>() };
+  const oncePerFile = new Map<string, { finding: Finding; lines: number; more: (lines: number) => string }>();
   for (const f of raw) {
     const key = `${f.rule.id}\0${f.file}\0${f.line}`;
     if (seen.has(key)) continue;
     seen.add(key);
-    if (isSuppressed(f.rule.id, f.text, f.above)) continue;
+    const verdict = f.rule.unsuppressible
+      ? undefined
+      : suppressionOf(f.rule.id, suppression.concernOf(f.rule.id), f.text, f.above, suppression);
+    const isSuppressed = verdict !== undefined && 'suppressed' in verdict;
+    const once = f.rule.kind === 'line' ? f.rule.oncePerFile : undefined;
+    const fileKey = `${f.rule.id}\0${f.file}`;
+    if (once && !isSuppressed && oncePerFile.has(fileKey)) {
+      oncePerFile.get(fileKey)!.lines++;
+      continue;
+    }
     const text = fingerprintText(f.text, secrets.get(`${f.file}\0${f.line}`));
     const textKey = `${f.rule.id}\0${f.file}\0${text.trim()}`;
-    const occurrence = occurrences.get(textKey) ?? 0;
-    occurrences.set(textKey, occurrence + 1);
+    const counts = isSuppressed ? occurrences.suppressed : occurrences.reported;
+    const occurrence = counts.get(textKey) ?? 0;
+    counts.set(textKey, occurrence + 1);
+    const expired =
+      verdict !== undefined && 'expired' in verdict ? ` (its diff-review-ignore expired on ${verdict.expired})` : '';
     const finding: Finding = {
       rule_id: f.rule.id,
       severity: severity.get(f.rule.id) ?? f.rule.severity,
       file_path: f.file,
       line: f.line,
-      message: `${f.rule.id}: ${f.message}`,
+      message: `${f.rule.id}: ${f.message}${expired}`,
       fingerprint: findingFingerprint(f.rule.id, f.file, text, occurrence),
     };
     if (f.column !== undefined) finding.start_column = f.column;
     if (f.endColumn !== undefined) finding.end_column = f.endColumn;
-    findings.push(finding);
+    if (isSuppressed) suppressed.push({ ...finding, suppressed: verdict.suppressed });
+    else {
+      findings.push(finding);
+      if (once) oncePerFile.set(fileKey, { finding, lines: 1, more: once.more });
+    }
   }
-  return capped(findings, Math.max(0, Math.floor(maxFindings ?? DEFAULT_MAX_FINDINGS)));
+  for (const { finding, lines, more } of oncePerFile.values())
+    if (lines > 1) finding.message = `${finding.message} ${more(lines)}`;
+  return { findings: capped(findings, Math.max(0, Math.floor(maxFindings ?? DEFAULT_MAX_FINDINGS))), suppressed };
 }
 
 /** The first `max` findings, and one more that says how many were cut. */

@@ -6,7 +6,7 @@ import type { SarifInput } from './sarif.ts';
 import { buildSarif } from './sarif.ts';
 import type { EngineConfig, ReviewResult } from './types.ts';
 
-export type { EngineConfig, Finding, ReviewResult, RuleInfo } from './types.ts';
+export type { EngineConfig, Finding, ReviewResult, RuleInfo, SuppressedFinding } from './types.ts';
 export { InvalidDiffError, ReviewStoppedError } from './types.ts';
 export { createEngine } from './engine.ts';
 export { RULES };

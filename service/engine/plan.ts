@@ -18,7 +18,7 @@ export function activateRules(rules: readonly Rule[], config: EngineConfig | und
   const active: ActiveRules = { line: [], file: [], scan: [], severity: new Map() };
   for (const rule of rules) {
     const override = overrides[rule.id];
-    if (override === 'off') continue;
+    if (override === 'off' || rule.enabled?.(config) === false) continue;
     active.severity.set(rule.id, override ?? rule.severity);
     if (rule.kind === 'line') active.line.push(rule);
     else if (rule.kind === 'file') active.file.push(rule);

@@ -6,6 +6,10 @@ import type { RuleDocData, RuleExample } from './rules/rule-docs.ts';
 import { RULE_DOCS } from './rules/rule-docs.ts';
 import type { RuleDetail } from '../api/rule-schemas.ts';
 import type { RuleInfo } from './types.ts';
+import { ALL_RULES, concernOf } from './rules/index.ts';
+import type { Concern } from './suppression.ts';
+
+const RULE_BY_ID = new Map(ALL_RULES.map((rule) => [rule.id, rule]));
 
 export interface RuleDoc extends RuleInfo, Partial<RuleDocData> {}
 
@@ -57,6 +61,32 @@ export function suppressionComment(doc: RuleDoc): string {
   return `${commentFor(doc.fires?.path ?? '')} diff-review-ignore ${doc.id} (why this one is fine)`;
 }
 
+/** Which markers of other tools cover a rule's findings, by what they are about (suppression.ts). */
+const MARKERS_OF: Record<Concern | 'other', string> = {
+  secret:
+    '`gitleaks:allow`, `trufflehog:ignore`, `nosec` / `#nosec`, `nosemgrep` (with or without a rule id) and `NOSONAR`',
+  security: '`nosec` / `#nosec`, `nosemgrep` (with or without a rule id) and `NOSONAR`',
+  other: '`nosemgrep` (without a rule id) and `NOSONAR`',
+};
+
+function suppressionSection(doc: RuleDoc): string {
+  if (RULE_BY_ID.get(doc.id)?.unsuppressible)
+    return '## How to suppress it\n\nIt cannot be suppressed: it is about a suppression comment, which it asks you to fix.';
+  return [
+    '## How to suppress it',
+    '',
+    `On one line: a \`diff-review-ignore ${doc.id}\` comment on the line or on the line above it, with the reason in parentheses (and, where it should not last, \`until YYYY-MM-DD\` after it: from the next day on it suppresses nothing):`,
+    '',
+    '```',
+    suppressionComment(doc),
+    '```',
+    '',
+    `Markers of other tools on the line itself suppress it too: ${MARKERS_OF[concernOf(doc.id) ?? 'other']} (\`suppressions: { other_tools: false }\` in .diff-review.yml turns them off). A suppressed finding is still listed as suppressed in SARIF and JSON output.`,
+    '',
+    `Everywhere: turn the rule off, or change its severity, in the service's rule configuration (\`"rules": { "${doc.id}": "off" }\`).`,
+  ].join('\n');
+}
+
 export function rulePage(doc: RuleDoc): string {
   const sections = [
     `# ${doc.id}`,
@@ -67,17 +97,7 @@ export function rulePage(doc: RuleDoc): string {
     ...(doc.more ? [doc.more] : []),
     ...(doc.fires ? [`## Reported\n\n${fence(doc.fires)}`] : []),
     ...(doc.passes ? [`## Not reported\n\n${fence(doc.passes)}`] : []),
-    [
-      '## How to suppress it',
-      '',
-      `On one line: a \`diff-review-ignore ${doc.id}\` comment on the line or on the line above it, best with the reason:`,
-      '',
-      '```',
-      suppressionComment(doc),
-      '```',
-      '',
-      `Everywhere: turn the rule off, or change its severity, in the service's rule configuration (\`"rules": { "${doc.id}": "off" }\`).`,
-    ].join('\n'),
+    suppressionSection(doc),
   ];
   return `${sections.join('\n\n')}\n`;
 }

@@ -2,7 +2,7 @@
 // (GET /v1/reviews/{id}/sarif): rules with help text, ranges, fingerprints.
 import type { Severity } from '../api/schemas.ts';
 import { ruleDocOf, ruleHelpText, rulePage } from './rule-pages.ts';
-import type { Finding, RuleInfo } from './types.ts';
+import type { Finding, RuleInfo, SuppressedFinding } from './types.ts';
 
 export type SarifLevel = 'error' | 'warning' | 'note';
 
@@ -12,6 +12,8 @@ export function severityToSarifLevel(severity: Severity): SarifLevel {
 
 export interface SarifInput {
   findings: Finding[];
+  /** Findings an inline comment suppressed: results with `suppressions` (kind inSource), which code scanning shows as dismissed. */
+  suppressed?: SuppressedFinding[];
   reviewId: string;
   repository?: string;
   baseCommit?: string;
@@ -40,7 +42,8 @@ function repositoryUriOf(repository: string): string | undefined {
 export function buildSarif(input: SarifInput, rules: readonly RuleInfo[]): object {
   const ruleIndex = new Map(rules.map((rule, index) => [rule.id, index]));
   const extraRules: RuleInfo[] = [];
-  for (const finding of input.findings) {
+  const suppressed = input.suppressed ?? [];
+  for (const finding of [...input.findings, ...suppressed]) {
     if (!ruleIndex.has(finding.rule_id)) {
       // A rule this engine version does not list (e.g. a stored review from another version).
       ruleIndex.set(finding.rule_id, rules.length + extraRules.length);
@@ -60,7 +63,7 @@ export function buildSarif(input: SarifInput, rules: readonly RuleInfo[]): objec
     };
   });
 
-  const results = input.findings.map((finding) => {
+  const resultOf = (finding: Finding) => {
     const region: Record<string, number> = { startLine: finding.line };
     if (finding.start_column !== undefined) region['startColumn'] = finding.start_column;
     if (finding.end_column !== undefined) region['endColumn'] = finding.end_column;
@@ -81,7 +84,17 @@ export function buildSarif(input: SarifInput, rules: readonly RuleInfo[]): objec
       // given, it is used as is (the engine's is line-independent, so a moved finding stays the same).
       partialFingerprints: { 'diffReview/v1': finding.fingerprint, primaryLocationLineHash: finding.fingerprint },
     };
-  });
+  };
+  const results: object[] = input.findings.map(resultOf);
+  for (const finding of suppressed) {
+    const { by, reason } = finding.suppressed;
+    results.push({
+      ...resultOf(finding),
+      suppressions: [
+        { kind: 'inSource', justification: reason ?? `${by} on the line`, properties: { suppressedBy: by } },
+      ],
+    });
+  }
 
   const run: Record<string, unknown> = {
     tool: {

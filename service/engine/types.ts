@@ -24,10 +24,26 @@ export interface EngineConfig {
   rules?: Record<string, 'off' | Severity>;
   /** Cap on findings per review; one extra `info` finding says how many were cut. Default 500. */
   maxFindings?: number;
+  /** How inline suppressions are judged (the project config's `suppressions`). */
+  suppressions?: {
+    /** A `diff-review-ignore` without a reason is a finding of its own (suppression-without-reason). Default false. */
+    requireReason?: boolean;
+    /** Honour gitleaks:allow, trufflehog:ignore, nosemgrep, nosec and NOSONAR. Default true. */
+    otherTools?: boolean;
+  };
+  /** The day a suppression's `until` is compared with (YYYY-MM-DD); default today (UTC). For tests. */
+  today?: string;
+}
+
+/** A finding an inline comment suppressed: kept for SARIF, JSON and counts, never for the API's comments or an exit code. */
+export interface SuppressedFinding extends Finding {
+  suppressed: { by: string; reason?: string };
 }
 
 export interface ReviewResult {
   findings: Finding[];
+  /** Findings an inline comment suppressed (gitleaks:allow, diff-review-ignore, …), in the same order. */
+  suppressed: SuppressedFinding[];
   /** Counts for logs and metrics; never the diff's text. */
   stats: { files: number; addedLines: number };
 }

@@ -1,6 +1,7 @@
 // `--format github`: GitHub Actions workflow commands, which the runner shows as annotations on the
 // pull request's lines: `::error file=P,line=N,col=C,endColumn=E,title=RULE::message`.
 import type { Severity } from '../../api/schemas.ts';
+import { errorsFirst, foldedList, foldedText } from '../../api/folded-list.ts';
 import { messageText, notReviewedMessage, type ReviewReport } from '../review-report.ts';
 
 const COMMAND: Record<Severity, string> = { error: 'error', warning: 'warning', info: 'notice' };
@@ -15,8 +16,14 @@ export function formatGithub(report: ReviewReport): string {
     (file) =>
       `::notice file=${escapeProperty(file.file_path)},title=diff-review::${escapeData(notReviewedMessage(file))}\n`,
   );
-  return report.findings
-    .map((f) => {
+  return foldedList(errorsFirst(report.findings), report.fold)
+    .map((entry) => {
+      if ('folded' in entry) {
+        const { folded } = entry;
+        const properties = `file=${escapeProperty(folded.file_path)},line=${folded.lines[0]},title=${escapeProperty(folded.rule_id)}`;
+        return `::${COMMAND[folded.severity]} ${properties}::${escapeData(foldedText(folded))}\n`;
+      }
+      const f = entry.finding;
       const properties = [`file=${escapeProperty(f.file_path)}`, `line=${f.line}`];
       if (f.start_column !== undefined) properties.push(`col=${f.start_column}`);
       if (f.end_column !== undefined) properties.push(`endColumn=${f.end_column}`);

@@ -6,6 +6,8 @@ export function formatJson(report: ReviewReport): string {
   const document = {
     comments: report.findings.map(({ file_path, line, message, severity }) => ({ file_path, line, message, severity })),
     findings: report.findings,
+    // never in `comments` or the counts: what an inline comment suppressed, and by what
+    suppressed: report.suppressed,
     not_reviewed: report.notReviewed,
     summary: {
       ...countBySeverity(report.findings),
@@ -14,6 +16,7 @@ export function formatJson(report: ReviewReport): string {
       hidden_by_baseline: report.hiddenByBaseline,
       ignored_files: report.ignoredFiles,
       ignored_by_config: report.ignoredByConfig,
+      suppressed: report.suppressed.length,
       truncated: report.truncated,
       duration_ms: Math.round(report.durationMs),
     },

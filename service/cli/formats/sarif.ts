@@ -6,6 +6,7 @@ export function formatSarif(report: ReviewReport): string {
   const log = buildSarif(
     {
       findings: report.findings,
+      suppressed: report.suppressed,
       // automationDetails.id: GitHub code scanning keeps one analysis per category ("diff-review/").
       reviewId: 'cli',
       toolVersion: report.toolVersion,

@@ -10,6 +10,7 @@ import {
   secretLines,
   type ReviewReport,
 } from '../review-report.ts';
+import { errorsFirst, foldedList, foldedText } from '../../api/folded-list.ts';
 import type { Paint, Style } from './ansi.ts';
 import { printable } from './terminal-text.ts';
 
@@ -23,7 +24,14 @@ export function formatText(report: ReviewReport, paint: Paint): string {
   const byFile = findingsByFile(report.findings);
   for (const [file, findings] of byFile) {
     out.push(paint('underline', printable(file)));
-    for (const finding of findings) {
+    for (const entry of foldedList(errorsFirst(findings), report.fold)) {
+      if ('folded' in entry) {
+        out.push(
+          `  ${paint(SEVERITY_STYLE[entry.folded.severity], entry.folded.severity)}  ${paint('dim', entry.folded.rule_id)}  ${foldedText(entry.folded)}`,
+        );
+        continue;
+      }
+      const { finding } = entry;
       const where = `${printable(file)}:${finding.line}:${finding.start_column ?? 1}`;
       out.push(
         `  ${where}  ${paint(SEVERITY_STYLE[finding.severity], finding.severity)}  ${paint('dim', finding.rule_id)}  ${printable(messageText(finding))}`,
@@ -75,6 +83,7 @@ function summary(report: ReviewReport, paint: Paint): string {
       ? `, ${report.ignoredFiles} file${report.ignoredFiles === 1 ? '' : 's'} in ignored paths not reviewed`
       : '') +
     (report.ignoredByConfig > 0 ? `, ${report.ignoredByConfig} in ignored paths not shown` : '') +
+    suppressedCount(report) +
     count(report.notReviewed.filter((file) => !file.partly).length, 'not reviewed') +
     count(report.notReviewed.filter((file) => file.partly).length, 'partly reviewed');
   const scope = `${report.stats.files} file${report.stats.files === 1 ? '' : 's'}, ${report.stats.addedLines} added line${report.stats.addedLines === 1 ? '' : 's'}${known}, ${Math.round(report.durationMs)} ms`;
@@ -84,4 +93,13 @@ function summary(report: ReviewReport, paint: Paint): string {
     paint(counts[s] > 0 ? SEVERITY_STYLE[s] : 'dim', `${counts[s]} ${s}${counts[s] === 1 || s === 'info' ? '' : 's'}`),
   );
   return `${paint('bold', `${total} finding${total === 1 ? '' : 's'}`)}: ${parts.join(', ')} (${scope}).`;
+}
+
+/** `, 3 suppressed (diff-review-ignore 2, gitleaks:allow 1)`, or nothing for none. */
+function suppressedCount(report: ReviewReport): string {
+  if (report.suppressed.length === 0) return '';
+  const by = new Map<string, number>();
+  for (const finding of report.suppressed) by.set(finding.suppressed.by, (by.get(finding.suppressed.by) ?? 0) + 1);
+  const kinds = [...by].map(([marker, n]) => `${marker} ${n}`).join(', ');
+  return `, ${report.suppressed.length} suppressed (${kinds})`;
 }

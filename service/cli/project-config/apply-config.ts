@@ -15,7 +15,14 @@ export function engineConfigOf(config: ProjectConfig): EngineConfig {
   const rules = Object.fromEntries(
     Object.entries(config.rules).filter(([id, setting]) => setting !== 'off' || !onSomewhere.has(id)),
   );
-  return Object.keys(rules).length > 0 ? { rules } : {};
+  const suppressions = {
+    ...(config.suppressions?.require_reason !== undefined ? { requireReason: config.suppressions.require_reason } : {}),
+    ...(config.suppressions?.other_tools !== undefined ? { otherTools: config.suppressions.other_tools } : {}),
+  };
+  return {
+    ...(Object.keys(rules).length > 0 ? { rules } : {}),
+    ...(Object.keys(suppressions).length > 0 ? { suppressions } : {}),
+  };
 }
 
 /** What the config grades: a finding, or a comment of the API with its rule id. */

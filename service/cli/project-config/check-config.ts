@@ -31,7 +31,29 @@ export function checkConfig(value: unknown): ConfigProblem | undefined {
   if ('rules' in value) checkRules(value['rules'], ['rules'], problems);
   if ('ignore' in value) checkPatterns(value['ignore'], ['ignore'], problems);
   if ('overrides' in value) checkOverrides(value['overrides'], problems);
+  if ('suppressions' in value) checkSuppressions(value['suppressions'], problems);
+  if ('fold' in value && !(Number.isSafeInteger(value['fold']) && (value['fold'] as number) >= 0))
+    problems.push(typeProblem(['fold'], 'a whole number, 0 or more'));
   return problems.find((problem) => problem.key !== undefined) ?? problems[0];
+}
+
+const SUPPRESSION_KEYS = ['require_reason', 'other_tools'];
+
+function checkSuppressions(suppressions: unknown, problems: ConfigProblem[]): void {
+  if (!isMapping(suppressions)) {
+    problems.push(typeProblem(['suppressions'], 'a mapping (require_reason, other_tools)'));
+    return;
+  }
+  unknownKeys(
+    suppressions,
+    ['suppressions'],
+    SUPPRESSION_KEYS,
+    (key) => `unknown key "${key}" in suppressions. Valid keys: ${SUPPRESSION_KEYS.join(', ')}.`,
+    problems,
+  );
+  for (const key of SUPPRESSION_KEYS)
+    if (key in suppressions && typeof suppressions[key] !== 'boolean')
+      problems.push(typeProblem(['suppressions', key], 'true or false'));
 }
 
 function checkOverrides(overrides: unknown, problems: ConfigProblem[]): void {

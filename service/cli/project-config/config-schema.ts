@@ -53,6 +53,29 @@ export function configSchema(rules: readonly RuleInfo[]): Record<string, unknown
           },
         },
       },
+      suppressions: {
+        description: 'How inline suppressions are judged.',
+        type: 'object',
+        additionalProperties: false,
+        properties: {
+          require_reason: {
+            type: 'boolean',
+            description:
+              'A diff-review-ignore comment must give its reason in parentheses; one without is a finding of its own (suppression-without-reason). Default false.',
+          },
+          other_tools: {
+            type: 'boolean',
+            description:
+              "Honour other tools' markers on a finding's line: gitleaks:allow and trufflehog:ignore (secrets), nosec (security findings), nosemgrep and NOSONAR. Default true.",
+          },
+        },
+      },
+      fold: {
+        type: 'integer',
+        minimum: 0,
+        description:
+          'Where a person reads a list (the text, github and gitlab formats): a rule that fires on more than this many lines of one file shows that many and folds the rest into one entry. 0 never folds. Default 5. JSON, SARIF and the editor keep every finding.',
+      },
     },
   };
 }

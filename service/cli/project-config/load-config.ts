@@ -21,6 +21,10 @@ export interface ProjectConfig {
   ignore: string[];
   /** Rule settings for some paths, over `rules`; the last entry that matches a file wins. */
   overrides: { files: string[]; rules: Record<string, RuleSetting> }[];
+  /** How inline suppressions are judged; keys left out keep their defaults. */
+  suppressions?: { require_reason?: boolean; other_tools?: boolean };
+  /** Findings of one rule in one file shown before the rest fold into one entry (text, github, gitlab); 0 never folds. */
+  fold?: number;
 }
 
 /** A bad config file: exit 2, the message says where. */
@@ -75,7 +79,13 @@ export async function parseProjectConfig(text: string, name: string): Promise<Om
   const invalid = checkConfig(value);
   if (invalid) throw new ConfigError(`${at(offsetOf(yaml, document, invalid.path, invalid.key))}: ${invalid.message}`);
   const config = value as Partial<Omit<ProjectConfig, 'file'>>;
-  return { rules: config.rules ?? {}, ignore: config.ignore ?? [], overrides: config.overrides ?? [] };
+  return {
+    rules: config.rules ?? {},
+    ignore: config.ignore ?? [],
+    overrides: config.overrides ?? [],
+    ...(config.suppressions !== undefined ? { suppressions: config.suppressions } : {}),
+    ...(config.fold !== undefined ? { fold: config.fold } : {}),
+  };
 }
 
 /** Where the value at `path` (or, with `key`, that key of the mapping at `path`) begins. */

@@ -3,6 +3,7 @@
 // test/service/engine/rule-docs.test.ts, which also keeps docs/rules/ in step). Long by nature:
 // one entry per rule, nothing else.
 
+import type { EngineConfig } from '../types.ts';
 import { secretKindsMarkdown } from './secrets/secret-kinds.ts';
 
 /** A file of an example: its path (rules depend on it) and the lines the change adds. */
@@ -20,6 +21,8 @@ export interface RuleDocData {
   passes: RuleExample;
   /** Further Markdown sections for the rule's page, made from its data (what it recognises). */
   more?: string;
+  /** The configuration the examples are reviewed with, for a rule a setting turns on. */
+  config?: EngineConfig;
 }
 
 /** A token that looks real, spelled so that no scanner reads this file as a leak. */
@@ -248,6 +251,26 @@ export const RULE_DOCS: Readonly<Record<string, RuleDocData>> = {
     why: 'A lockfile that changes while its manifest does not usually means an accidental install or update.',
     fires: { path: 'package-lock.json', lines: ['{'] },
     passes: { path: 'src/app.ts', lines: ['export const x = 1;'] },
+  },
+  'suppression-invalid-date': {
+    why: 'A suppression meant to end on a day that is not a date would never end: the finding it hides stays hidden long after the reason for it has gone.',
+    fires: {
+      path: 'src/checkout.js',
+      lines: ['debugger; // diff-review-ignore no-debugger (staging only) until 2027-02-30'],
+    },
+    passes: {
+      path: 'src/checkout.js',
+      lines: ['debugger; // diff-review-ignore no-debugger (staging only) until 2027-02-28'],
+    },
+  },
+  'suppression-without-reason': {
+    why: 'A suppression nobody can explain cannot be audited: the next reader cannot tell a checked decision from a silenced warning. On only where the project asks for reasons (`suppressions: { require_reason: true }` in .diff-review.yml).',
+    fires: { path: 'src/checkout.js', lines: ['debugger; // diff-review-ignore no-debugger'] },
+    passes: {
+      path: 'src/checkout.js',
+      lines: ['debugger; // diff-review-ignore no-debugger (stepping through on staging)'],
+    },
+    config: { suppressions: { requireReason: true } },
   },
   'large-file': {
     why: 'A very large file in a change is hard to review and often data or a build output that belongs elsewhere.',

@@ -2,6 +2,7 @@
 // cheap pre-filter and a pattern over one view of an added line (its code, its comment, or its text).
 import type { Severity } from '../../api/schemas.ts';
 import type { DiffLine, FileDiff } from '../diff/model.ts';
+import type { EngineConfig } from '../types.ts';
 import type { LexedLine } from './lexer.ts';
 
 export interface RuleMeta {
@@ -11,6 +12,10 @@ export interface RuleMeta {
   summary: string;
   /** What to do about it. */
   help: string;
+  /** Whether a configuration turns the rule on (default: always, unless configured off). */
+  enabled?: (config: EngineConfig | undefined) => boolean;
+  /** Findings no inline comment can suppress (those about the suppressions themselves). */
+  unsuppressible?: boolean;
 }
 
 /**
@@ -78,6 +83,11 @@ export interface LineRule extends RuleMeta {
   keywordsFor?: (path: string) => readonly string[];
   /** Default message, without the `rule-id: ` prefix. */
   message: string;
+  /**
+   * One problem per file however many lines show it (a committed .env file): only the first
+   * finding in a file is reported, and this says how many lines in all.
+   */
+  oncePerFile?: { more: (lines: number) => string };
   /**
    * Which view of the line the rule's matches are in (default `code`). A match in code on a line
    * inside a block comment (a JSDoc example without leading `*`) is dropped.

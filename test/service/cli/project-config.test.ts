@@ -170,7 +170,7 @@ describe('project config: errors name the file, the line and the valid choices (
     [
       'unknown key',
       'rules:\n  no-debugger: off\nignored:\n  - x\n',
-      /\.diff-review\.yml:3: unknown key "ignored"\. Valid keys: \$schema, rules, ignore, overrides\./,
+      /\.diff-review\.yml:3: unknown key "ignored"\. Valid keys: \$schema, rules, ignore, overrides, suppressions, fold\./,
     ],
     [
       'unknown rule id',
@@ -191,6 +191,18 @@ describe('project config: errors name the file, the line and the valid choices (
     ],
     ['empty pattern', 'ignore:\n  - ""\n', /\.diff-review\.yml:2: ignore\[0\] must not be empty\./],
     ['not a mapping', '- rules\n', /\.diff-review\.yml:1: the file must be a mapping/],
+    [
+      'unknown key in suppressions',
+      'suppressions:\n  require_reasons: true\n',
+      /\.diff-review\.yml:2: unknown key "require_reasons" in suppressions\. Valid keys: require_reason, other_tools\./,
+    ],
+    [
+      'a suppression setting not true or false',
+      'suppressions:\n  other_tools: "no"\n',
+      /\.diff-review\.yml:2: suppressions\.other_tools must be true or false\./,
+    ],
+    ['fold below 0', 'fold: -1\n', /\.diff-review\.yml:1: fold must be a whole number, 0 or more\./],
+    ['fold not whole', 'fold: 2.5\n', /\.diff-review\.yml:1: fold must be a whole number, 0 or more\./],
     [
       'unknown rule in an override',
       'overrides:\n  - files: [tests/]\n    rules:\n      no-debuger: off\n',

@@ -49,7 +49,7 @@ describe('reviewDiff', () => {
       '-debugger;',
       '',
     ].join('\n');
-    expect(await reviewDiff(diff)).toEqual({ findings: [], stats: { files: 1, addedLines: 0 } });
+    expect(await reviewDiff(diff)).toEqual({ findings: [], suppressed: [], stats: { files: 1, addedLines: 0 } });
   });
 
   it('comments on added lines only, with new-file line numbers', async () => {

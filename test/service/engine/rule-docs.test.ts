@@ -34,12 +34,12 @@ describe('rule documentation', () => {
   it.each(docs.filter((doc) => doc.fires).map((doc) => [doc.id, doc] as const))(
     '%s: the examples do what they say',
     async (id, doc) => {
-      const fired = await findings(doc.fires!.path, [...doc.fires!.lines]);
+      const fired = await findings(doc.fires!.path, [...doc.fires!.lines], doc.config);
       expect(
         fired.map((f) => f.rule_id),
         'the example that fires',
       ).toContain(id);
-      const passed = await findings(doc.passes!.path, [...doc.passes!.lines]);
+      const passed = await findings(doc.passes!.path, [...doc.passes!.lines], doc.config);
       expect(
         passed.map((f) => f.rule_id),
         'the example that does not fire',

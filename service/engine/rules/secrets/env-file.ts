@@ -13,9 +13,9 @@ const isDotEnv = (path: string): boolean => {
 const ENV_ASSIGNMENT = /^[ \t]*(?:export[ \t]+)?[A-Za-z_][\w.-]*[ \t]*=[ \t]*(?<value>\S(?:.*\S)?)?[ \t]*$/d;
 
 /**
- * A .env file in the change: reported on each line that holds a value (so that the reviewer sees
- * what would leak, and the value stays out of the fingerprint), not on the file's first line.
- * Test apps' .env files are test data.
+ * A .env file in the change: one problem, reported once, on the first line that holds a value
+ * (so that the reviewer sees what would leak, and the value stays out of the fingerprint), saying
+ * how many lines hold one. Test apps' .env files are test data.
  */
 export const noEnvFile: LineRule = {
   kind: 'line',
@@ -28,6 +28,7 @@ export const noEnvFile: LineRule = {
   files: (path) => isDotEnv(path) && !isTestFile(path) && !isFixture(path),
   // .env files are short: every added line is read.
   keywords: [],
+  oncePerFile: { more: (lines) => `${lines} lines of this file hold values.` },
   reads: 'text',
   check(line) {
     const m = ENV_ASSIGNMENT.exec(line.text);

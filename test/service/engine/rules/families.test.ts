@@ -147,11 +147,21 @@ const CASES: Record<string, Case[]> = {
     ['package-lock.json', '{', true],
     ['src/app.ts', 'export const x = 1;', false],
   ],
+  'suppression-invalid-date': [
+    ['src/a.js', 'debugger; // diff-review-ignore no-debugger (staging) until 2027-02-30', true],
+    ['src/a.js', 'debugger; // diff-review-ignore no-debugger until 31/03/2027', true],
+    ['app.py', 'x = 1  # diff-review-ignore until next-week', true],
+    ['src/a.js', 'debugger; // diff-review-ignore no-debugger (staging) until 2027-02-28', false],
+    ['src/a.js', 'debugger; // diff-review-ignore no-debugger (staging)', false],
+    ['src/a.js', 'const note = "until 2027-02-30";', false],
+  ],
 };
 
 describe('rules fire and do not fire', () => {
   it('has cases for every rule', () => {
-    const ruleIds = RULES.map((r) => r.id).filter((id) => id !== 'review-truncated' && id !== 'large-file');
+    // large-file needs thousands of lines; suppression-without-reason a setting (both in their own tests)
+    const elsewhere = new Set(['review-truncated', 'large-file', 'suppression-without-reason']);
+    const ruleIds = RULES.map((r) => r.id).filter((id) => !elsewhere.has(id));
     expect(Object.keys(CASES).sort()).toEqual(ruleIds.sort());
   });
 

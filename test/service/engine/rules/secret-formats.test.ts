@@ -13,7 +13,7 @@ const secretLines = async (path: string, lines: string[]): Promise<number[]> =>
   (await findings(path, lines)).filter((f) => f.rule_id === 'secret').map((f) => f.line);
 
 describe('no-env-file', () => {
-  it('reports the lines that hold values, not the first line of the file', async () => {
+  it('reports one problem once: on the first line that holds a value, saying how many do', async () => {
     const found = await findings('.env', [
       '# local settings',
       '',
@@ -22,7 +22,12 @@ describe('no-env-file', () => {
       'FROM_ELSEWHERE=${SHARED_SECRET}',
       'export PORT=3000',
     ]);
-    expect(found.filter((f) => f.rule_id === 'no-env-file').map((f) => f.line)).toEqual([3, 6]);
+    const envFile = found.filter((f) => f.rule_id === 'no-env-file');
+    expect(envFile.map((f) => f.line)).toEqual([3]);
+    expect(envFile[0]!.message).toMatch(/2 lines of this file hold values\.$/);
+    // one line: no count
+    const single = await findings('.env.production', ['API_URL=https://api.example.com']);
+    expect(single.map((f) => f.message)).toEqual([expect.not.stringMatching(/lines of this file/)]);
   });
 
   it("does not report a test app's .env file or a template", async () => {

@@ -1,0 +1,54 @@
+// Findings about the suppressions themselves: a `diff-review-ignore` whose `until` is not a date
+// (it would never end, or end on a day nobody meant), and, where the project asks for reasons
+// (`suppressions: { require_reason: true }`), one that gives none. Neither can be suppressed.
+import { parseDirective } from '../suppression.ts';
+import type { LineRule } from './rule.ts';
+
+/** Where the directive is on its line (1-based columns, end exclusive). */
+function directiveSpan(text: string): { column: number; endColumn: number } {
+  const at = text.indexOf('diff-review-ignore');
+  return { column: at + 1, endColumn: at + 'diff-review-ignore'.length + 1 };
+}
+
+export const invalidSuppression: LineRule = {
+  kind: 'line',
+  id: 'suppression-invalid-date',
+  severity: 'error',
+  summary: 'A diff-review-ignore comment whose `until` is not a date (YYYY-MM-DD of a real day).',
+  help: 'Write the last day the suppression holds as YYYY-MM-DD, e.g. `until 2027-03-31`, or leave `until` out.',
+  message: 'The diff-review-ignore comment on this line has an end that is not a date.',
+  files: () => true,
+  keywords: ['diff-review-ignore'],
+  reads: 'text',
+  unsuppressible: true,
+  check(line) {
+    const directive = parseDirective(line.text);
+    if (directive?.invalidUntil === undefined) return null;
+    return {
+      ...directiveSpan(line.text),
+      message: `The diff-review-ignore comment on this line ends "until ${directive.invalidUntil}", which is not a date: write it as YYYY-MM-DD (e.g. until 2027-03-31).`,
+    };
+  },
+};
+
+export const suppressionWithoutReason: LineRule = {
+  kind: 'line',
+  id: 'suppression-without-reason',
+  severity: 'error',
+  summary: 'A diff-review-ignore comment without a reason, where the project requires one.',
+  help: 'Say why the finding is fine in parentheses after the rule ids: `diff-review-ignore no-debugger (stepping through on staging)`.',
+  message:
+    'This diff-review-ignore gives no reason; say why in parentheses after the rule ids, e.g. diff-review-ignore no-debugger (why it is fine).',
+  files: () => true,
+  keywords: ['diff-review-ignore'],
+  reads: 'text',
+  unsuppressible: true,
+  enabled: (config) => config?.suppressions?.requireReason === true,
+  check(line) {
+    const directive = parseDirective(line.text);
+    if (!directive || directive.reason !== undefined) return null;
+    return directiveSpan(line.text);
+  },
+};
+
+export const suppressionRules = [invalidSuppression, suppressionWithoutReason];
