@@ -28,7 +28,7 @@ const PREFIXED: CredentialFormat[] = [
     '1Password secret key',
     ['A3-'],
     '[A-Z0-9]{6}-(?:[A-Z0-9]{11}|[A-Z0-9]{6}-[A-Z0-9]{5})-[A-Z0-9]{5}-[A-Z0-9]{5}-[A-Z0-9]{5}',
-    { entropy: 3.8, bounded: false },
+    { entropy: 3.8 },
   ),
   prefixed('adobe-client-secret', 'Adobe client secret', ['p8e-'], '[A-Za-z0-9]{32}', { entropy: 2 }),
   prefixed('age-secret-key', 'age secret key', ['AGE-SECRET-KEY-1'], '[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}'),
@@ -139,10 +139,7 @@ const PREFIXED: CredentialFormat[] = [
   prefixed('readme-api-token', 'ReadMe API key', ['rdme_'], '[a-z0-9]{70}', { entropy: 2 }),
   prefixed('rubygems-api-token', 'RubyGems API key', ['rubygems_'], `${HEX}{48}`, { entropy: 2 }),
   prefixed('scalingo-api-token', 'Scalingo API token', ['tk-us-'], '[\\w-]{48}', { entropy: 2 }),
-  prefixed('sendgrid-api-token', 'SendGrid API key', ['SG.'], '[\\w-]{22}\\.[\\w-]{43}', {
-    entropy: 2,
-    bounded: false,
-  }),
+  prefixed('sendgrid-api-token', 'SendGrid API key', ['SG.'], '[\\w-]{22}\\.[\\w-]{43}', { entropy: 2 }),
   prefixed('sendinblue-api-token', 'Brevo (Sendinblue) API key', ['xkeysib-'], `${HEX}{64}-[A-Za-z0-9]{16}`, {
     entropy: 2,
   }),
@@ -195,7 +192,16 @@ const PREFIXED: CredentialFormat[] = [
     `${UUID}@${UUID}/IncomingWebhook/[a-z0-9]{32}/${UUID}(?:/V2[\\w-]{20,200})?`,
     { wordStart: false },
   ),
-  prefixed('twilio-api-key', 'Twilio API key', ['SK'], '[0-9a-fA-F]{32}', { entropy: 3 }),
+  // SK and 32 hex digits: the keywords carry the first digit (keywords have three characters at least).
+  prefixed(
+    'twilio-api-key',
+    'Twilio API key',
+    [...'0123456789abcdefABCDEF'].map((digit) => `SK${digit}`),
+    '[0-9a-fA-F]{31}',
+    {
+      entropy: 3,
+    },
+  ),
   prefixed('typeform-api-token', 'Typeform personal access token', ['tfp_'], '[\\w.=-]{59}'),
   prefixed('vault-batch-token', 'HashiCorp Vault batch token', ['hvb.'], '[\\w-]{138,300}', { entropy: 4 }),
   prefixed('hashicorp-tf-api-token', 'Terraform Cloud API token', ['.atlasv1.'], '[\\w=-]{60,70}', {
