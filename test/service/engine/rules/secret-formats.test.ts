@@ -107,6 +107,26 @@ describe("secret: the engine's formats", () => {
     expect(await secretLines('config/services.conf', lines)).toEqual([1, 2, 3, 4]);
   });
 
+  it('reports an Airtable personal access token by its shape, not words that begin with pat', async () => {
+    const airtableLines = async (path: string, lines: string[]): Promise<number[]> =>
+      (await findings(path, lines))
+        .filter((f) => f.message.includes('Airtable personal access token'))
+        .map((f) => f.line);
+    const token = `patAb3dE5fG7hJ9kL.${HEX64}`;
+    expect(await airtableLines('scripts/sync.py', [`api = Api("${token}")`])).toEqual([1]);
+    expect(await airtableLines('config/settings.yml', [`token: ${token}`, `${token}`])).toEqual([1, 2]);
+    expect(
+      await secretLines('src/paths.ts', [
+        'const pattern = /pat[A-Za-z0-9]{14}\\.[a-f0-9]{64}/;',
+        'import { patch } from "./path";',
+        `const short = "patAb3dE5fG7hJ9kL.${HEX64.slice(1)}";`,
+        `const upper = "patAb3dE5fG7hJ9kL.${HEX64.toUpperCase()}";`,
+        `const joined = "compatAb3dE5fG7hJ9kL.${HEX64}";`,
+        `const placeholder = "patXXXXXXXXXXXXXX.${'x'.repeat(64)}";`,
+      ]),
+    ).toEqual([]);
+  });
+
   it('does not read test data by generic names, but does read provider tokens in tests', async () => {
     expect(await secretLines('src/login.test.ts', ['const password = "Vd83kLq2Xz9p!";'])).toEqual([]);
     expect(await secretLines('src/do.test.ts', [`const client = new Client("dop_v1_${HEX64}");`])).toEqual([1]);
