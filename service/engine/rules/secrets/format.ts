@@ -115,14 +115,13 @@ const SHORT_NAME = 4;
 const NAME_FOLLOWERS = ['_', '-', '.', '=', ':', '"', "'", ' ', 'A', 'K', 'T', 'S', 'P'];
 
 /**
- * The keywords of a provider's name: lower and UPPER case (discord_token, DISCORD_TOKEN,
- * discordToken); a Capitalised spelling shares its blocks with common words (Discord,
- * Disconnect), which costs the keyword sieve more than the rare DiscordToken = "…" is worth.
- * A short name with what may follow it (SHORT_NAME).
+ * The keywords of a provider's name: its lower, Capitalised and UPPER spellings (discord_token,
+ * discordToken, DiscordToken, DISCORD_TOKEN); a short name with what may follow it (SHORT_NAME).
  */
 function nameKeywords(words: readonly string[]): string[] {
-  const forms = [...new Set(words.flatMap((w) => [w.toLowerCase(), w.toUpperCase()]))];
-  return forms.flatMap((form) => (form.length <= SHORT_NAME ? NAME_FOLLOWERS.map((next) => form + next) : [form]));
+  return spellings(words).flatMap((form) =>
+    form.length <= SHORT_NAME ? NAME_FOLLOWERS.map((next) => form + next) : [form],
+  );
 }
 
 /** An assignment between a name and its value, as gitleaks reads it: `=`, `:`, `=>`, `:=`, `?=`, a comma (a function's argument). */

@@ -77,6 +77,11 @@ describe("secret: the engine's formats", () => {
     expect(finding!.message).toContain('Perplexity API key');
   });
 
+  it("knows a provider's name in a Capitalised spelling too", async () => {
+    const [finding] = await findings('src/deploy.ts', ['const HerokuApiKey = "5f0c3b2e-9a7d-4e1b-8c6f-2d4a9e7b1c30";']);
+    expect(finding!.message).toContain('Heroku API key');
+  });
+
   it('reports a JWT that grants a privileged role', async () => {
     const lines = [`const admin = createClient(url, "${jwt({ role: 'service_role', iss: 'supabase' })}");`];
     expect((await findings('src/admin.ts', lines))[0]?.message).toContain('JSON Web Token with a privileged role');
