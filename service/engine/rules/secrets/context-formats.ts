@@ -14,8 +14,8 @@ const chosenValue = (value: string, entropy: number): boolean =>
   !isReference(value) && !isPlaceholderSecret(value) && !value.includes('$') && shannonEntropy(value) >= entropy;
 
 /**
- * Where a curl header starts: the sieve looks for `-H ` and `--header`, which are rare in code,
- * not for the header names (Authorization and Auth… start thousands of names in code).
+ * Where a curl header starts: the keywords are `-H ` and `--header`, the option that makes it a
+ * header, not the header names (Authorization and Auth… start thousands of names in code).
  */
 const HEADER_KEYWORDS = ['-H ', '--header'];
 /** Headers that carry a credential: `Authorization: Bearer …`, `X-Api-Key: …`, `X-Auth-Token: …`. */

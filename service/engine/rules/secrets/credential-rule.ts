@@ -101,8 +101,8 @@ export function credentialDetector(formats: readonly CredentialFormat[]): {
       /** A credential known by a generic name only: kept while a named kind may follow on the line. */
       let generic: DetectedCredential | null = null;
       for (let at = next(0); at >= 0; at = next(at + 1)) {
-        // Every keyword that starts here, not only the longest (the sieve found all of them: with one
-        // found, only it).
+        // Every keyword that starts here, not only the longest (the pre-filter found all of them:
+        // with one found, only it).
         for (const keyword of only !== undefined ? own : byHead.get(text.slice(at, at + 3))!) {
           if (!text.startsWith(keyword, at)) continue;
           for (const format of byKeyword.get(keyword)!) {
