@@ -52,6 +52,11 @@ describe('secret: shapes found without a provider name', () => {
       `curl -H "Authorization: Bearer ${B64.slice(0, 40)}" https://api.acme.io`,
     ],
     ['credential in a curl header', 'ci/a.sh', `curl --header 'X-Api-Key: ${B64.slice(0, 40)}' https://api.acme.io`],
+    [
+      'credential in a curl header',
+      'ci/a.sh',
+      `curl -H"Authorization: Bearer ${B64.slice(0, 40)}" https://api.acme.io`,
+    ],
     ['password on a curl command line', 'ci/a.sh', `curl -u deploy:${PASSWORD} https://dav.internal/x`],
     ['NuGet feed password', 'NuGet.Config', `<add key="ClearTextPassword" value="${PASSWORD}" />`],
     [
