@@ -23,9 +23,14 @@ export class KeywordMatcher {
     // Longest first: where several keywords start at one place, the regex reports the longest,
     // and the others there are its beginnings.
     this.alternation = new RegExp(this.keywords.map(escapeRegExp).join('|') || '(?!)', 'g');
-    this.shorterAtSameStart = this.keywords.map((keyword) =>
-      this.keywords.flatMap((other, i) => (other.length < keyword.length && keyword.startsWith(other) ? [i] : [])),
-    );
+    this.shorterAtSameStart = this.keywords.map((keyword) => {
+      const shorter: number[] = [];
+      for (let length = 1; length < keyword.length; length++) {
+        const i = this.indexOf.get(keyword.slice(0, length));
+        if (i !== undefined) shorter.push(i);
+      }
+      return shorter;
+    });
   }
 
   /**
