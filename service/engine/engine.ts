@@ -1,14 +1,15 @@
 // The review pipeline over plain values, as stages: parse the diff → plan each file's rules →
-// file rules → candidate lines (keyword sieve) → line review → scan rules (secretlint) → finish
+// file rules → candidate lines (keyword pre-filter) → line review → scan rules (secretlint) → finish
 // (dedupe, suppress, fingerprint, cap).
 //
 // Cost: the diff is parsed into offsets (no object per line), the hunks of all files are read once
-// by a keyword sieve (about one line in a hundred has a keyword), and only those lines are lexed
-// and checked, by the rules whose keywords they contain. See test/bench/engine.ts.
+// by one regular expression of the rules' keywords (about one line in a hundred has a keyword),
+// and only those lines are lexed and checked, by the rules whose keywords they contain. See
+// test/bench/engine.ts.
 import type { DiffIndex, IndexedFile, LineTable } from './diff/line-table.ts';
 import { ADDED } from './diff/line-table.ts';
 import { indexUnifiedDiff } from './diff/parse.ts';
-import { candidateLines, SieveCache } from './candidates.ts';
+import { candidateLines, MatcherCache } from './candidates.ts';
 import type { RawFinding } from './finish.ts';
 import { finish } from './finish.ts';
 import type { ScanInput } from './line-review.ts';
@@ -32,7 +33,7 @@ export interface EngineOptions {
   prefilter?: boolean;
 }
 
-/** Reviews diffs under one configuration. Build one and keep it: its plans, sieves and tables are reused. */
+/** Reviews diffs under one configuration. Build one and keep it: its plans, keyword matchers and tables are reused. */
 export interface Engine {
   /** Rejects with InvalidDiffError when the text is not a unified diff; a diff that adds no lines has no findings. */
   review(diff: string, control?: ReviewControl): Promise<ReviewResult>;
@@ -53,7 +54,7 @@ export function createEngine(config?: EngineConfig, options?: EngineOptions): En
   const rules = activateRules(options?.rules ?? ALL_RULES, config);
   const prefilter = options?.prefilter ?? true;
   const planner = new Planner(rules, prefilter);
-  const sieves = new SieveCache();
+  const matchers = new MatcherCache();
   /**
    * Line tables of earlier reviews: a 1 MB diff's table is ~400 KB of typed arrays, and allocating
    * it for every review costs as much as filling it. A table returns here as soon as the
@@ -71,7 +72,7 @@ export function createEngine(config?: EngineConfig, options?: EngineOptions): En
       try {
         const diff = indexUnifiedDiff(text, spare);
         check();
-        collected = collect(diff, rules, planner, sieves, prefilter, check);
+        collected = collect(diff, rules, planner, matchers, prefilter, check);
         if (diff.lines.start.length <= MAX_SPARE_LINES) spareTables.push(diff.lines);
       } catch (error) {
         if (spare) spareTables.push(spare);
@@ -104,7 +105,7 @@ function collect(
   diff: DiffIndex,
   rules: ActiveRules,
   planner: Planner,
-  sieves: SieveCache,
+  matchers: MatcherCache,
   prefilter: boolean,
   check: () => void,
 ): Collected {
@@ -139,7 +140,7 @@ function collect(
     const plan = planner.planFor(path);
     if (plan.line.length > 0 || plan.scan.length > 0) reviewed.push({ file, path, plan });
   }
-  const candidates = candidateLines(diff, reviewed, sieves);
+  const candidates = candidateLines(diff, reviewed, matchers);
   reviewed.forEach(({ file, path, plan }, i) => {
     check();
     reviewLines(diff, file, path, plan, prefilter, candidates[i]!, raw, scanInputs);

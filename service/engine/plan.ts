@@ -29,7 +29,7 @@ export function activateRules(rules: readonly Rule[], config: EngineConfig | und
 
 /** What runs on the lines of one file: its line and scan rules, and which of them each keyword calls. */
 export interface FilePlan {
-  /** Distinct per planner: sieves are cached by the set of plans they serve. */
+  /** Distinct per planner: keyword matchers are cached by the set of plans they serve. */
   id: number;
   line: LineRule[];
   scan: ScanRule[];

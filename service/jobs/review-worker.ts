@@ -47,7 +47,7 @@ export type ReviewTaskResult =
   | { ok: false; code: 'invalid_diff'; message: string }
   | { ok: false; code: 'stopped' };
 
-/** One engine per configuration (the service has one): its plans, sieves and tables are built once per thread. */
+/** One engine per configuration (the service has one): its plans, keyword matchers and tables are built once per thread. */
 const engines = new Map<string, Engine>();
 
 function engineFor(config: EngineConfig | undefined): Engine {

@@ -15,7 +15,6 @@ import { commentSyntaxOf, lexLine } from './lexer.ts';
 import type { ScanFinding, ScanRule } from './rule.ts';
 import {
   credentialFormats,
-  credentialsAtLineStart,
   SECRET_HELP,
   SECRET_RULE_ID,
   SECRET_SUMMARY,
@@ -197,11 +196,4 @@ function lineIndexAt(starts: readonly number[], offset: number): number {
   return lo;
 }
 
-export const secretRules = [
-  secret,
-  credentialFormats,
-  credentialsAtLineStart,
-  kubernetesSecretData,
-  noPrivateKey,
-  noEnvFile,
-];
+export const secretRules = [secret, credentialFormats, kubernetesSecretData, noPrivateKey, noEnvFile];

@@ -1,11 +1,11 @@
-// The keyword pre-filter (KeywordSieve + per-rule keywords + secret line tests) is only an
+// The keyword pre-filter (KeywordMatcher + per-rule keywords + secret line tests) is only an
 // optimization: the findings must be exactly those of every rule reading every added line.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createEngine } from '../../../service/engine/engine.ts';
-import { KeywordSieve } from '../../../service/engine/keyword-sieve.ts';
+import { KeywordMatcher } from '../../../service/engine/keyword-matcher.ts';
 import { ALL_RULES } from '../../../service/engine/rules/index.ts';
 import { newFileDiff } from './review-helpers.ts';
 
@@ -103,84 +103,103 @@ describe('keyword pre-filter', () => {
   }, 60_000);
 });
 
-describe('KeywordSieve', () => {
-  it('finds every occurrence of every keyword, at every offset and alignment', () => {
-    const keywords = ['://', 'fit', 'TODO', 'eval(', 'console.log', 'ghp_', 'PRIVATE KEY'];
-    const sieve = new KeywordSieve(keywords);
-    for (const keyword of keywords) {
-      for (let before = 0; before < 9; before++) {
-        for (let after = 0; after < 5; after++) {
-          const text = `${'é'.repeat(before % 2)}${'x'.repeat(before)}${keyword}${'y'.repeat(after)}\n${keyword}`;
-          const found = sieve.scan(text);
-          const offsets = [];
-          for (let i = 0; i < found.length; i += 2)
-            if (sieve.keywords[found[i + 1]!] === keyword) offsets.push(found[i]!);
-          expect(offsets.sort((a, b) => a - b)).toEqual([text.indexOf(keyword), text.lastIndexOf(keyword)]);
-        }
-      }
-    }
+/** Every (offset, keyword) of `keywords` in `text[from .. to)`, by indexOf: what a scan must return. */
+function everyOccurrence(keywords: readonly string[], text: string, from = 0, to = text.length): [number, string][] {
+  const out: [number, string][] = [];
+  for (const keyword of new Set(keywords))
+    for (let at = text.indexOf(keyword, from); at >= 0 && at + keyword.length <= to; at = text.indexOf(keyword, at + 1))
+      out.push([at, keyword]);
+  return out.sort((a, b) => a[0] - b[0] || a[1].localeCompare(b[1]));
+}
+
+/** A scan's pairs as (offset, keyword), in the order they came. */
+function scanned(matcher: KeywordMatcher, text: string, from?: number, to?: number): [number, string][] {
+  const found = matcher.scan(text, from, to);
+  const out: [number, string][] = [];
+  for (let i = 0; i < found.length; i += 2) out.push([found[i]!, matcher.keywords[found[i + 1]!]!]);
+  return out;
+}
+
+const sorted = (pairs: [number, string][]) => [...pairs].sort((a, b) => a[0] - b[0] || a[1].localeCompare(b[1]));
+
+describe('KeywordMatcher', () => {
+  it('finds overlapping keywords: one inside another, several starting at one place, one ending where another starts', () => {
+    const keywords = ['xoxb-', 'xoxe.', 'sk_', 'sk_live_', 'sk_live_x', 'aba', 'key', 'api_key'];
+    const matcher = new KeywordMatcher(keywords);
+    const text = 'xoxe.xoxb-1 sk_live_xy ababa api_key';
+    expect(sorted(scanned(matcher, text))).toEqual(everyOccurrence(keywords, text));
+    expect(scanned(matcher, text).filter(([at]) => at === 12)).toHaveLength(3);
   });
 
-  it('finds keywords right beside non-ASCII characters, on both sides, at both alignments', () => {
-    // Short keywords' blocks reach past them; the table holds only ASCII neighbours (keyword-sieve.ts).
-    const keywords = ['://', 'fit', 'TODO', 'eval(', 'ghp_', 'AKIA', '0Q~', '"SK', 'PRIVATE KEY'];
-    const sieve = new KeywordSieve(keywords);
-    for (const keyword of keywords)
-      for (const beside of ['é', '\u00a0', '€', '中', '😀'])
-        for (let pad = 0; pad < 2; pad++) {
-          const text = `${'x'.repeat(pad)}${beside}${keyword}${beside}y ${keyword}${beside}`;
-          const found = sieve.scan(text);
-          const offsets = [];
-          for (let i = 0; i < found.length; i += 2)
-            if (sieve.keywords[found[i + 1]!] === keyword) offsets.push(found[i]!);
-          const expected = [text.indexOf(keyword), text.lastIndexOf(keyword)];
-          expect({ keyword, beside, pad, offsets: offsets.sort((a, b) => a - b) }).toEqual({
-            keyword,
-            beside,
-            pad,
-            offsets: expected,
-          });
-        }
+  it('reports occurrences in text order', () => {
+    const matcher = new KeywordMatcher(['TODO', 'FIXME', 'TODO:']);
+    const offsets = scanned(matcher, 'FIXME TODO: x TODO FIXME').map(([at]) => at);
+    expect(offsets).toEqual([...offsets].sort((a, b) => a - b));
   });
 
-  it('finds every occurrence across the 16 KB chunks of a long scan, one that preloads its tables', () => {
-    // scan() reads 4,096 words (16 KB) a chunk and preloads its tables from 256 KB on (keyword-sieve.ts).
-    const keywords = ['://', 'fit', 'TODO', 'console.log', 'PRIVATE KEY'];
-    const sieve = new KeywordSieve(keywords);
-    const pieces: string[] = [];
-    let length = 0;
-    // One keyword at each chunk's edge: ending just before it, straddling it, or starting on it,
-    // at both alignments; between them, text with a character above U+00FF.
-    const placements = keywords.flatMap((keyword) =>
-      [-keyword.length - 1, -keyword.length, -2, -1, 0, 1].map((shift) => ({ keyword, shift })),
-    );
-    placements.forEach(({ keyword, shift }, i) => {
-      const at = (i + 1) * 16_384 + shift;
-      pieces.push('€ x='.repeat(Math.floor((at - length) / 4)), 'x'.repeat((at - length) % 4), keyword);
-      length = at + keyword.length;
-    });
-    const text = pieces.join('');
-    expect(text.length).toBeGreaterThan(1 << 18);
-    const expected: [number, string][] = [];
-    for (const keyword of keywords)
-      for (let at = text.indexOf(keyword); at >= 0; at = text.indexOf(keyword, at + 1)) expected.push([at, keyword]);
-    const found = sieve.scan(text);
-    const actual: [number, string][] = [];
-    for (let i = 0; i < found.length; i += 2) actual.push([found[i]!, sieve.keywords[found[i + 1]!]!]);
-    const order = (a: [number, string], b: [number, string]) => a[0] - b[0] || a[1].localeCompare(b[1]);
-    expect(actual.sort(order)).toEqual(expected.sort(order));
-    expect(expected.length).toBe(placements.length);
-  });
-
-  it('reads only the range it is given', () => {
-    const sieve = new KeywordSieve(['debugger']);
+  it('reads only the range it is given: a keyword at its start and end counts, one across either edge does not', () => {
+    const matcher = new KeywordMatcher(['debugger']);
     const text = 'debugger; x; debugger;';
-    expect(sieve.scan(text, 1, text.length)).toEqual([13, 0]);
-    expect(sieve.scan(text, 0, 12)).toEqual([0, 0]);
+    expect(scanned(matcher, text, 1, text.length)).toEqual([[13, 'debugger']]);
+    expect(scanned(matcher, text, 0, 12)).toEqual([[0, 'debugger']]);
+    expect(scanned(matcher, text, 13, 21)).toEqual([[13, 'debugger']]);
+    expect(scanned(matcher, text, 13, 20)).toEqual([]);
+    expect(scanned(matcher, text, 0, 8)).toEqual([[0, 'debugger']]);
+    expect(scanned(matcher, text, 5, 5)).toEqual([]);
   });
 
-  it('refuses keywords it cannot find exactly', () => {
-    expect(() => new KeywordSieve(['ab'])).toThrow(/three characters/);
-    expect(() => new KeywordSieve(['naïve€'])).toThrow(/ASCII/);
+  it('gives offsets as string indexes after non-ASCII text (two-byte characters, surrogate pairs)', () => {
+    const keywords = ['://', 'ghp_', 'TODO', '0Q~'];
+    const matcher = new KeywordMatcher(keywords);
+    for (const before of ['é', '\u00a0', '€', '中', '😀', 'e\u0301', '\r'])
+      for (const keyword of keywords) {
+        const text = `${before}${keyword}${before}${before}y ${keyword}${before}`;
+        expect({ before, found: scanned(matcher, text) }).toEqual({ before, found: everyOccurrence(keywords, text) });
+        expect(scanned(matcher, text, text.indexOf(keyword, 1 + before.length))).toEqual([
+          [text.lastIndexOf(keyword), keyword],
+        ]);
+      }
+  });
+
+  it('is case-sensitive, as the rules expect (each spelling they accept is a keyword of its own)', () => {
+    const matcher = new KeywordMatcher(['TODO', 'token', 'AKIA']);
+    expect(scanned(matcher, 'todo Todo TOKEN Token akia')).toEqual([]);
+    expect(scanned(matcher, 'TODO token AKIA')).toEqual([
+      [0, 'TODO'],
+      [5, 'token'],
+      [11, 'AKIA'],
+    ]);
+  });
+
+  it('takes keywords as literals: regex syntax in them means nothing', () => {
+    const keywords = ['eval(', 'SG.', '$(', '[x]', 'a|b', '\\n', '.*', '^', '{{'];
+    const matcher = new KeywordMatcher(keywords);
+    const text = 'SGx eval( SG. $( [x] x a|b \\n .* ^ {{ ab';
+    expect(sorted(scanned(matcher, text))).toEqual(everyOccurrence(keywords, text));
+  });
+
+  it('finds nothing without keywords', () => {
+    expect(new KeywordMatcher([]).scan('anything at all')).toEqual([]);
+  });
+
+  it('finds every occurrence of every keyword in random text, as indexOf does', () => {
+    // A small alphabet, so that keywords overlap and share beginnings and ends often.
+    const char = fc.constantFrom('a', 'b', '.', '(', 'é', '😀');
+    const word = fc.array(char, { minLength: 1, maxLength: 4 }).map((chars) => chars.join(''));
+    fc.assert(
+      fc.property(
+        fc.array(word, { minLength: 1, maxLength: 8 }),
+        fc.array(char, { maxLength: 40 }).map((chars) => chars.join('')),
+        fc.nat(),
+        fc.nat(),
+        (keywords, text, a, b) => {
+          const from = a % (text.length + 1);
+          const to = from + (b % (text.length - from + 1));
+          const matcher = new KeywordMatcher(keywords);
+          expect(sorted(scanned(matcher, text, from, to))).toEqual(everyOccurrence(keywords, text, from, to));
+        },
+      ),
+      { numRuns: 500 },
+    );
   });
 });

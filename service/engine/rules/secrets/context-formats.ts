@@ -14,10 +14,10 @@ const chosenValue = (value: string, entropy: number): boolean =>
   !isReference(value) && !isPlaceholderSecret(value) && !value.includes('$') && shannonEntropy(value) >= entropy;
 
 /**
- * Where a curl header starts: the sieve looks for `-H ` and `--header`, which are rare in code,
- * not for the header names (Authorization and Auth… start thousands of names in code).
+ * Where a curl header starts: the keywords are `-H ` and `--header`, the option that makes it a
+ * header, not the header names (Authorization and Auth… start thousands of names in code).
  */
-const HEADER_KEYWORDS = ['-H ', '--header'];
+const HEADER_KEYWORDS = ['-H ', '-H\t', '-H=', '-H"', "-H'", '--header'];
 /** Headers that carry a credential: `Authorization: Bearer …`, `X-Api-Key: …`, `X-Auth-Token: …`. */
 const CREDENTIAL_HEADER = String.raw`(?:authorization:[ \t]{0,5}(?:(?:basic|bearer|token|api-token)[ \t]{1,3})?|(?:x-)?api-key:[ \t]{0,5}|x-(?:auth|access)-token:[ \t]{0,5})`;
 

@@ -2,11 +2,10 @@
 // secretlint scan: one finding per line, one switch in the configuration). One pass of one
 // regular expression finds the formats' keywords on a line; each occurrence is tried against
 // the formats that have that keyword, by a sticky pattern of bounded length.
-import { isFixture, isTestFile, lastPathMemo } from '../files.ts';
+import { isFixture, isTestFile } from '../files.ts';
 import type { LineMatch, LineRule } from '../rule.ts';
 import { type CredentialFormat, escapeRegExp } from './format.ts';
 import { CREDENTIAL_FORMATS } from './formats.ts';
-import { isConfigFile } from './named-values.ts';
 import {
   fakeNameEnd,
   isPlaceholderSecret,
@@ -52,8 +51,6 @@ export function credentialDetector(formats: readonly CredentialFormat[]): {
    * `code`: the line's code view (strings blanked), asked for only in tests and fixtures.
    */
   detect(text: string, path: string, found?: readonly string[], code?: () => string): DetectedCredential | null;
-  /** A credential whose keyword starts at `at` (a few table look-ups: no scan of the line). */
-  detectAt(text: string, path: string, at: number): DetectedCredential | null;
 } {
   const byKeyword = formatsByKeyword(formats);
   const keywords = [...byKeyword.keys()].sort((a, b) => b.length - a.length);
@@ -87,17 +84,6 @@ export function credentialDetector(formats: readonly CredentialFormat[]): {
       }
       return list;
     },
-    detectAt(text, path, at) {
-      if (isTestFile(path) || isFixture(path)) return null;
-      for (const keyword of byHead.get(text.slice(at, at + 3)) ?? []) {
-        if (!text.startsWith(keyword, at)) continue;
-        for (const format of byKeyword.get(keyword)!) {
-          const found = tryFormat(format, text, at, path);
-          if (found && !format.generic) return found;
-        }
-      }
-      return null;
-    },
     detect(text, path, found = [], code = () => text) {
       const testData = isTestFile(path) || isFixture(path);
       const own = found.filter((keyword) => byKeyword.has(keyword));
@@ -115,8 +101,8 @@ export function credentialDetector(formats: readonly CredentialFormat[]): {
       /** A credential known by a generic name only: kept while a named kind may follow on the line. */
       let generic: DetectedCredential | null = null;
       for (let at = next(0); at >= 0; at = next(at + 1)) {
-        // Every keyword that starts here, not only the longest (the sieve found all of them: with one
-        // found, only it).
+        // Every keyword that starts here, not only the longest (the pre-filter found all of them:
+        // with one found, only it).
         for (const keyword of only !== undefined ? own : byHead.get(text.slice(at, at + 3))!) {
           if (!text.startsWith(keyword, at)) continue;
           for (const format of byKeyword.get(keyword)!) {
@@ -192,52 +178,6 @@ export const credentialFormats: LineRule = {
       message: secretMessage(found.format.kind),
       secret: { start: found.start, end: found.end },
       ...(found.format.generic ? { generic: true } : {}),
-    };
-  },
-};
-
-/**
- * Plain-text files that hold tokens one a line (deploy/token.txt, *.key, *.token, credentials).
- * Config files are read too, for a line that is one token alone.
- */
-const isPlainTextFile = lastPathMemo(
-  (path: string): boolean =>
-    !isTemplateOrDoc(path) && /\.(txt|key|keys|token|tokens|secret|secrets|cred|creds|credentials)$/i.test(path),
-);
-
-/** A line that is one token and nothing else (a key file's line, a YAML document of one scalar). */
-const LONE_TOKEN = /^[\w.~+/=-]{16,}$/;
-
-/**
- * The short prefixes (AIza, pnu_, LTAI) whose keywords carry the character before them (a quote,
- * `=`, a space): at the start of a line there is none. Bare, they are keywords only in the files
- * this rule reads, so the keyword sieve of other files does not pay for them.
- */
-const SHORT_PREFIXES = [
-  ...new Set(
-    detector.keywords
-      .filter((keyword) => /^["'`=: ][A-Za-z0-9][\w.~-]{2,3}$/.test(keyword))
-      .map((keyword) => keyword.slice(1)),
-  ),
-];
-
-/** A token with a short prefix at the start of a line of a plain-text or config file. */
-export const credentialsAtLineStart: LineRule = {
-  ...credentialFormats,
-  files: (path) => isPlainTextFile(path) || (isConfigFile(path) && !isTemplateOrDoc(path)),
-  keywords: SHORT_PREFIXES,
-  keywordsFor: undefined,
-  check(line): LineMatch | null {
-    // In config files only a line that is a lone token: the rest has a name, a quote or `=` before its value.
-    if (!isPlainTextFile(line.path) && !LONE_TOKEN.test(line.text)) return null;
-    // The keyword with its boundary (" AIza") at the start of the line read as if a space came first.
-    const found = detector.detectAt(` ${line.text}`, line.path, 0);
-    if (found?.start !== 1) return null;
-    return {
-      column: found.start,
-      endColumn: found.end,
-      message: secretMessage(found.format.kind),
-      secret: { start: found.start - 1, end: found.end - 1 },
     };
   },
 };

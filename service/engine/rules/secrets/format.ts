@@ -66,18 +66,8 @@ interface Options {
   uniformRunsAllowed?: boolean;
   /** false: the prefix may follow a letter or digit. */
   wordStart?: boolean;
-  /** false: a short prefix is a keyword on its own (another rule has it already, so it costs nothing more). */
-  bounded?: boolean;
   allowlist?: CredentialFormat['allowlist'];
 }
-
-/**
- * The keyword sieve pays for a keyword of four characters or fewer with hundreds of table entries
- * (see keyword-sieve.ts): such a prefix is looked for with the character before it, where tokens
- * stand in code and config (a quote, `=`, `:`, a space).
- */
-const SHORT_PREFIX = 4;
-const BOUNDARIES = ['"', "'", '`', '=', ':', ' '];
 
 /**
  * A token that carries its own prefix: `ghp_…`, `xkeysib-…`. `body` is the regex source of what
@@ -90,19 +80,17 @@ export function prefixed(
   body: string,
   options: Options = {},
 ): CredentialFormat {
-  const short = options.bounded !== false && prefixes.some((prefix) => prefix.length <= SHORT_PREFIX);
-  const token = `(?<secret>(?:${prefixes.map(escapeRegExp).join('|')})${body})`;
   return {
     id,
     kind,
-    keywords: short ? prefixes.flatMap((prefix) => BOUNDARIES.map((boundary) => boundary + prefix)) : prefixes,
+    keywords: prefixes,
     pattern: new RegExp(
-      `${short ? `[${BOUNDARIES.map(escapeRegExp).join('')}]` : ''}${token}${END}`,
+      `(?<secret>(?:${prefixes.map(escapeRegExp).join('|')})${body})${END}`,
       `dy${options.flags ?? ''}`,
     ),
     secretGroup: 0,
     entropy: options.entropy ?? 0,
-    wordStart: !short && (options.wordStart ?? true),
+    wordStart: options.wordStart ?? true,
     ...(options.accepts ? { accepts: options.accepts } : {}),
     ...(options.uniformRunsAllowed ? { uniformRunsAllowed: true } : {}),
     ...(options.allowlist ? { allowlist: options.allowlist } : {}),
@@ -118,18 +106,22 @@ export function spellings(words: readonly string[]): string[] {
   ];
 }
 
-/** What follows a short name in a credential's name: a separator, or the next word of a camelCase name (Api, Key, Token, Secret, Password). */
+/**
+ * A name this short is inside many words (lob in global and blob, etsy in Betsy): it is the
+ * provider's name where a separator or the next word of a camelCase name (Api, Key, Token,
+ * Secret, Password) follows it.
+ */
+const SHORT_NAME = 4;
 const NAME_FOLLOWERS = ['_', '-', '.', '=', ':', '"', "'", ' ', 'A', 'K', 'T', 'S', 'P'];
 
 /**
- * The keywords of a provider's name: lower and UPPER case (discord_token, DISCORD_TOKEN,
- * discordToken); a Capitalised spelling shares its blocks with common words (Discord,
- * Disconnect), which costs the keyword sieve more than the rare DiscordToken = "…" is worth.
- * A short name gets what may follow it (see SHORT_PREFIX).
+ * The keywords of a provider's name: its lower, Capitalised and UPPER spellings (discord_token,
+ * discordToken, DiscordToken, DISCORD_TOKEN); a short name with what may follow it (SHORT_NAME).
  */
 function nameKeywords(words: readonly string[]): string[] {
-  const forms = [...new Set(words.flatMap((w) => [w.toLowerCase(), w.toUpperCase()]))];
-  return forms.flatMap((form) => (form.length <= SHORT_PREFIX ? NAME_FOLLOWERS.map((next) => form + next) : [form]));
+  return spellings(words).flatMap((form) =>
+    form.length <= SHORT_NAME ? NAME_FOLLOWERS.map((next) => form + next) : [form],
+  );
 }
 
 /** An assignment between a name and its value, as gitleaks reads it: `=`, `:`, `=>`, `:=`, `?=`, a comma (a function's argument). */

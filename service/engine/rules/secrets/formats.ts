@@ -8,9 +8,8 @@
 // alone; public tokens (Mapbox pk., Flutterwave public keys, Datadog pub… client tokens,
 // Algolia search-only keys), which ship in web pages by design; JWTs that grant no privileged
 // role (jwt-privileged reads the claims); Facebook app tokens (id|secret) without a provider
-// name, whose shape is too common; Airtable's pat… tokens without the provider name (`pat`
-// begins path and pattern: as a keyword it made reviews of ordinary code 30% slower); .p12/.pfx
-// keystores added as binary files, which carry no added line the line rules could report.
+// name, whose shape is too common; .p12/.pfx keystores added as binary files, which carry no
+// added line the line rules could report.
 import type { CredentialFormat } from './format.ts';
 import { named, prefixed } from './format.ts';
 import { privilegedJwt } from './jwt.ts';
@@ -28,10 +27,14 @@ const PREFIXED: CredentialFormat[] = [
     '1Password secret key',
     ['A3-'],
     '[A-Z0-9]{6}-(?:[A-Z0-9]{11}|[A-Z0-9]{6}-[A-Z0-9]{5})-[A-Z0-9]{5}-[A-Z0-9]{5}-[A-Z0-9]{5}',
-    { entropy: 3.8, bounded: false },
+    { entropy: 3.8 },
   ),
   prefixed('adobe-client-secret', 'Adobe client secret', ['p8e-'], '[A-Za-z0-9]{32}', { entropy: 2 }),
   prefixed('age-secret-key', 'age secret key', ['AGE-SECRET-KEY-1'], '[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}'),
+  // pat, 14 letters and digits, a dot and 64 hex digits: the shape Airtable documents for its personal access tokens.
+  prefixed('airtable-personal-access-token', 'Airtable personal access token', ['pat'], `${ALNUM}{14}\\.${HEX}{64}`, {
+    entropy: 3,
+  }),
   prefixed('alibaba-access-key-id', 'Alibaba Cloud access key id', ['LTAI'], '[A-Za-z0-9]{20}', { entropy: 2 }),
   prefixed('anthropic-admin-api-key', 'Anthropic admin API key', ['sk-ant-admin01-'], '[\\w-]{93}AA'),
   prefixed('artifactory-api-key', 'Artifactory API key', ['AKCp'], `${ALNUM}{69}`, { entropy: 4.5 }),
@@ -139,10 +142,7 @@ const PREFIXED: CredentialFormat[] = [
   prefixed('readme-api-token', 'ReadMe API key', ['rdme_'], '[a-z0-9]{70}', { entropy: 2 }),
   prefixed('rubygems-api-token', 'RubyGems API key', ['rubygems_'], `${HEX}{48}`, { entropy: 2 }),
   prefixed('scalingo-api-token', 'Scalingo API token', ['tk-us-'], '[\\w-]{48}', { entropy: 2 }),
-  prefixed('sendgrid-api-token', 'SendGrid API key', ['SG.'], '[\\w-]{22}\\.[\\w-]{43}', {
-    entropy: 2,
-    bounded: false,
-  }),
+  prefixed('sendgrid-api-token', 'SendGrid API key', ['SG.'], '[\\w-]{22}\\.[\\w-]{43}', { entropy: 2 }),
   prefixed('sendinblue-api-token', 'Brevo (Sendinblue) API key', ['xkeysib-'], `${HEX}{64}-[A-Za-z0-9]{16}`, {
     entropy: 2,
   }),
@@ -195,7 +195,16 @@ const PREFIXED: CredentialFormat[] = [
     `${UUID}@${UUID}/IncomingWebhook/[a-z0-9]{32}/${UUID}(?:/V2[\\w-]{20,200})?`,
     { wordStart: false },
   ),
-  prefixed('twilio-api-key', 'Twilio API key', ['SK'], '[0-9a-fA-F]{32}', { entropy: 3 }),
+  // SK and 32 hex digits: the keywords carry the first digit (keywords have three characters at least).
+  prefixed(
+    'twilio-api-key',
+    'Twilio API key',
+    [...'0123456789abcdefABCDEF'].map((digit) => `SK${digit}`),
+    '[0-9a-fA-F]{31}',
+    {
+      entropy: 3,
+    },
+  ),
   prefixed('typeform-api-token', 'Typeform personal access token', ['tfp_'], '[\\w.=-]{59}'),
   prefixed('vault-batch-token', 'HashiCorp Vault batch token', ['hvb.'], '[\\w-]{138,300}', { entropy: 4 }),
   prefixed('hashicorp-tf-api-token', 'Terraform Cloud API token', ['.atlasv1.'], '[\\w=-]{60,70}', {

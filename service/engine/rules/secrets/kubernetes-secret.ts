@@ -4,7 +4,7 @@
 // a private key). Part of the `secret` rule. What lies around the line is read from the hunk
 // (the diff's context included): the `data:` block it is in, and `kind: Secret` in its document.
 // Read in YAML files whose path says secret: the rule reads every line, which turns the keyword
-// sieve off for the file (made a 1 MB YAML diff 40 times slower when it read every YAML file).
+// pre-filter off for the file (made a 1 MB YAML diff 40 times slower when it read every YAML file).
 import { isYaml } from '../files.ts';
 import type { AddedLine, LineMatch, LineRule } from '../rule.ts';
 import { SECRET_HELP, SECRET_RULE_ID, SECRET_SUMMARY, secretMessage } from './credential-rule.ts';
@@ -63,7 +63,7 @@ export const kubernetesSecretData: LineRule = {
   help: SECRET_HELP,
   message: secretMessage('credential in a Kubernetes Secret'),
   // A data value has no word of its own, so every added line is read, which turns the keyword
-  // sieve off for the file: only YAML files named as secrets (k8s/db-secret.yaml, secrets.yml).
+  // pre-filter off for the file: only YAML files named as secrets (k8s/db-secret.yaml, secrets.yml).
   files: (path) => isYaml(path) && /secret/i.test(path) && !isTemplateOrDoc(path),
   keywords: [],
   reads: 'text',

@@ -91,8 +91,8 @@ const KEY_WORDS = [
  * "token", "Secret", "accessKey" and "privateKey" are everywhere (parsers, SDKs, key handling):
  * there lower_case and UPPER_CASE names are keywords as they are (password =, API_KEY =), and
  * "token" and camelCase names (clientSecret, dbPassword, apiKey) only with the start of an
- * object's literal value after them (`Token: "`, `"clientSecret": "`). A keyword with " = " in
- * it would cost the keyword sieve more than it finds: its rarest block is then the assignment.
+ * object's literal value or a literal assignment after them (`Token: "`, `"clientSecret": "`,
+ * `token = "`).
  */
 const KEY_KEYWORDS = [
   ...spellings(KEY_WORDS),
@@ -114,19 +114,11 @@ const isCamel = (word: string): boolean => /[A-Z]/.test(word) && /[a-z]/.test(wo
 const OBJECT_VALUES = [': "', ": '", '": "', "': '", ' = "', " = '"];
 /** Capitalised words joined by a separator (Access_key, Api-key): nobody's spelling. */
 const isOddSpelling = (word: string): boolean => /[_-]/.test(word) && /[A-Z]/.test(word) && /[a-z]/.test(word);
-/**
- * "token" and "Token" start thousands of names (TokenType, tokenize): with " = " after them the
- * sieve's rarest block is "Toke" or "ken ", found hundreds of times a megabyte. They are keywords
- * in object literals only (`token: "…"`); a `const token = "…"` is found by its shape if it has one.
- */
-const ASSIGNED = (keyword: string): boolean => keyword.toLowerCase() !== 'token';
 const inCode = (keywords: readonly string[]): string[] =>
   keywords.flatMap((keyword) => {
     if (isOddSpelling(keyword)) return [];
     if (keyword === 'TOKEN' || !(isCamel(keyword) || keyword === 'token')) return [keyword];
-    return OBJECT_VALUES.filter((value) => ASSIGNED(keyword) || !value.startsWith(' = ')).map(
-      (value) => keyword + value,
-    );
+    return OBJECT_VALUES.map((value) => keyword + value);
   });
 const KEY_KEYWORDS_IN_CODE = inCode(KEY_KEYWORDS);
 const PASSWORD_KEYWORDS_IN_CODE = inCode(PASSWORD_KEYWORDS);

@@ -1,5 +1,5 @@
 // Every credential format of the engine finds a leak made from its own pattern, through the whole
-// engine (keyword sieve, entropy gate, placeholder and fake-name filters): a format whose keywords,
+// engine (keyword pre-filter, entropy gate, placeholder and fake-name filters): a format whose keywords,
 // gate or filters keep it from ever firing fails here. randexp writes the samples (seeded, so the
 // same on every run); the few formats a random string cannot satisfy (a JWT's claims, a generic
 // name's readable value) must be found by their hand-made samples in the labelled set instead.

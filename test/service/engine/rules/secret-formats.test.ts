@@ -82,6 +82,11 @@ describe("secret: the engine's formats", () => {
     expect(finding!.message).toContain('Perplexity API key');
   });
 
+  it("knows a provider's name in a Capitalised spelling too", async () => {
+    const [finding] = await findings('src/deploy.ts', ['const HerokuApiKey = "5f0c3b2e-9a7d-4e1b-8c6f-2d4a9e7b1c30";']);
+    expect(finding!.message).toContain('Heroku API key');
+  });
+
   it('reports a JWT that grants a privileged role', async () => {
     const lines = [`const admin = createClient(url, "${jwt({ role: 'service_role', iss: 'supabase' })}");`];
     expect((await findings('src/admin.ts', lines))[0]?.message).toContain('JSON Web Token with a privileged role');
@@ -110,6 +115,26 @@ describe("secret: the engine's formats", () => {
       'url: redis://localhost:6379/0',
     ];
     expect(await secretLines('config/services.conf', lines)).toEqual([1, 2, 3, 4]);
+  });
+
+  it('reports an Airtable personal access token by its shape, not words that begin with pat', async () => {
+    const airtableLines = async (path: string, lines: string[]): Promise<number[]> =>
+      (await findings(path, lines))
+        .filter((f) => f.message.includes('Airtable personal access token'))
+        .map((f) => f.line);
+    const token = `patAb3dE5fG7hJ9kL.${HEX64}`;
+    expect(await airtableLines('scripts/sync.py', [`api = Api("${token}")`])).toEqual([1]);
+    expect(await airtableLines('config/settings.yml', [`token: ${token}`, `${token}`])).toEqual([1, 2]);
+    expect(
+      await secretLines('src/paths.ts', [
+        'const pattern = /pat[A-Za-z0-9]{14}\\.[a-f0-9]{64}/;',
+        'import { patch } from "./path";',
+        `const short = "patAb3dE5fG7hJ9kL.${HEX64.slice(1)}";`,
+        `const upper = "patAb3dE5fG7hJ9kL.${HEX64.toUpperCase()}";`,
+        `const joined = "compatAb3dE5fG7hJ9kL.${HEX64}";`,
+        `const placeholder = "patXXXXXXXXXXXXXX.${'x'.repeat(64)}";`,
+      ]),
+    ).toEqual([]);
   });
 
   it('does not read test data by generic names, but does read provider tokens in tests', async () => {

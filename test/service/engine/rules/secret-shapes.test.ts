@@ -52,6 +52,11 @@ describe('secret: shapes found without a provider name', () => {
       `curl -H "Authorization: Bearer ${B64.slice(0, 40)}" https://api.acme.io`,
     ],
     ['credential in a curl header', 'ci/a.sh', `curl --header 'X-Api-Key: ${B64.slice(0, 40)}' https://api.acme.io`],
+    [
+      'credential in a curl header',
+      'ci/a.sh',
+      `curl -H"Authorization: Bearer ${B64.slice(0, 40)}" https://api.acme.io`,
+    ],
     ['password on a curl command line', 'ci/a.sh', `curl -u deploy:${PASSWORD} https://dav.internal/x`],
     ['NuGet feed password', 'NuGet.Config', `<add key="ClearTextPassword" value="${PASSWORD}" />`],
     [
@@ -208,6 +213,8 @@ describe('secret: bare values in shell and Dockerfiles, camelCase names, plain-t
   it('reads a literal assigned to a camelCase name, not one read from elsewhere', async () => {
     expect(await secretMessages('src/x.ts', [`const apiKey = "${B64.slice(0, 40)}";`])).toHaveLength(1);
     expect(await secretMessages('src/x.ts', [`const clientSecret = '${B64.slice(0, 40)}';`])).toHaveLength(1);
+    expect(await secretMessages('src/x.ts', [`const token = "${B64.slice(0, 40)}";`])).toHaveLength(1);
+    expect(await secretMessages('src/x.ts', ['this.token = "Bearer";', 'let token = "";'])).toEqual([]);
     expect(await secretMessages('src/x.ts', ['const apiKey = "x-api-key";', 'const clientSecret = "";'])).toEqual([]);
   });
 
@@ -235,7 +242,7 @@ describe('secret: its page lists what it recognises and what it leaves out', () 
   });
 });
 
-describe('secret: no rule turns the keyword sieve off for ordinary files', () => {
+describe('secret: no rule turns the keyword pre-filter off for ordinary files', () => {
   it('keeps the pre-filter for YAML, shell, Dockerfiles, text and code (a rule without keywords reads every line)', async () => {
     const { Planner, activateRules } = await import('../../../../service/engine/plan.ts');
     const { ALL_RULES } = await import('../../../../service/engine/rules/index.ts');

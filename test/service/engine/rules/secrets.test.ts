@@ -1,5 +1,5 @@
 // One realistic sample per rule of secretlint's recommended preset, through the whole engine
-// (keyword sieve, line pre-filter, secretlint), and the checks that keep the engine's keyword
+// (keyword pre-filter, line tests, secretlint), and the checks that keep the engine's keyword
 // table (PRESET_NEEDLES) in step with the installed preset.
 import { createHash } from 'node:crypto';
 import { creator as recommendedPreset } from '@secretlint/secretlint-rule-preset-recommend';
