@@ -7,6 +7,7 @@ import type { ReviewScope } from './api/schemas.ts';
 import { REVIEW_SCOPES } from './auth/review-scopes.ts';
 import { addReviewCommand } from './cli/review-command.ts';
 import { addRulesCommand } from './cli/rules-command.ts';
+import { addSuppressionsCommand } from './cli/suppressions-command.ts';
 import { defaultDataDir, DEFAULTS } from './defaults.ts';
 import { VERSION } from './version.ts';
 
@@ -173,6 +174,7 @@ export function buildCli(): Command {
 
   addReviewCommand(program);
   addRulesCommand(program);
+  addSuppressionsCommand(program);
   return program;
 }
 

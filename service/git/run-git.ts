@@ -92,6 +92,9 @@ const SUBCOMMANDS: Readonly<Record<string, Subcommand>> = {
   'for-each-ref': { safety: [], readsFiles: false },
   remote: { safety: [], readsFiles: false },
   config: { safety: [], readsFiles: false },
+  // (diff-review suppressions) a textconv driver is a command; submodules are other repositories
+  grep: { safety: ['--no-textconv', '--no-recurse-submodules'], readsFiles: true },
+  blame: { safety: ['--no-textconv'], readsFiles: true },
 };
 
 /**
