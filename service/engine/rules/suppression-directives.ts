@@ -2,7 +2,15 @@
 // (it would never end, or end on a day nobody meant), and, where the project asks for reasons
 // (`suppressions: { require_reason: true }`), one that gives none. Neither can be suppressed.
 import { parseDirective } from '../suppression.ts';
-import type { LineRule } from './rule.ts';
+import { commentSyntaxOf } from './lexer.ts';
+import type { AddedLine, LineRule } from './rule.ts';
+
+/**
+ * The directive in the line's comment: one in a string (a test's data, an example in code) is not
+ * one. Lines of a file without known comment syntax are read whole.
+ */
+const directiveOf = (line: AddedLine) =>
+  parseDirective(commentSyntaxOf(line.path) === 'none' ? line.text : line.comment);
 
 /** Where the directive is on its line (1-based columns, end exclusive). */
 function directiveSpan(text: string): { column: number; endColumn: number } {
@@ -22,7 +30,7 @@ export const invalidSuppression: LineRule = {
   reads: 'text',
   unsuppressible: true,
   check(line) {
-    const directive = parseDirective(line.text);
+    const directive = directiveOf(line);
     if (directive?.invalidUntil === undefined) return null;
     return {
       ...directiveSpan(line.text),
@@ -45,7 +53,7 @@ export const suppressionWithoutReason: LineRule = {
   unsuppressible: true,
   enabled: (config) => config?.suppressions?.requireReason === true,
   check(line) {
-    const directive = parseDirective(line.text);
+    const directive = directiveOf(line);
     if (!directive || directive.reason !== undefined) return null;
     return directiveSpan(line.text);
   },

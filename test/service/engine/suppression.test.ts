@@ -29,6 +29,11 @@ describe('the diff-review-ignore directive', () => {
       invalidUntil: '2027-02-29', // 2027 is not a leap year
     });
     expect(parseDirective('const s = "diff-review-ignore";')).toBeNull();
+    // the end stops before what closes a string or a list around it
+    expect(parseDirective("['x; // diff-review-ignore no-debugger until 2027-02-28'],")).toEqual({
+      rules: ['no-debugger'],
+      until: '2027-02-28',
+    });
   });
 
   it('keeps what it suppressed, with its reason, apart from the findings', async () => {

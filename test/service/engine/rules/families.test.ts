@@ -154,6 +154,9 @@ const CASES: Record<string, Case[]> = {
     ['src/a.js', 'debugger; // diff-review-ignore no-debugger (staging) until 2027-02-28', false],
     ['src/a.js', 'debugger; // diff-review-ignore no-debugger (staging)', false],
     ['src/a.js', 'const note = "until 2027-02-30";', false],
+    // a directive in a string (a test's data) is none
+    ['src/a.test.js', "check('x; // diff-review-ignore no-debugger until 2027-02-30');", false],
+    ['README.md', '<!-- diff-review-ignore secret until 2027-13-01 -->', true],
   ],
 };
 
