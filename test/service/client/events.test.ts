@@ -290,7 +290,7 @@ describe('waitForReview', () => {
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TimeoutError);
     expect((error as Error).message).toBe(`Review ${REVIEW_ID} did not finish within 300 ms (last status: running).`);
-    expect(Date.now() - started).toBeLessThan(1500);
+    expect(Date.now() - started).toBeLessThan(5000); // at its 300 ms, not at the stream's end (never)
   });
 
   it('times out while polling', async () => {
