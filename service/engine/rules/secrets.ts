@@ -1,7 +1,8 @@
 // Secrets: tokens and keys recognised by secretlint's recommended preset and by the engine's own
 // credential formats (secrets/formats.ts: one rule id, `secret`), private-key blocks, and .env
-// files. Messages name the kind of secret, never its value. Templates and documentation are not
-// read (their values are examples), and placeholders (xxxx, <token>, EXAMPLE) are not secrets.
+// files. Messages name the kind of secret, never its value. Templates are not read (their values
+// are examples); in documentation only credentials with a shape of their own are looked for, and
+// placeholders (xxxx, <token>, EXAMPLE) are not secrets anywhere.
 //
 // Not reported: URLs whose credentials are placeholders (https://user:token@host), and in tests
 // and fixtures, secrets that are test data: source code quoted in a string
@@ -28,7 +29,7 @@ import {
   isPlaceholderSecret,
   isQuotedSource,
   isReference,
-  isTemplateOrDoc,
+  isTemplate,
   shannonEntropy,
 } from './secrets/placeholders.ts';
 import {
@@ -67,7 +68,8 @@ export const secret: ScanRule = {
   severity: 'error',
   summary: SECRET_SUMMARY,
   help: SECRET_HELP,
-  files: (path) => !isTemplateOrDoc(path),
+  // secretlint's preset knows credentials by their shape (and AWS's secret by its own name): read in documentation too
+  files: (path) => !isTemplate(path),
   // Empty (no pre-filter: every added line) when the preset has a rule the table does not know.
   keywords: [...new Set(NEEDLES.map(keywordOf))],
   accepts(text, found) {

@@ -35,6 +35,7 @@ export const CONTEXT_FORMATS: CredentialFormat[] = [
     secretGroup: 0,
     entropy: 3,
     wordStart: false,
+    distinctive: true,
   },
   {
     id: 'maxmind-license-key',
@@ -45,6 +46,7 @@ export const CONTEXT_FORMATS: CredentialFormat[] = [
     secretGroup: 0,
     entropy: 4,
     wordStart: false,
+    distinctive: true,
   },
   {
     id: 'curl-auth-header',

@@ -11,7 +11,8 @@ import {
   isPlaceholderSecret,
   isQuotedSource,
   isReference,
-  isTemplateOrDoc,
+  isDocumentation,
+  isTemplate,
   shannonEntropy,
 } from './placeholders.ts';
 
@@ -147,7 +148,18 @@ function tryFormat(format: CredentialFormat, text: string, at: number, path: str
   return { format, start, end };
 }
 
-const detector = credentialDetector(CREDENTIAL_FORMATS);
+/**
+ * In documentation, no value known by a generic name only (a password, a token, a curl -u): there
+ * it is an example. A shape of its own, or a provider's name with a value of the provider's form,
+ * is looked for as anywhere.
+ */
+const detector = credentialDetector(
+  CREDENTIAL_FORMATS.map((format) => {
+    if (format.distinctive || !(format.generic || format.id.startsWith('curl-'))) return format;
+    const files = format.files;
+    return { ...format, files: (path: string) => !isDocumentation(path) && (files?.(path) ?? true) };
+  }),
+);
 
 /** "an Adobe client secret", "a password". */
 export function withArticle(kind: string): string {
@@ -165,7 +177,7 @@ export const credentialFormats: LineRule = {
   summary: SECRET_SUMMARY,
   help: SECRET_HELP,
   message: 'A secret was added; remove it, rotate it, and load it from the environment or a secret store.',
-  files: (path) => !isTemplateOrDoc(path),
+  files: (path) => !isTemplate(path),
   keywords: detector.keywords,
   keywordsFor: (path) => detector.keywordsFor(path),
   reads: 'text',

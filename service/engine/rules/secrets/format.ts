@@ -31,6 +31,11 @@ export interface CredentialFormat {
    * whose literal credentials are test data.
    */
   generic?: boolean;
+  /**
+   * Recognisable by its own shape (a vendor prefix, a structure, a URL with a password), not by a
+   * name it is assigned to: looked for in documentation files too (placeholders.ts).
+   */
+  distinctive?: boolean;
   /** Placeholders are allowed (the format has fixed runs such as AAAAAAAAAA). */
   uniformRunsAllowed?: boolean;
   /**
@@ -91,6 +96,7 @@ export function prefixed(
     secretGroup: 0,
     entropy: options.entropy ?? 0,
     wordStart: options.wordStart ?? true,
+    distinctive: true,
     ...(options.accepts ? { accepts: options.accepts } : {}),
     ...(options.uniformRunsAllowed ? { uniformRunsAllowed: true } : {}),
     ...(options.allowlist ? { allowlist: options.allowlist } : {}),

@@ -224,6 +224,7 @@ export const NAMED_VALUES: CredentialFormat[] = [
     secretGroup: 0,
     entropy: 0,
     wordStart: false,
+    distinctive: true,
     // Connection strings in tests point at test databases.
     generic: true,
     accepts: looksLikePassword,

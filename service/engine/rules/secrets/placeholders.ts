@@ -57,22 +57,30 @@ export function isReference(value: string): boolean {
   return REFERENCE.test(value);
 }
 
+/** Templates (.example, .sample, .template, .tpl, .dist): their values are examples by design. */
+export const isTemplate = lastPathMemo((path: string): boolean =>
+  /\.(example|sample|template|tmpl|tpl|dist)(\.\w+)?$/.test(baseName(path).toLowerCase()),
+);
+
 /**
- * Templates (`.env.example`, `config.sample.yml`, `*.template`) and documentation (Markdown,
- * reStructuredText, AsciiDoc; README and CHANGELOG texts, .txt under docs/) hold example values by
- * design: the `secret` rule does not read them.
+ * Documentation: Markdown, reStructuredText, AsciiDoc, notebooks (.ipynb), and prose .txt (README,
+ * CHANGELOG, … or under docs/). Their values are mostly examples: only credentials with a shape of
+ * their own (a vendor prefix, a key block, a URL with a password) are looked for there, never
+ * values recognised by a name alone.
  */
-export const isTemplateOrDoc = lastPathMemo((path: string): boolean => {
+export const isDocumentation = lastPathMemo((path: string): boolean => {
   const name = baseName(path).toLowerCase();
   return (
-    /\.(example|sample|template|tmpl|tpl|dist)(\.\w+)?$/.test(name) ||
-    /\.(md|mdx|markdown|rst|adoc)$/.test(name) ||
+    /\.(md|mdx|markdown|rst|adoc|asciidoc|ipynb)$/.test(name) ||
     // A .txt file is prose where it is named or kept as such; elsewhere (deploy/token.txt) it is read.
     (name.endsWith('.txt') &&
       (/^(readme|changelog|changes|history|license|licence|notice|authors|contributing|copying|news)\b/.test(name) ||
         /(^|\/)docs?\//i.test(path)))
   );
 });
+
+/** Templates and documentation: what the rules that read values by their name (a Kubernetes Secret's data) leave alone. */
+export const isTemplateOrDoc = (path: string): boolean => isTemplate(path) || isDocumentation(path);
 
 /** A name assigned to, that says its value is not real: FAKE_TOKEN =, dummyKey:, exampleSecret =, "mockCredentials":. */
 const ASSIGNED_NAME = /(?<!\w)(\w+)["']?\s*[:=]/g;
