@@ -7,6 +7,7 @@ export const COMMANDS = {
   showLog: 'diffReview.showLog',
   chooseBaseBranch: 'diffReview.chooseBaseBranch',
   ignoreFinding: 'diffReview.ignoreFinding',
+  suppressWithReason: 'diffReview.suppressWithReason',
   turnOffRule: 'diffReview.turnOffRule',
   showRuleDescription: 'diffReview.showRuleDescription',
   groupFindingsBy: 'diffReview.groupFindingsBy',

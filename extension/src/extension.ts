@@ -84,6 +84,11 @@ export function activate(context: vscode.ExtensionContext): DiffReviewApi {
       const finding = findingOf(argument);
       return finding ? actions.ignore(finding) : false;
     }),
+    // A reason as the second argument skips the prompt (a keybinding's args, or a test).
+    vscode.commands.registerCommand(COMMANDS.suppressWithReason, (argument?: unknown, reason?: unknown) => {
+      const finding = findingOf(argument);
+      return finding ? actions.suppressWithReason(finding, typeof reason === 'string' ? reason : undefined) : false;
+    }),
     vscode.commands.registerCommand(COMMANDS.turnOffRule, (argument?: unknown) => {
       const ruleId = ruleOf(argument);
       return ruleId ? actions.turnOff(ruleId, findingOf(argument)?.uri) : undefined;

@@ -1,12 +1,12 @@
 // What the user can do with one finding, from its quick fixes or the findings view: ignore it (a
-// `diff-review-ignore` comment), turn its rule off for the repository (.diff-review.yml), read
+// `diff-review-ignore` comment, with a reason when asked for one), turn its rule off for the repository (.diff-review.yml), read
 // its rule's description.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import * as vscode from 'vscode';
 import { CONFIG_FILE_NAMES } from '../../service/cli/project-config/load-config.ts';
 import { splitLines } from './comment-mapping.ts';
-import { ignoreComment, ignoreInsertion } from './ignore-comment.ts';
+import { ignoreComment, ignoreInsertion, reasonProblem } from './ignore-comment.ts';
 import { ruleIdOf } from './finding-diagnostic.ts';
 import type { ReviewDiagnostics, ShownFinding } from './review-diagnostics.ts';
 import type { RuleHelp } from './rule-help.ts';
@@ -31,8 +31,12 @@ export class FindingActions {
     this.log = log;
   }
 
-  /** The edit that writes the finding's `diff-review-ignore` comment; undefined for a language without comments. */
-  ignoreEdit(document: vscode.TextDocument, diagnostic: vscode.Diagnostic): vscode.WorkspaceEdit | undefined {
+  /** The edit that writes the finding's `diff-review-ignore` comment (with its reason); undefined for a language without comments. */
+  ignoreEdit(
+    document: vscode.TextDocument,
+    diagnostic: vscode.Diagnostic,
+    reason?: string,
+  ): vscode.WorkspaceEdit | undefined {
     const ruleId = ruleIdOf(diagnostic);
     if (!ruleId) return undefined;
     const insertion = ignoreInsertion(
@@ -40,6 +44,7 @@ export class FindingActions {
       diagnostic.range.start.line,
       document.languageId,
       ruleId,
+      reason,
     );
     if (!insertion) return undefined;
     const edit = new vscode.WorkspaceEdit();
@@ -51,9 +56,9 @@ export class FindingActions {
    * Writes the comment and hides the finding at once: the service sees the comment only once it
    * is committed (or uncommitted changes are reviewed). False when the file's language has no comments.
    */
-  async ignore(finding: ShownFinding): Promise<boolean> {
+  async ignore(finding: ShownFinding, reason?: string): Promise<boolean> {
     const document = await vscode.workspace.openTextDocument(finding.uri);
-    const edit = this.ignoreEdit(document, finding.diagnostic);
+    const edit = this.ignoreEdit(document, finding.diagnostic, reason);
     const ruleId = ruleIdOf(finding.diagnostic);
     if (!edit) {
       void vscode.window.showInformationMessage(
@@ -74,6 +79,29 @@ export class FindingActions {
       );
     }
     return applied;
+  }
+
+  /**
+   * Asks why the finding is fine (unless `given`: a reason passed with the command), then writes
+   * the comment with the reason in parentheses. False when the user cancelled or it could not be written.
+   */
+  async suppressWithReason(finding: ShownFinding, given?: string): Promise<boolean> {
+    const ruleId = ruleIdOf(finding.diagnostic);
+    const reason =
+      given ??
+      (await vscode.window.showInputBox({
+        title: `Suppress ${ruleId}`,
+        prompt: 'Why is this finding fine? The reason goes in the diff-review-ignore comment, for the next reader.',
+        placeHolder: 'e.g. the test server uses a self-signed certificate',
+        ignoreFocusOut: true,
+        validateInput: reasonProblem,
+      }));
+    if (reason === undefined) return false;
+    if (reasonProblem(reason) !== undefined) {
+      void vscode.window.showWarningMessage(`Diff Review: ${reasonProblem(reason)}`);
+      return false;
+    }
+    return this.ignore(finding, reason);
   }
 
   /** Sets `rules.<id>: off` in the repository's config file (made when missing), and hides the rule's findings. */

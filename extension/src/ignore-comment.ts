@@ -70,11 +70,30 @@ const SYNTAX: Record<string, CommentSyntax> = {
  */
 const RULE_ID = /^[a-z][\w-]*$/;
 
-/** The suppression comment for `ruleId` in a language, or undefined when it has no comments (or the id is none). */
-export function ignoreComment(languageId: string, ruleId: string): string | undefined {
+/** Longest reason a comment takes. */
+export const MAX_REASON_CHARS = 200;
+
+/**
+ * What is wrong with a reason the user typed (undefined: nothing): it goes into the comment between
+ * parentheses, so it may not close them, end the comment or break the line.
+ */
+export function reasonProblem(reason: string): string | undefined {
+  if (reason.trim() === '') return 'Say why this finding is fine.';
+  if (reason.length > MAX_REASON_CHARS) return `At most ${MAX_REASON_CHARS} characters.`;
+  if (/[()\r\n]|\*\/|-->/.test(reason)) return 'No parentheses, line breaks, */ or --> in a reason.';
+  return undefined;
+}
+
+/**
+ * The suppression comment for `ruleId` in a language, with the reason in parentheses when given;
+ * undefined when the language has no comments, or the id or the reason could not be written safely.
+ */
+export function ignoreComment(languageId: string, ruleId: string, reason?: string): string | undefined {
   const syntax = SYNTAX[languageId];
   if (!syntax || !RULE_ID.test(ruleId)) return undefined;
-  return `${syntax.open} diff-review-ignore ${ruleId}${syntax.close ? ` ${syntax.close}` : ''}`;
+  if (reason !== undefined && reasonProblem(reason) !== undefined) return undefined;
+  const why = reason === undefined ? '' : ` (${reason.trim()})`;
+  return `${syntax.open} diff-review-ignore ${ruleId}${why}${syntax.close ? ` ${syntax.close}` : ''}`;
 }
 
 /** Where to write it: a text insertion at (line, character), 0-based. */
@@ -94,8 +113,9 @@ export function ignoreInsertion(
   line: number,
   languageId: string,
   ruleId: string,
+  reason?: string,
 ): IgnoreInsertion | undefined {
-  const comment = ignoreComment(languageId, ruleId);
+  const comment = ignoreComment(languageId, ruleId, reason);
   const text = lines[line];
   if (comment === undefined || text === undefined) return undefined;
   const continues = line > 0 && /\\\s*$/.test(lines[line - 1] ?? '');

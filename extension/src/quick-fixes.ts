@@ -1,4 +1,5 @@
-// The quick fixes of a Diff Review diagnostic (the light bulb, Ctrl+.): ignore this finding, turn
+// The quick fixes of a Diff Review diagnostic (the light bulb, Ctrl+.): ignore this finding (or
+// suppress it with a reason), turn
 // its rule off for the repository, show its rule's description.
 import * as vscode from 'vscode';
 import { COMMANDS } from './command-ids.ts';
@@ -28,8 +29,10 @@ export class ReviewQuickFixes implements vscode.CodeActionProvider {
       const ruleId = ruleIdOf(diagnostic);
       if (diagnostic.source !== DIAGNOSTIC_SOURCE || !ruleId) continue;
       const finding = { uri: document.uri, diagnostic };
-      if (this.actions.ignoreEdit(document, diagnostic))
+      if (this.actions.ignoreEdit(document, diagnostic)) {
         fixes.push(fix('Ignore this finding', diagnostic, COMMANDS.ignoreFinding, finding, true));
+        fixes.push(fix('Suppress with a reason…', diagnostic, COMMANDS.suppressWithReason, finding));
+      }
       if (isConfigurableRule(ruleId))
         fixes.push(fix(`Turn off ${ruleId} for this repository`, diagnostic, COMMANDS.turnOffRule, finding));
       fixes.push(fix(`Show rule description: ${ruleId}`, diagnostic, COMMANDS.showRuleDescription, finding));

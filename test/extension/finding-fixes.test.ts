@@ -5,8 +5,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { CONFIGURABLE_RULES } from '../../service/cli/project-config/config-schema.ts';
-import { isSuppressed } from '../../service/engine/suppression.ts';
-import { ignoreComment, ignoreInsertion } from '../../extension/src/ignore-comment.ts';
+import { isSuppressed, parseDirective } from '../../service/engine/suppression.ts';
+import { ignoreComment, ignoreInsertion, reasonProblem } from '../../extension/src/ignore-comment.ts';
 import { isConfigurableRule, withRuleOff } from '../../extension/src/rule-off-config.ts';
 import { ruleHelpFromSarif } from '../../extension/src/sarif-rule-help.ts';
 
@@ -24,6 +24,26 @@ describe('the ignore comment', () => {
   ])('%s: %s, which the engine honours', (language, comment) => {
     expect(ignoreComment(language, 'no-debugger')).toBe(comment);
     expect(isSuppressed('no-debugger', 'debugger;', comment)).toBe(true);
+  });
+
+  it.each([
+    ['typescript', '// diff-review-ignore no-debugger (stepping through on staging)'],
+    ['python', '# diff-review-ignore no-debugger (stepping through on staging)'],
+    ['html', '<!-- diff-review-ignore no-debugger (stepping through on staging) -->'],
+    ['css', '/* diff-review-ignore no-debugger (stepping through on staging) */'],
+  ])('%s, with a reason: %s, which the engine reads', (language, comment) => {
+    expect(ignoreComment(language, 'no-debugger', ' stepping through on staging ')).toBe(comment);
+    expect(parseDirective(comment)).toEqual({ rules: ['no-debugger'], reason: 'stepping through on staging' });
+    expect(isSuppressed('no-debugger', 'debugger;', comment)).toBe(true);
+  });
+
+  it('a reason that would leave the parentheses or the comment is refused, with what to change', () => {
+    for (const reason of ['a) b', 'a (b', 'one\ntwo', 'x */ y', 'x --> y', '  ', 'r'.repeat(201)]) {
+      expect(reasonProblem(reason), JSON.stringify(reason)).toBeDefined();
+      expect(ignoreComment('css', 'no-debugger', reason), JSON.stringify(reason)).toBeUndefined();
+    }
+    expect(reasonProblem('r'.repeat(200))).toBeUndefined();
+    expect(reasonProblem('')).toBe('Say why this finding is fine.');
   });
 
   it('none for JSON, which has no comments', () => {

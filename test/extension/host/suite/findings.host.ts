@@ -111,6 +111,7 @@ suite('What the user does with the findings', () => {
     const titles = (await ourActions(appJs(), DEBUGGER_LINE)).map((action) => action.title);
     assert.deepEqual(titles, [
       'Ignore this finding',
+      'Suppress with a reason…',
       'Turn off no-debugger for this repository',
       'Show rule description: no-debugger',
     ]);
@@ -132,6 +133,35 @@ suite('What the user does with the findings', () => {
     await step('ignore the secret', () => run(ignoreSecret[0]!));
     assert.equal(python.lineAt(SECRET_LINE).text, '# diff-review-ignore secret');
     assert.equal(lineOf(configPy(), 'secret'), undefined);
+  });
+
+  test('suppress with a reason: the comment carries it, the finding goes, and the next review keeps it suppressed', async () => {
+    const result = await review();
+    assert.equal(result.outcome, 'completed', JSON.stringify(result));
+    const actions = await ourActions(appJs(), DEBUGGER_LINE);
+    const suppress = actions.find((action) => action.title === 'Suppress with a reason…');
+    assert.ok(suppress, JSON.stringify(actions.map((action) => action.title)));
+    // The reason as the command's second argument: what the prompt would have answered.
+    const reason = 'stepping through the checkout on staging';
+    const written = await step('suppress', () =>
+      vscode.commands.executeCommand(suppress.command!.command, ...(suppress.command!.arguments ?? []), reason),
+    );
+    assert.equal(written, true);
+    const document = (await openApp()).document;
+    assert.equal(document.lineAt(DEBUGGER_LINE).text, `  // diff-review-ignore no-debugger (${reason})`);
+    assert.equal(lineOf(appJs(), 'no-debugger'), undefined, 'hidden at once');
+    // a reason that would break out of the comment is refused, and nothing is written
+    const refused = await vscode.commands.executeCommand(
+      'diffReview.suppressWithReason',
+      { uri: configPy(), diagnostic: ours(configPy())[0] },
+      'because ) */ reasons',
+    );
+    assert.equal(refused, false);
+    assert.doesNotMatch((await vscode.workspace.openTextDocument(configPy())).getText(), /diff-review-ignore/);
+    await document.save();
+    const again = await review({ includeUncommitted: true });
+    assert.equal(again.outcome, 'completed', JSON.stringify(again));
+    assert.equal(lineOf(appJs(), 'no-debugger'), undefined, 'the service honours the comment');
   });
 
   test('turn off a rule: .diff-review.yml gets it (comments kept), the finding goes, the next review agrees', async () => {
