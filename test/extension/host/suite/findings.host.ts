@@ -162,6 +162,13 @@ suite('What the user does with the findings', () => {
     const again = await review({ includeUncommitted: true });
     assert.equal(again.outcome, 'completed', JSON.stringify(again));
     assert.equal(lineOf(appJs(), 'no-debugger'), undefined, 'the service honours the comment');
+    // The comment taken out through the editor and saved, so that the open document and the file
+    // agree before the next test (a write behind the editor's back reaches it only later).
+    const undo = new vscode.WorkspaceEdit();
+    undo.delete(document.uri, new vscode.Range(DEBUGGER_LINE, 0, DEBUGGER_LINE + 1, 0));
+    assert.equal(await vscode.workspace.applyEdit(undo), true);
+    await document.save();
+    assert.equal(readFileSync(appJs().fsPath, 'utf8'), APP_JS);
   });
 
   test('turn off a rule: .diff-review.yml gets it (comments kept), the finding goes, the next review agrees', async () => {
