@@ -1,6 +1,6 @@
 // What the user can do with one finding, from its quick fixes or the findings view: ignore it (a
-// `diff-review-ignore` comment, with a reason when asked for one), turn its rule off for the repository (.diff-review.yml), read
-// its rule's description.
+// `diff-review-ignore` comment, with a reason when asked for one), turn its rule off for the
+// repository (.diff-review.yml), read its rule's description.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import * as vscode from 'vscode';
@@ -97,8 +97,9 @@ export class FindingActions {
         validateInput: reasonProblem,
       }));
     if (reason === undefined) return false;
-    if (reasonProblem(reason) !== undefined) {
-      void vscode.window.showWarningMessage(`Diff Review: ${reasonProblem(reason)}`);
+    const problem = reasonProblem(reason);
+    if (problem !== undefined) {
+      void vscode.window.showWarningMessage(`Diff Review: ${problem}`);
       return false;
     }
     return this.ignore(finding, reason);

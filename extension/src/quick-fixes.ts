@@ -1,6 +1,5 @@
 // The quick fixes of a Diff Review diagnostic (the light bulb, Ctrl+.): ignore this finding (or
-// suppress it with a reason), turn
-// its rule off for the repository, show its rule's description.
+// suppress it with a reason), turn its rule off for the repository, show its rule's description.
 import * as vscode from 'vscode';
 import { COMMANDS } from './command-ids.ts';
 import type { FindingActions } from './finding-actions.ts';

@@ -6,15 +6,15 @@ import { commentSyntaxOf } from './lexer.ts';
 import type { AddedLine, LineRule } from './rule.ts';
 
 /**
- * The directive in the line's comment: one in a string (a test's data, an example in code) is not
- * one. Lines of a file without known comment syntax are read whole.
+ * The view of the line a directive is read in: its comment (one in a string is a test's data or an
+ * example, not a directive), or the whole line in a file without known comment syntax. Columns are
+ * the line's in either.
  */
-const directiveOf = (line: AddedLine) =>
-  parseDirective(commentSyntaxOf(line.path) === 'none' ? line.text : line.comment);
+const directiveView = (line: AddedLine): string => (commentSyntaxOf(line.path) === 'none' ? line.text : line.comment);
 
-/** Where the directive is on its line (1-based columns, end exclusive). */
-function directiveSpan(text: string): { column: number; endColumn: number } {
-  const at = text.indexOf('diff-review-ignore');
+/** Where the directive is in the view (1-based columns, end exclusive). */
+function directiveSpan(view: string): { column: number; endColumn: number } {
+  const at = view.indexOf('diff-review-ignore');
   return { column: at + 1, endColumn: at + 'diff-review-ignore'.length + 1 };
 }
 
@@ -30,10 +30,11 @@ export const invalidSuppression: LineRule = {
   reads: 'text',
   unsuppressible: true,
   check(line) {
-    const directive = directiveOf(line);
+    const view = directiveView(line);
+    const directive = parseDirective(view);
     if (directive?.invalidUntil === undefined) return null;
     return {
-      ...directiveSpan(line.text),
+      ...directiveSpan(view),
       message: `The diff-review-ignore comment on this line ends "until ${directive.invalidUntil}", which is not a date: write it as YYYY-MM-DD (e.g. until 2027-03-31).`,
     };
   },
@@ -53,9 +54,10 @@ export const suppressionWithoutReason: LineRule = {
   unsuppressible: true,
   enabled: (config) => config?.suppressions?.requireReason === true,
   check(line) {
-    const directive = directiveOf(line);
+    const view = directiveView(line);
+    const directive = parseDirective(view);
     if (!directive || directive.reason !== undefined) return null;
-    return directiveSpan(line.text);
+    return directiveSpan(view);
   },
 };
 

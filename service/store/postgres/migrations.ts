@@ -4,7 +4,7 @@
 // is newer than this code is refused (an older instance must not write a layout it does not know).
 // Never edit a migration that has shipped: add the next one.
 import type pg from 'pg';
-import { withConnection } from './queries.ts';
+import { inTransaction } from './queries.ts';
 
 export interface Migration {
   version: number;
@@ -161,36 +161,29 @@ export class SchemaTooNewError extends Error {
  * (none when another instance had already done it).
  */
 export async function migrate(pool: pg.Pool, migrations: readonly Migration[] = MIGRATIONS): Promise<number[]> {
-  return withConnection(pool, async (client, markBroken) => {
-    try {
-      await client.query('BEGIN');
-      await client.query(unbounded('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]));
-      await client.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
+  return inTransaction(pool, async (client) => {
+    await client.query(unbounded('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]));
+    await client.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
       version    integer PRIMARY KEY,
       name       text NOT NULL,
       applied_at timestamptz NOT NULL DEFAULT now()
     )`);
-      const { rows } = await client.query<{ version: number }>('SELECT version FROM schema_migrations');
-      const applied = new Set(rows.map((r) => r.version));
-      const newest = Math.max(0, ...applied);
-      const known = Math.max(0, ...migrations.map((m) => m.version));
-      if (newest > known) throw new SchemaTooNewError(newest, known);
-      const done: number[] = [];
-      for (const migration of [...migrations].sort((a, b) => a.version - b.version)) {
-        if (applied.has(migration.version)) continue;
-        await client.query(unbounded(migration.sql));
-        await client.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [
-          migration.version,
-          migration.name,
-        ]);
-        done.push(migration.version);
-      }
-      await client.query('COMMIT');
-      return done;
-    } catch (error) {
-      await client.query('ROLLBACK').catch(markBroken);
-      throw error;
+    const { rows } = await client.query<{ version: number }>('SELECT version FROM schema_migrations');
+    const applied = new Set(rows.map((r) => r.version));
+    const newest = Math.max(0, ...applied);
+    const known = Math.max(0, ...migrations.map((m) => m.version));
+    if (newest > known) throw new SchemaTooNewError(newest, known);
+    const done: number[] = [];
+    for (const migration of [...migrations].sort((a, b) => a.version - b.version)) {
+      if (applied.has(migration.version)) continue;
+      await client.query(unbounded(migration.sql));
+      await client.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [
+        migration.version,
+        migration.name,
+      ]);
+      done.push(migration.version);
     }
+    return { commit: true, value: done };
   });
 }
 

@@ -55,23 +55,34 @@ export async function withConnection<T>(
   }
 }
 
-/** Runs `work` in one transaction on one connection; it says whether to commit. Failures as write()'s. */
+/**
+ * Runs `work` in one transaction on one connection; it says whether to commit. A failure rolls
+ * back and goes up as it is (migrations name their own errors).
+ */
+export function inTransaction<T>(
+  pool: pg.Pool,
+  work: (client: pg.PoolClient) => Promise<{ commit: boolean; value: T }>,
+): Promise<T> {
+  return withConnection(pool, async (client, markBroken) => {
+    try {
+      await client.query('BEGIN');
+      const { commit, value } = await work(client);
+      await client.query(commit ? 'COMMIT' : 'ROLLBACK');
+      return value;
+    } catch (error) {
+      await client.query('ROLLBACK').catch(markBroken); // one that cannot even roll back is dropped
+      throw error;
+    }
+  });
+}
+
+/** inTransaction(), its failures named as write()'s. */
 export async function transaction<T>(
   pool: pg.Pool,
   work: (client: pg.PoolClient) => Promise<{ commit: boolean; value: T }>,
 ): Promise<T> {
   try {
-    return await withConnection(pool, async (client, markBroken) => {
-      try {
-        await client.query('BEGIN');
-        const { commit, value } = await work(client);
-        await client.query(commit ? 'COMMIT' : 'ROLLBACK');
-        return value;
-      } catch (error) {
-        await client.query('ROLLBACK').catch(markBroken); // one that cannot even roll back is dropped
-        throw error;
-      }
-    });
+    return await inTransaction(pool, work);
   } catch (error) {
     throw writeFailure(error);
   }
