@@ -14,6 +14,12 @@ import type { ReviewLog } from './review-runner.ts';
  */
 export const BUNDLED_PORTS = { first: 47110, last: 47139 } as const;
 
+/** A range of loopback ports, both ends included. */
+export interface PortRange {
+  first: number;
+  last: number;
+}
+
 export interface BundledServiceEndpoint {
   url: string;
   /** Reads the dashboard token's secret (to create the extension's own review token). */
@@ -30,10 +36,13 @@ export class BundledService {
   private starting: Promise<BundledServiceEndpoint> | undefined;
   private service: Service | undefined;
   private disposed = false;
+  private readonly ports: PortRange;
 
-  constructor(dataDir: string, log: ReviewLog) {
+  /** `ports`: the range to listen in (BUNDLED_PORTS; tests of the choice give one no window uses). */
+  constructor(dataDir: string, log: ReviewLog, ports: PortRange = BUNDLED_PORTS) {
     this.dataDir = dataDir;
     this.log = log;
+    this.ports = ports;
   }
 
   /** The running service's endpoint, starting it when needed. */
@@ -91,11 +100,12 @@ export class BundledService {
     }
   }
 
-  /** Starts the service on the first free port of BUNDLED_PORTS, from a random one, else on any. */
+  /** Starts the service on the first free port of its range (BUNDLED_PORTS), from a random one, else on any. */
   private async listen(): Promise<Service> {
-    const count = BUNDLED_PORTS.last - BUNDLED_PORTS.first + 1;
+    const { first, last } = this.ports;
+    const count = last - first + 1;
     const offset = Math.floor(Math.random() * count);
-    const ports = [...Array.from({ length: count }, (_, index) => BUNDLED_PORTS.first + ((offset + index) % count)), 0];
+    const ports = [...Array.from({ length: count }, (_, index) => first + ((offset + index) % count)), 0];
     for (const port of ports) {
       try {
         return await createService({
