@@ -116,6 +116,11 @@ export const ReviewList = Type.Object(
   {
     reviews: Type.Array(Type.Ref('ReviewJob')),
     next_cursor: Nullable(Type.String()),
+    total: Type.Integer({
+      minimum: 0,
+      description:
+        'How many reviews match the filters (status, repository), every page together, when this page was read; the same on every page of a listing unless reviews come or go meanwhile.',
+    }),
   },
   { additionalProperties: false },
 );
@@ -194,7 +199,7 @@ export type ReviewJob = Omit<Static<typeof ReviewJob>, 'comments' | 'error'> & {
 };
 export type CreateReviewBody = Static<typeof CreateReviewBody>;
 export type ListReviewsQuery = Static<typeof ListReviewsQuery>;
-export type ReviewList = { reviews: ReviewJob[]; next_cursor: string | null };
+export type ReviewList = { reviews: ReviewJob[]; next_cursor: string | null; total: number };
 export type ErrorResponse = Static<typeof ErrorResponse>;
 export type ReviewScope = Static<typeof ReviewScope>;
 export type TokenRecord = Static<typeof TokenRecord>;

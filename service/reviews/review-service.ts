@@ -83,13 +83,15 @@ export class ReviewService {
 
   async list(owner: string, query: ListReviewsQuery): Promise<ReviewList> {
     const limit = query.limit ?? LIMITS.listDefault;
-    const page = await this.#o.store.listReviews({
-      owner,
-      status: query.status,
-      repository: query.repository,
-      limit: limit + 1,
-      before: query.cursor === undefined ? undefined : decodeCursor(query.cursor),
-    });
+    const filter = { owner, status: query.status, repository: query.repository };
+    const [page, total] = await Promise.all([
+      this.#o.store.listReviews({
+        ...filter,
+        limit: limit + 1,
+        before: query.cursor === undefined ? undefined : decodeCursor(query.cursor),
+      }),
+      this.#o.store.countReviews(filter),
+    ]);
     const more = page.length > limit;
     // One review whose results cannot be read is left out (and logged), not the whole page.
     const views = await Promise.allSettled(page.slice(0, limit).map((r) => this.view(r)));
@@ -102,7 +104,7 @@ export class ReviewService {
           'list: left out a review whose results could not be read',
         );
     }
-    return { reviews, next_cursor: more ? encodeCursor(page[limit - 1]!.review_id) : null };
+    return { reviews, next_cursor: more ? encodeCursor(page[limit - 1]!.review_id) : null, total };
   }
 
   /**

@@ -139,6 +139,26 @@ export class ArchiveIndex {
     return { day: this.day(slot), offset: this.#columns.offset[slot]!, length: this.#columns.length[slot]! };
   }
 
+  /**
+   * How many entries belong to `owner` (and have `status` and `repository`, when given), compared
+   * as ids of the string table: no string is read per entry.
+   */
+  count(owner: string, status?: string, repository?: string): number {
+    const ownerId = this.#stringIds.get(owner);
+    const statusId = status === undefined ? -1 : this.#stringIds.get(status);
+    const repositoryId = repository === undefined ? -1 : this.#stringIds.get(repository);
+    if (ownerId === undefined || statusId === undefined || repositoryId === undefined) return 0;
+    const columns = this.#columns;
+    let n = 0;
+    for (let slot = 0; slot < this.#size; slot++) {
+      if (columns.owner[slot] !== ownerId) continue;
+      if (statusId >= 0 && columns.status[slot] !== statusId) continue;
+      if (repositoryId >= 0 && columns.repository[slot] !== repositoryId) continue;
+      n++;
+    }
+    return n;
+  }
+
   /** Adds entries (a later one of an id replaces an earlier one, here or already in the index). */
   add(entries: ArchiveEntry[]): void {
     const fresh: ArchiveEntry[] = [];

@@ -15,7 +15,7 @@ import { ArchiveIndex, entryOf } from './archive-index.ts';
 import { ArchiveCutError, ReviewArchive, type ArchiveLocation } from './review-archive.ts';
 import { isStoredReview } from './store-document.ts';
 import type { StoreLog } from './store-log.ts';
-import type { ReviewQuery, StoredReview } from './types.ts';
+import type { ReviewFilter, ReviewQuery, StoredReview } from './types.ts';
 
 /** The document's copy of a review, if it holds one. */
 export type DocumentCopy = (id: string) => StoredReview | undefined;
@@ -164,6 +164,21 @@ export class ArchivedReviews {
   }
 
   /**
+   * How many reviews match the filter in both places: the document's that match, and the archive's
+   * less the lines of ids the document holds (its copy is the one counted, as in list()).
+   */
+  count(document: readonly StoredReview[], filter: ReviewFilter): number {
+    const index = this.#index;
+    let n = index.count(filter.owner, filter.status, filter.repository);
+    for (const review of document) {
+      if (matches(filter, review.owner, review.status, review.repository)) n++;
+      const slot = index.find(review.review_id);
+      if (slot >= 0 && matches(filter, index.owner(slot), index.status(slot), index.repository(slot))) n--;
+    }
+    return n;
+  }
+
+  /**
    * Retention over both places. Collects the archived reviews finished before `date` (those the
    * document does not hold) and hands them to `document.take`, which adds the document's own and
    * takes them all out of the document; drops them from the index, persists the document, then
@@ -261,7 +276,7 @@ export class ArchivedReviews {
   }
 }
 
-function matches(query: ReviewQuery, owner: string, status: string, repository: string): boolean {
+function matches(query: ReviewFilter, owner: string, status: string, repository: string): boolean {
   return (
     owner === query.owner &&
     (query.status === undefined || status === query.status) &&

@@ -29,6 +29,7 @@ import { stderrLog, type StoreLog } from './store-log.ts';
 import {
   storeWrite,
   type IdempotencyRecord,
+  type ReviewFilter,
   type ReviewQuery,
   type Store,
   type StoredReview,
@@ -194,6 +195,10 @@ export class LowdbStore implements Store, InMemoryLookups {
 
   listReviews(query: ReviewQuery) {
     return this.#archived.list(this.#db.data.reviews, query);
+  }
+
+  async countReviews(filter: ReviewFilter) {
+    return this.#archived.count(this.#db.data.reviews, filter);
   }
 
   async unfinishedReviews() {

@@ -1,5 +1,5 @@
 // Reviews: the jobs' records (status, timestamps, owner), listed newest first and paged by id.
-import type { ReviewQuery, StoredReview } from './types.ts';
+import type { ReviewFilter, ReviewQuery, StoredReview } from './types.ts';
 
 export interface ReviewStore {
   insertReview(review: StoredReview): Promise<void>;
@@ -7,6 +7,8 @@ export interface ReviewStore {
   updateReview(id: string, patch: Partial<StoredReview>): Promise<StoredReview>;
   /** Newest first. */
   listReviews(query: ReviewQuery): Promise<StoredReview[]>;
+  /** How many reviews the filter matches, every page together (without reading them). */
+  countReviews(filter: ReviewFilter): Promise<number>;
   /** Reviews that are queued or running, oldest first: the work to resume on start. */
   unfinishedReviews(): Promise<StoredReview[]>;
   /** Finished reviews whose last update is older than the date, with their files. */

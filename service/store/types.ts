@@ -51,10 +51,14 @@ export interface IdempotencyRecord {
   created_at: string;
 }
 
-export interface ReviewQuery {
+/** Which of an owner's reviews a list or a count is about. */
+export interface ReviewFilter {
   owner: string;
   status?: ReviewStatus;
   repository?: string;
+}
+
+export interface ReviewQuery extends ReviewFilter {
   limit: number;
   /** Only reviews older than this review_id (ids sort by time). */
   before?: string;

@@ -2,7 +2,7 @@
 // review wins whichever instance wrote it, and finished reviews answered from the copies at hand.
 import { isTerminalStatus } from '../../api/review-status.ts';
 import type { ReviewStore } from '../review-store.ts';
-import type { ReviewQuery, StoredReview } from '../types.ts';
+import type { ReviewFilter, ReviewQuery, StoredReview } from '../types.ts';
 import type { PostgresAtHand } from './at-hand.ts';
 import { claimPeriodicTask } from './coordination.ts';
 import { read, write } from './queries.ts';
@@ -60,6 +60,17 @@ export class PostgresReviews implements ReviewStore {
       [query.owner, query.status ?? null, query.repository ?? null, query.before ?? null, query.limit],
     );
     return rows.map(toStoredReview);
+  }
+
+  /** One count over the (owner, review_id) index. */
+  async countReviews(filter: ReviewFilter) {
+    const { rows } = await read<{ n: number }>(
+      this.#pool,
+      `SELECT count(*)::int AS n FROM reviews
+       WHERE owner = $1 AND ($2::text IS NULL OR status = $2) AND ($3::text IS NULL OR repository = $3)`,
+      [filter.owner, filter.status ?? null, filter.repository ?? null],
+    );
+    return rows[0]!.n;
   }
 
   async unfinishedReviews() {

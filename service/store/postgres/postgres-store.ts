@@ -6,7 +6,15 @@
 import pg from 'pg';
 import type { Finding } from '../../engine/types.ts';
 import type { StoreLog } from '../store-log.ts';
-import type { IdempotencyRecord, ReviewQuery, Store, StoredReview, StoredToken, TokenType } from '../types.ts';
+import type {
+  IdempotencyRecord,
+  ReviewFilter,
+  ReviewQuery,
+  Store,
+  StoredReview,
+  StoredToken,
+  TokenType,
+} from '../types.ts';
 import { PostgresAtHand } from './at-hand.ts';
 import { countInWindow } from './coordination.ts';
 import { checkDatabaseUrl, DatabaseUnreachableError, describeDatabase, libpqConnectionString } from './database-url.ts';
@@ -86,6 +94,7 @@ export class PostgresStore implements Store {
   getReview = (id: string) => this.#reviews.getReview(id);
   updateReview = (id: string, patch: Partial<StoredReview>) => this.#reviews.updateReview(id, patch);
   listReviews = (query: ReviewQuery) => this.#reviews.listReviews(query);
+  countReviews = (filter: ReviewFilter) => this.#reviews.countReviews(filter);
   unfinishedReviews = () => this.#reviews.unfinishedReviews();
   deleteFinishedBefore = (date: string) => this.#reviews.deleteFinishedBefore(date);
   claimPeriodicTask = (task: string, periodMs: number, now: string) =>

@@ -40,6 +40,7 @@ interface Job {
 interface List {
   reviews: Job[];
   next_cursor: string | null;
+  total: number;
 }
 
 async function create(body: Record<string, unknown> = {}, headers: Record<string, string> = {}): Promise<Job> {
@@ -165,6 +166,8 @@ describe('list', () => {
     const ids = idsOf(pages);
     expect(new Set(ids).size).toBe(5);
     expect(ids).toEqual(made.map((m) => m.review_id).reverse());
+    // The total of the listing on every page: no page needs loading to know it.
+    expect(pages.map((p) => p.total)).toEqual([5, 5, 5]);
   });
 
   it('pagination of reviews made within the same millisecond: newest first, none lost', async () => {
@@ -208,6 +211,10 @@ describe('list', () => {
       good.review_id,
     ]);
     expect((await listOf(`repository=${r}&status=queued`)).reviews).toEqual([]);
+    // total counts what the same filters match, beyond the page
+    expect((await listOf(`repository=${r}&limit=1`)).total).toBe(2);
+    expect((await listOf(`repository=${r}&status=failed&limit=1`)).total).toBe(1);
+    expect((await listOf(`repository=${r}&status=queued`)).total).toBe(0);
     const failed = await listOf('status=failed&limit=100');
     expect(failed.reviews.every((x) => x.status === 'failed')).toBe(true);
     // a repository is matched exactly, not as a prefix

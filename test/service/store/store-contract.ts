@@ -154,6 +154,16 @@ export function storeContract(name: string, place: () => Promise<StorePlace>): v
         await store.listReviews({ owner: 'tok_owner_a', status: 'completed', repository: 'repo-odd', limit: 100 }),
       ).toStrictEqual(mine.filter((r) => r.status === 'completed' && r.repository === 'repo-odd'));
       expect(await store.listReviews({ owner: 'nobody', limit: 100 })).toEqual([]);
+      // The count: every page together, the same filters, without reading the reviews.
+      expect(await store.countReviews({ owner: 'tok_owner_a' })).toBe(mine.length);
+      expect(await store.countReviews({ owner: 'tok_owner_a', status: 'completed' })).toBe(
+        mine.filter((r) => r.status === 'completed').length,
+      );
+      expect(await store.countReviews({ owner: 'tok_owner_a', status: 'completed', repository: 'repo-odd' })).toBe(
+        mine.filter((r) => r.status === 'completed' && r.repository === 'repo-odd').length,
+      );
+      expect(await store.countReviews({ owner: 'tok_owner_a', repository: 'repo-none' })).toBe(0);
+      expect(await store.countReviews({ owner: 'nobody' })).toBe(0);
     });
 
     it('pages through many finished reviews without losing or repeating one', async () => {
@@ -175,6 +185,13 @@ export function storeContract(name: string, place: () => Promise<StorePlace>): v
       }
       expect(seen).toEqual([...ids].reverse());
       expect(await again.getReview(ids[0]!)).toStrictEqual(review(0, { status: 'completed', completed_at: at(0) }));
+      // Counted once each, wherever the store keeps them (lowdb: most of them archived by now),
+      // also one that changed again after it was archived (a copy in the document and one in the archive).
+      expect(await again.countReviews({ owner: 'tok_owner_a' })).toBe(450);
+      await again.updateReview(ids[0]!, { updated_at: at(1000) });
+      expect(await again.countReviews({ owner: 'tok_owner_a' })).toBe(450);
+      expect(await again.countReviews({ owner: 'tok_owner_a', status: 'completed' })).toBe(450);
+      expect(await again.countReviews({ owner: 'tok_owner_a', status: 'failed' })).toBe(0);
     });
 
     it('answers the unfinished reviews oldest first', async () => {
