@@ -8,15 +8,16 @@ import { isTerminal } from '../api/review-status.ts';
 import type { CreateReviewBody, ListReviewsQuery, ReviewJob, ReviewList } from '../api/schemas.ts';
 import type { Clock } from '../clock.ts';
 import { toSarif } from '../engine/index.ts';
-import type { Finding } from '../engine/types.ts';
 import type { ReviewJobRunner } from '../jobs/job-runner.ts';
 import type { ReviewEvents } from '../jobs/review-events.ts';
+import type { StoredFinding } from '../store/flagged-lines.ts';
 import type { SyncReviewLookup } from '../store/in-memory-lookups.ts';
 import type { IdempotencyStore, ReviewFileStore, ReviewStore, StoredReview } from '../store/types.ts';
 import { HOUR_MS, ReviewCreator } from './create-review.ts';
 import { toReviewJob } from './job-view.ts';
 import { decodeCursor, encodeCursor } from './list-cursor.ts';
 import { ownedBy } from './ownership.ts';
+import { addSnippets } from './sarif-snippets.ts';
 
 /** Reviews read at a time by unfinishedOf. */
 const UNFINISHED_PAGE = 500;
@@ -40,7 +41,7 @@ export interface ReviewServiceOptions {
 export class ReviewService {
   readonly #o: ReviewServiceOptions;
   /** Findings of recently read reviews: a poll of a completed job should not read a file. */
-  readonly #findings = new LRUCache<string, Finding[]>({ max: 1000 });
+  readonly #findings = new LRUCache<string, StoredFinding[]>({ max: 1000 });
   readonly #creator: ReviewCreator;
 
   constructor(options: ReviewServiceOptions) {
@@ -146,13 +147,15 @@ export class ReviewService {
     if (review.status !== 'completed') {
       throw new ConflictError(`The review is ${review.status}; SARIF is available once it is completed.`);
     }
-    return toSarif({
-      findings: await this.#findingsOf(id),
+    const findings = await this.#findingsOf(id);
+    const sarif = toSarif({
+      findings,
       reviewId: id,
       repository: review.repository,
       baseCommit: review.base_commit,
       toolVersion: this.#o.version,
     });
+    return addSnippets(sarif, findings);
   }
 
   /** Deletes finished reviews past retention and idempotency keys past 24 hours. */
@@ -167,7 +170,7 @@ export class ReviewService {
     return { reviews, keys };
   }
 
-  async #findingsOf(id: string): Promise<Finding[]> {
+  async #findingsOf(id: string): Promise<StoredFinding[]> {
     let findings = this.#findings.get(id);
     if (!findings) {
       findings = await this.#o.store.readFindings(id);

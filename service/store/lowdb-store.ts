@@ -11,6 +11,7 @@ import type { Low } from 'lowdb';
 import { isTerminal } from '../api/review-status.ts';
 import type { Finding } from '../engine/types.ts';
 import { ArchivedReviews } from './archived-reviews.ts';
+import { withLineTexts } from './flagged-lines.ts';
 import { keepDataDirPrivate } from './data-dir-modes.ts';
 import { DocumentTokens } from './document-tokens.ts';
 import { IdempotencyLog } from './idempotency-log.ts';
@@ -234,8 +235,10 @@ export class LowdbStore implements Store, InMemoryLookups {
   deleteDiff(id: string) {
     return this.#files.deleteDiff(id);
   }
-  writeFindings(id: string, findings: Finding[]) {
-    return storeWrite(this.#files.writeFindings(id, findings));
+  async writeFindings(id: string, findings: Finding[]) {
+    // The diff is still there (the job deletes it once its end is recorded): the lines' texts come from it.
+    const diff = findings.length === 0 ? undefined : await this.#files.readDiff(id).catch(() => undefined);
+    return storeWrite(this.#files.writeFindings(id, withLineTexts(diff, findings)));
   }
   readFindings(id: string) {
     return this.#files.readFindings(id);

@@ -3,7 +3,7 @@
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { REVIEW_ID } from '../api/schemas.ts';
-import type { Finding } from '../engine/types.ts';
+import type { StoredFinding } from './flagged-lines.ts';
 
 export const DIFFS_DIR = 'diffs';
 export const RESULTS_DIR = 'results';
@@ -34,11 +34,11 @@ export class ReviewFiles {
   deleteDiff(id: string) {
     return rm(this.#file(this.#diffs, id, '.diff'), { force: true });
   }
-  writeFindings(id: string, findings: Finding[]) {
+  writeFindings(id: string, findings: StoredFinding[]) {
     return atomicWrite(this.#file(this.#results, id, '.json'), JSON.stringify(findings));
   }
-  async readFindings(id: string): Promise<Finding[]> {
-    return JSON.parse(await readFile(this.#file(this.#results, id, '.json'), 'utf8')) as Finding[];
+  async readFindings(id: string): Promise<StoredFinding[]> {
+    return JSON.parse(await readFile(this.#file(this.#results, id, '.json'), 'utf8')) as StoredFinding[];
   }
   deleteFindings(id: string) {
     return rm(this.#file(this.#results, id, '.json'), { force: true });

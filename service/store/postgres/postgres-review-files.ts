@@ -2,6 +2,7 @@
 // tables of their own beside the record.
 import type pg from 'pg';
 import type { Finding } from '../../engine/types.ts';
+import { type StoredFinding, withLineTexts } from '../flagged-lines.ts';
 import type { ReviewFileStore } from '../review-file-store.ts';
 import { read, write } from './queries.ts';
 
@@ -33,15 +34,16 @@ export class PostgresReviewFiles implements ReviewFileStore {
   }
 
   async writeFindings(id: string, findings: Finding[]) {
+    const diff = findings.length === 0 ? undefined : await this.readDiff(id).catch(() => undefined);
     await write(
       this.#pool,
       'INSERT INTO review_findings (review_id, findings) VALUES ($1, $2) ON CONFLICT (review_id) DO UPDATE SET findings = EXCLUDED.findings',
-      [id, JSON.stringify(findings)],
+      [id, JSON.stringify(withLineTexts(diff, findings))],
     );
   }
 
   async readFindings(id: string) {
-    const { rows } = await read<{ findings: Finding[] }>(
+    const { rows } = await read<{ findings: StoredFinding[] }>(
       this.#pool,
       'SELECT findings FROM review_findings WHERE review_id = $1',
       [id],

@@ -4,6 +4,7 @@
 // transaction), goes back to queued only from running, and never moves backwards.
 import type pg from 'pg';
 import type { Finding } from '../../engine/types.ts';
+import { withLineTexts } from '../flagged-lines.ts';
 import type { StoredReview } from '../types.ts';
 import { read, transaction, write } from './queries.ts';
 import { toStoredReview, type ReviewRow } from './rows.ts';
@@ -49,9 +50,16 @@ export class PostgresReviewJobs {
             );
       if (!rows[0]) return { commit: false, value: undefined };
       if ('findings' in end) {
+        // The lines' texts from the diff, which this transaction deletes.
+        const diff =
+          end.findings.length === 0
+            ? undefined
+            : (
+                await client.query<{ diff: Buffer }>('SELECT diff FROM review_diffs WHERE review_id = $1', [id])
+              ).rows[0]?.diff.toString('utf8');
         await client.query(
           'INSERT INTO review_findings (review_id, findings) VALUES ($1, $2) ON CONFLICT (review_id) DO NOTHING',
-          [id, JSON.stringify(end.findings)],
+          [id, JSON.stringify(withLineTexts(diff, end.findings))],
         );
       }
       await client.query('DELETE FROM review_diffs WHERE review_id = $1', [id]);

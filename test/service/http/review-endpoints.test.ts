@@ -13,6 +13,7 @@ import {
 } from '../../support/test-service.ts';
 import { storedReview } from '../../support/stored-review.ts';
 import { readingReviewService } from '../../support/reading-review-service.ts';
+import { sarifSchemaErrors } from '../cli/sarif-schema.ts';
 
 const clock = new TestClock();
 
@@ -321,6 +322,38 @@ describe('SARIF', () => {
     expect(sarif.runs).toHaveLength(1);
     expect(sarif.runs[0]!.results.length).toBe(done.comments!.length);
     expect(sarif.runs[0]!.results.map((r) => r.ruleId)).toContain('no-debugger');
+  });
+
+  it("each result carries its flagged line's code (region.snippet), except a line that holds a secret", async () => {
+    const secretLine = 'aws_secret_access_key = "Zq3rT8vK2mN9pX4wL7yB1cF6hJ0dS5gA2eR8tY3u"';
+    const diff = [
+      DEBUGGER_DIFF.trimEnd(),
+      'diff --git a/config.py b/config.py',
+      '--- /dev/null',
+      '+++ b/config.py',
+      '@@ -0,0 +1,2 @@',
+      '+region = "eu-west-1"',
+      `+${secretLine}`,
+      '',
+    ].join('\n');
+    const job = await create({ diff });
+    expect((await settle(job.review_id)).status).toBe('completed');
+    const sarif = (await (await t.api('GET', `/v1/reviews/${job.review_id}/sarif`)).json()) as {
+      runs: {
+        results: {
+          ruleId: string;
+          locations: { physicalLocation: { region: { startLine: number; snippet?: { text: string } } } }[];
+        }[];
+      }[];
+    };
+    const regions = Object.fromEntries(
+      sarif.runs[0]!.results.map((r) => [r.ruleId, r.locations[0]!.physicalLocation.region]),
+    );
+    expect(regions['no-debugger']?.snippet).toEqual({ text: '  debugger;' });
+    expect(regions['secret']).toBeDefined();
+    expect(regions['secret']!.snippet).toBeUndefined();
+    expect(JSON.stringify(sarif)).not.toContain('Zq3rT8vK2mN9pX4wL7yB1cF6hJ0dS5gA2eR8tY3u');
+    expect(sarifSchemaErrors(sarif)).toEqual([]);
   });
 
   it('a queued (or running) review → 409 conflict', async () => {

@@ -238,6 +238,30 @@ export function storeContract(name: string, place: () => Promise<StorePlace>): v
       expect(await again.deleteFinishedBefore(at(50))).toBe(0);
     });
 
+    it("keeps each finding's line text from the diff while it is stored, never a line that holds a secret", async () => {
+      const { store, reopen } = await fresh();
+      const id = reviewId(1);
+      await store.insertReview(review(1, { status: 'running', started_at: at(1) }));
+      const diff = [
+        'diff --git a/src/ünïcode app.js b/src/ünïcode app.js',
+        '--- a/src/ünïcode app.js',
+        '+++ b/src/ünïcode app.js',
+        '@@ -1,1 +1,4 @@',
+        ' keep',
+        '+  debugger; // ü',
+        '+const key = "AKIAIOSFODNN7EXAMPL3";',
+        `+${'x'.repeat(401)}`,
+        '',
+      ].join('\n');
+      await store.writeDiff(id, diff);
+      const secret: Finding = { ...finding(3), rule_id: 'secret', severity: 'error', message: 'secret: a key' };
+      await store.writeFindings(id, [finding(2), finding(3), secret, finding(4), finding(9)]);
+      const kept = await (await reopen()).readFindings(id);
+      expect(kept.map((f) => f.line_text)).toEqual(['  debugger; // ü', undefined, undefined, undefined, undefined]);
+      expect(kept[0]).toStrictEqual({ ...finding(2), line_text: '  debugger; // ü' });
+      expect(kept[1]).toStrictEqual(finding(3)); // a secret's line: no text, whichever rule flagged it
+    });
+
     it('keeps diffs and findings byte for byte, replaces and deletes them', async () => {
       const { store, reopen } = await fresh();
       const id = reviewId(1);
