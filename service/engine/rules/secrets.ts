@@ -21,10 +21,13 @@ import {
   SECRET_SUMMARY,
   secretMessage,
 } from './secrets/credential-rule.ts';
+import { kubeconfigUserCredential, pgpassPassword } from './secrets/credential-file-rules.ts';
+import { isGitCredentials } from './secrets/credential-files.ts';
 import { noEnvFile } from './secrets/env-file.ts';
 import { kubernetesSecretData } from './secrets/kubernetes-secret.ts';
 import {
   fakeNameEnd,
+  isDocumentedSample,
   isPlaceholderCredential,
   isPlaceholderSecret,
   isQuotedSource,
@@ -133,7 +136,10 @@ async function scanFile(path: string, lines: readonly string[]): Promise<ScanFin
       );
     return facts;
   };
+  // git's credential store is all URLs with passwords: its own format names them better.
+  const gitCredentials = isGitCredentials(path);
   for (const message of result.messages) {
+    if (gitCredentials && message.messageId === 'BasicAuth') continue;
     const [from, to] = valueRange(message, content);
     const index = lineIndexAt(starts, from);
     const start = starts[index]!;
@@ -141,6 +147,7 @@ async function scanFile(path: string, lines: readonly string[]): Promise<ScanFin
     const matched = text.slice(from - start, to - start);
     const part = secretPart(matched);
     if (isPlaceholderCredential(matched) || isPlaceholderSecret(part) || isReference(matched)) continue;
+    if (isDocumentedSample(part) || isDocumentedSample(matched)) continue;
     // A token's own randomness, after its prefix: ghp_1234…, sk_live_abcdabcd… are placeholders.
     const body = tokenBody(message.ruleId, part);
     if (isPlaceholderSecret(body) || shannonEntropy(body) < presetEntropy(message.ruleId)) continue;
@@ -198,4 +205,12 @@ function lineIndexAt(starts: readonly number[], offset: number): number {
   return lo;
 }
 
-export const secretRules = [secret, credentialFormats, kubernetesSecretData, noPrivateKey, noEnvFile];
+export const secretRules = [
+  secret,
+  credentialFormats,
+  kubernetesSecretData,
+  kubeconfigUserCredential,
+  pgpassPassword,
+  noPrivateKey,
+  noEnvFile,
+];

@@ -8,6 +8,7 @@ import { type CredentialFormat, escapeRegExp } from './format.ts';
 import { CREDENTIAL_FORMATS } from './formats.ts';
 import {
   fakeNameEnd,
+  isDocumentedSample,
   isPlaceholderSecret,
   isQuotedSource,
   isReference,
@@ -140,7 +141,7 @@ function tryFormat(format: CredentialFormat, text: string, at: number, path: str
   if (!span) return null;
   const [start, end] = span;
   const secret = text.slice(start, end);
-  if (shannonEntropy(secret) < format.entropy || isReference(secret)) return null;
+  if (shannonEntropy(secret) < format.entropy || isReference(secret) || isDocumentedSample(secret)) return null;
   if (!format.uniformRunsAllowed && isPlaceholderSecret(secret)) return null;
   if (format.accepts && !format.accepts(secret, m)) return null;
   const allow = format.allowlist;

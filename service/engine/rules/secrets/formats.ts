@@ -14,6 +14,7 @@ import type { CredentialFormat } from './format.ts';
 import { named, prefixed } from './format.ts';
 import { privilegedJwt } from './jwt.ts';
 import { CONTEXT_FORMATS } from './context-formats.ts';
+import { CREDENTIAL_FILE_FORMATS } from './credential-files.ts';
 import { NAMED_VALUES } from './named-values.ts';
 
 const HEX = '[a-f0-9]';
@@ -436,5 +437,6 @@ export const CREDENTIAL_FORMATS: readonly CredentialFormat[] = [
   ...PREFIXED,
   ...NAMED,
   ...CONTEXT_FORMATS,
+  ...CREDENTIAL_FILE_FORMATS,
   ...NAMED_VALUES,
 ];

@@ -34,3 +34,11 @@ export function privilegedJwt(token: string): boolean {
   }
   return false;
 }
+
+/** A JWT's header decodes to a JSON object that names its algorithm (RFC 7515: `alg` is required). */
+export function isJwtStructured(token: string): boolean {
+  const header = decodeSegment(token.split('.')[0] ?? '');
+  return (
+    typeof header === 'object' && header !== null && typeof (header as Record<string, unknown>)['alg'] === 'string'
+  );
+}

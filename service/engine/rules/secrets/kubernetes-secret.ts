@@ -7,6 +7,7 @@
 // pre-filter off for the file (made a 1 MB YAML diff 40 times slower when it read every YAML file).
 import { isYaml } from '../files.ts';
 import type { AddedLine, LineMatch, LineRule } from '../rule.ts';
+import { holdsUserPassword, isChosenSecret } from './credential-files.ts';
 import { SECRET_HELP, SECRET_RULE_ID, SECRET_SUMMARY, secretMessage } from './credential-rule.ts';
 import { looksLikePassword, looksLikeRandomKey } from './named-values.ts';
 import { isTemplateOrDoc } from './placeholders.ts';
@@ -44,9 +45,30 @@ function inSecretData(line: AddedLine, indent: number): boolean {
   return false;
 }
 
+/** A .dockerconfigjson's registries: `auth` (base64 user:password) or `password` with a value worth reporting. */
+function holdsDockerCredential(decoded: string): boolean {
+  let config: unknown;
+  try {
+    config = JSON.parse(decoded);
+  } catch {
+    return false;
+  }
+  const auths = (config as { auths?: unknown } | null)?.auths;
+  if (typeof auths !== 'object' || auths === null) return false;
+  return Object.values(auths).some((entry: unknown) => {
+    const { auth, password } = (entry ?? {}) as { auth?: unknown; password?: unknown };
+    return (
+      (typeof auth === 'string' && holdsUserPassword(auth)) ||
+      (typeof password === 'string' && isChosenSecret(password))
+    );
+  });
+}
+
 /** What a decoded value is, if it is a credential. */
 function credentialIn(decoded: string): string | null {
   if (/-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY/.test(decoded)) return 'private key in a Kubernetes Secret';
+  if (decoded.includes('"auths"'))
+    return holdsDockerCredential(decoded) ? 'Docker registry credential in a Kubernetes Secret' : null;
   if (/[\s\u0000-\u001f]/.test(decoded) || /[^\x20-\x7e]/.test(decoded)) return null;
   if (/:\/\/[^:@/\s]{0,64}:[^@/\s]{3,128}@/.test(decoded)) {
     const password = /:\/\/[^:@/\s]{0,64}:([^@/\s]{3,128})@/.exec(decoded)![1]!;

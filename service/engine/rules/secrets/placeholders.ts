@@ -49,6 +49,24 @@ export function isPlaceholderSecret(value: string): boolean {
   return value.length >= 12 && new Set(value).size <= 4;
 }
 
+/**
+ * Credentials published in a standard's or a provider's documentation, the same for everyone who
+ * copies them (AWS's carry EXAMPLE and are placeholders already): not secrets.
+ */
+const DOCUMENTED_SAMPLES: ReadonlySet<string> = new Set([
+  // RFC 7617 (HTTP Basic authentication), section 2: Aladdin's "open sesame".
+  'QWxhZGRpbjpvcGVuIHNlc2FtZQ==',
+  // The token jwt.io's debugger opens with (HS256, "John Doe", secret "your-256-bit-secret").
+  'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIiwiaWF0IjoxNTE2MjM5MDIyfQ.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c',
+  // The test-mode key of Stripe's API reference, shown to every visitor.
+  'sk_test_4eC39HqLyjWDarjtT1zdp7dc',
+]);
+
+/** A credential published in documentation for everyone to copy (DOCUMENTED_SAMPLES). */
+export function isDocumentedSample(value: string): boolean {
+  return DOCUMENTED_SAMPLES.has(value);
+}
+
 /** The value names where the secret lives instead of holding it. */
 const REFERENCE =
   /^(?:\$\{?[\w.]+\}?|\$\{\{.*\}\}|\{\{.*\}\}|%[\w.]+%|%\([\w.]+\)s|@[\w.]+@|ENV\[|os\.environ|os\.getenv|process\.env|System\.getenv|secretKeyRef|vault:|arn:aws:secretsmanager:|!Ref\b|!Sub\b)/;
@@ -139,8 +157,11 @@ const PLACEHOLDERS = new Set([
 /** user:password@ in a URL where the user is a placeholder and the password is one too, or too short to be a real one. */
 export function isPlaceholderCredential(matched: string): boolean {
   const m = /:\/\/([^:/\s@]+):([^@/\s]+)@/.exec(matched);
-  if (!m) return false;
-  const user = m[1]!.toLowerCase();
-  const password = m[2]!.toLowerCase();
-  return PLACEHOLDERS.has(user) && (PLACEHOLDERS.has(password) || password.length < 8);
+  return m !== null && isPlaceholderPair(m[1]!, m[2]!);
+}
+
+/** A user and password that are placeholder words (user:password, admin:secret), or a placeholder user with a short password. */
+export function isPlaceholderPair(user: string, password: string): boolean {
+  const lowerPassword = password.toLowerCase();
+  return PLACEHOLDERS.has(user.toLowerCase()) && (PLACEHOLDERS.has(lowerPassword) || lowerPassword.length < 8);
 }

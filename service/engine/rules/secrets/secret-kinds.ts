@@ -17,6 +17,8 @@ export function secretKindsMarkdown(): string {
     'GitHub OAuth access token',
     'GitHub app installation token',
     'credential in a Kubernetes Secret',
+    'Kubernetes user credential in a kubeconfig',
+    'PostgreSQL password (.pgpass)',
   ]);
   const byName = sorted(CREDENTIAL_FORMATS.filter((format) => format.generic).map((format) => format.kind));
   // Formats that share one allowlist (the generic names' public values) are listed once.
@@ -42,9 +44,10 @@ export function secretKindsMarkdown(): string {
     '',
     '- Placeholders: example, sample, dummy, fake, changeme, placeholder, redacted, your-…, insert-…, xxxx, `***`, `…`, `<…>`, `[…]`; runs of one character or counting runs (123456, abcdef); values of four or fewer distinct characters; token bodies that repeat a unit of one to four characters (ghp_1234…1234); token bodies of too little entropy (secretlint findings: 3 bits a character after the prefix; each format has its own gate).',
     '- References to where the secret lives: `${VAR}`, `${{ secrets.X }}`, `{{ … }}`, `%VAR%`, ENV[…], os.environ, os.getenv, process.env, System.getenv, secretKeyRef, `vault:`, AWS Secrets Manager ARNs, `!Ref`/`!Sub`.',
-    '- URLs whose user and password are placeholder words (https://user:token@host), and passwords that are defaults, labels, paths or format strings.',
+    "- URLs whose user and password are placeholder words (https://user:token@host), and passwords that are defaults, labels, paths or format strings; the same for the user:password of a Basic header, a Docker config's `auth` and a .pgpass line.",
+    "- Samples published for everyone to copy: AWS's (they carry EXAMPLE), RFC 7617's Basic credentials, the token jwt.io opens with, and the test key of Stripe's API reference.",
     '- Templates: `*.example`, `*.sample`, `*.template`, `*.tmpl`, `*.tpl`, `*.dist` files.',
-    '- In documentation (Markdown, reStructuredText, AsciiDoc, notebooks, README/CHANGELOG-like `.txt` files and `.txt` under docs/): values known by a generic name only (a password, a secret or token, a password parameter of a connection string, curl -u), which are examples there. Credentials with a shape of their own (a vendor prefix, a structure, a URL with a password, a private key block) or the name of a provider with a value of its form are reported there too.',
+    '- In documentation (Markdown, reStructuredText, AsciiDoc, notebooks, README/CHANGELOG-like `.txt` files and `.txt` under docs/): values known by a generic name only (a password, a secret or token, a password parameter of a connection string, curl -u, an Authorization header), which are examples there. Credentials with a shape of their own (a vendor prefix, a structure, a URL with a password, a private key block) or the name of a provider with a value of its form are reported there too.',
     '- In tests and fixtures: values known by a generic name only, values assigned to a fake-sounding name (fakeToken, dummyKey, exampleSecret), and source code quoted in a test string. Provider tokens are reported there too.',
     "- Public values, by each format's allowlist:",
     ...allowlisted,
