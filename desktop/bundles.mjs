@@ -2,12 +2,14 @@
 //   main.js, preload.js          the Electron main process and the sandboxed preload (CommonJS)
 //   service-launcher.js          the built-in service, loaded by main.js only when chosen
 //   worker.js, review-worker.js  piscina's worker and the review worker, beside the service
+//   grammars/                    tree-sitter's runtime and grammars, for the service's structural stage
 //   renderer/                    index.html, renderer.js, renderer.css (the UI, for the browser)
 //   package.json                 {"main": "main.js", "type": "commonjs"}: `electron dist/desktop`
 // Tests build the same bundles into a temp folder with desktopBundles(outdir).
 import { copyFile, mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { bundleGrammars } from '../service/engine/structure/bundle-grammars.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -23,6 +25,9 @@ export function desktopBundles(outdir = 'dist/desktop') {
     target: 'node22',
     sourcemap: true,
     logLevel: 'warning',
+    // CommonJS has no import.meta.url; the service needs it to find its worker and its grammars.
+    define: { 'import.meta.url': '__import_meta_url' },
+    banner: { js: 'var __import_meta_url = require("url").pathToFileURL(__filename).href;' },
   };
   return [
     {
@@ -42,9 +47,7 @@ export function desktopBundles(outdir = 'dist/desktop') {
         'review-worker': 'service/jobs/review-worker.ts',
       },
       external: ['electron', '@napi-rs/nice'],
-      // CommonJS has no import.meta.url; the service needs it to find its worker.
-      define: { 'import.meta.url': '__import_meta_url' },
-      banner: { js: 'var __import_meta_url = require("url").pathToFileURL(__filename).href;' },
+      plugins: [bundleGrammars(out)],
     },
     {
       absWorkingDir: root,

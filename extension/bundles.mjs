@@ -1,6 +1,7 @@
 // The extension's bundle, built by ../esbuild.config.mjs: one CommonJS file with `vscode` external
 // and the whole service embedded (the bundled service), plus the two worker scripts the service
-// loads from beside it at run time.
+// loads from beside it at run time, and tree-sitter's grammars (grammars/) for the structural stage.
+import { bundleGrammars } from '../service/engine/structure/bundle-grammars.mjs';
 
 /** @type {import('esbuild').BuildOptions[]} */
 export default [
@@ -26,5 +27,6 @@ export default [
     sourcemap: false,
     legalComments: 'none',
     logLevel: 'warning',
+    plugins: [bundleGrammars('extension/dist')],
   },
 ];

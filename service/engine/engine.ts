@@ -1,5 +1,6 @@
 // The review pipeline over plain values, as stages: parse the diff → plan each file's rules →
-// file rules → candidate lines (keyword pre-filter) → line review → scan rules (secretlint) → finish
+// file rules → candidate lines (keyword pre-filter) → line review → structural stage (the hunks of
+// files in languages we parse, by tree-sitter: structure/) → scan rules (secretlint) → finish
 // (dedupe, suppress, fingerprint, cap).
 //
 // Cost: the diff is parsed into offsets (no object per line), the hunks of all files are read once
@@ -17,6 +18,8 @@ import { lineAbove, lineText, reviewLines } from './line-review.ts';
 import type { ActiveRules, FilePlan } from './plan.ts';
 import { activateRules, Planner } from './plan.ts';
 import { reviewedFile } from './reviewed-file.ts';
+import type { SyntaxTarget } from './structure/stage.ts';
+import { reviewSyntax, syntaxTarget } from './structure/stage.ts';
 import { todayUtc } from './suppression.ts';
 import { ALL_RULES, concernOf } from './rules/index.ts';
 import type { Rule, ScanRule } from './rules/rule.ts';
@@ -79,6 +82,8 @@ export function createEngine(config?: EngineConfig, options?: EngineOptions): En
         throw error;
       }
       check();
+      const notAnalysed = collected.syntax.length > 0 ? await reviewSyntax(collected.syntax, collected.raw, check) : [];
+      check();
       await runScanRules(collected);
       check();
       const suppression = {
@@ -87,7 +92,7 @@ export function createEngine(config?: EngineConfig, options?: EngineOptions): En
         concernOf,
       };
       const { findings, suppressed } = finish(collected.raw, rules.severity, config?.maxFindings, suppression);
-      return { findings, suppressed, stats: collected.stats };
+      return { findings, suppressed, stats: collected.stats, ...(notAnalysed.length > 0 ? { notAnalysed } : {}) };
     },
   };
 }
@@ -97,6 +102,8 @@ interface Collected {
   raw: RawFinding[];
   /** Per scan rule: the lines it will scan, with what a finding on them needs. */
   scanInputs: Map<ScanRule, ScanInput[]>;
+  /** The hunks the structural stage parses (copied out of the diff). */
+  syntax: SyntaxTarget[];
   stats: ReviewResult['stats'];
 }
 
@@ -113,6 +120,7 @@ function collect(
   const scanInputs = new Map<ScanRule, ScanInput[]>(rules.scan.map((rule) => [rule, []]));
   let addedLines = 0;
   const reviewed: { file: IndexedFile; path: string; plan: FilePlan }[] = [];
+  const syntax: SyntaxTarget[] = [];
 
   const views = rules.file.length > 0 ? diff.files.map((file) => reviewedFile(diff, file)) : [];
   for (const [i, file] of diff.files.entries()) {
@@ -139,13 +147,15 @@ function collect(
     }
     const plan = planner.planFor(path);
     if (plan.line.length > 0 || plan.scan.length > 0) reviewed.push({ file, path, plan });
+    const target = syntaxTarget(diff, file, path, plan);
+    if (target) syntax.push(target);
   }
   const candidates = candidateLines(diff, reviewed, matchers);
   reviewed.forEach(({ file, path, plan }, i) => {
     check();
     reviewLines(diff, file, path, plan, prefilter, candidates[i]!, raw, scanInputs);
   });
-  return { raw, scanInputs, stats: { files: diff.files.length, addedLines } };
+  return { raw, scanInputs, syntax, stats: { files: diff.files.length, addedLines } };
 }
 
 /** Runs the scan rules (asynchronous: secretlint) over the lines gathered for them. */

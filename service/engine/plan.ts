@@ -3,6 +3,8 @@
 // plans are made once per kind and looked up by a trie of the rules' answers for the file.
 import type { Severity } from '../api/schemas.ts';
 import type { FileRule, LineRule, Rule, ScanRule } from './rules/rule.ts';
+import type { SyntaxLanguage } from './structure/languages.ts';
+import { PROFILES, syntaxLanguageOf } from './structure/languages.ts';
 import type { EngineConfig } from './types.ts';
 
 /** The rules a configuration leaves on, by kind, with their configured severities. */
@@ -33,6 +35,10 @@ export interface FilePlan {
   id: number;
   line: LineRule[];
   scan: ScanRule[];
+  /** The file's language, when the structural stage parses it. */
+  language: SyntaxLanguage | null;
+  /** The rules that read the file's syntax tree (their line part does not read this file). */
+  syntax: LineRule[];
   /** No pre-filter (some rule has no keywords, or none is wanted): every rule reads every added line. */
   everyLine: boolean;
   /** For each keyword of the plan's rules: the line rules and scan rules (indexes) that have it. */
@@ -40,13 +46,17 @@ export interface FilePlan {
 }
 
 /**
- * One level per rule: the branch is the rule's answer for the file (0: does not apply; 1: applies;
- * 1 + n: applies with the n-th keyword list its keywordsFor has returned). Any number of rules.
+ * One level per rule, after one for the file's syntax language: the branch is the rule's answer
+ * for the file (0: does not apply; 1: applies; READ_AS_SYNTAX: reads its syntax tree;
+ * READ_AS_SYNTAX + 1 + n: applies with the n-th keyword list its keywordsFor has returned).
  */
 interface PlanNode {
   branches: (PlanNode | undefined)[];
   plan?: FilePlan;
 }
+
+const READ_AS_SYNTAX = 2;
+const SYNTAX_LANGUAGES = Object.keys(PROFILES) as SyntaxLanguage[];
 
 /** Paths whose plans a planner keeps (a path and a reference each: well under 1 MB). */
 const MAX_CACHED_PATHS = 4096;
@@ -81,12 +91,22 @@ export class Planner {
   }
 
   private planOf(path: string): FilePlan {
-    let node = this.root;
+    const language = syntaxLanguageOf(path);
+    // The first level is the language the structural stage parses the file as (0: none).
+    let node = this.branch(this.root, language ? 1 + SYNTAX_LANGUAGES.indexOf(language) : 0);
     const lineKeywords: (readonly string[] | null)[] = [];
     for (const rule of this.rules.line) {
+      if (language && rule.syntax?.languages[language] && rule.files(path)) {
+        lineKeywords.push(null);
+        node = this.branch(node, READ_AS_SYNTAX);
+        continue;
+      }
       const keywords = rule.files(path) ? (rule.keywordsFor?.(path) ?? rule.keywords) : null;
       lineKeywords.push(keywords);
-      node = this.branch(node, keywords === null ? 0 : rule.keywordsFor ? 1 + this.keywordListId(rule, keywords) : 1);
+      node = this.branch(
+        node,
+        keywords === null ? 0 : rule.keywordsFor ? READ_AS_SYNTAX + 1 + this.keywordListId(rule, keywords) : 1,
+      );
     }
     for (const rule of this.rules.scan) node = this.branch(node, rule.files(path) ? 1 : 0);
     node.plan ??= this.makePlan(path, lineKeywords);
@@ -112,6 +132,10 @@ export class Planner {
 
   private makePlan(path: string, lineKeywords: readonly (readonly string[] | null)[]): FilePlan {
     const line = this.rules.line.filter((_, i) => lineKeywords[i] !== null);
+    const language = syntaxLanguageOf(path);
+    const syntax = language
+      ? this.rules.line.filter((rule) => rule.syntax?.languages[language] && rule.files(path))
+      : [];
     const keywordsOfLine = lineKeywords.filter((keywords) => keywords !== null);
     const scan = this.rules.scan.filter((rule) => rule.files(path));
     const everyLine =
@@ -130,6 +154,6 @@ export class Planner {
     scan.forEach((rule, i) => {
       for (const keyword of new Set(rule.keywords)) entry(keyword).scan.push(i);
     });
-    return { id: this.nextPlanId++, line, scan, everyLine, rulesOf };
+    return { id: this.nextPlanId++, line, scan, language, syntax, everyLine, rulesOf };
   }
 }

@@ -46,6 +46,8 @@ export interface ReviewResult {
   suppressed: SuppressedFinding[];
   /** Counts for logs and metrics; never the diff's text. */
   stats: { files: number; addedLines: number };
+  /** Files whose syntax the structural stage could not read (their security rules did not run there), and why. */
+  notAnalysed?: { path: string; reason: string }[];
 }
 
 /** The text is not a unified diff, or cannot be parsed. Ends the job with code `invalid_diff`. */

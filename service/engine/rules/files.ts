@@ -83,6 +83,8 @@ export const isYaml = byExtension('yml', 'yaml');
 export const isJson = byExtension('json');
 export const isGo = byExtension('go');
 export const isJvm = byExtension('java', 'kt', 'kts', 'scala', 'groovy');
+export const isPhp = byExtension('php');
+export const isCSharp = byExtension('cs');
 /** A GitHub Actions workflow (or a composite action's definition). */
 export const isGitHubWorkflow = lastPathMemo(
   (path: string): boolean => /(^|\/)\.github\/workflows\/[^/]+\.ya?ml$/.test(path) || /(^|\/)action\.ya?ml$/.test(path),

@@ -2,6 +2,7 @@
 // cheap pre-filter and a pattern over one view of an added line (its code, its comment, or its text).
 import type { Severity } from '../../api/schemas.ts';
 import type { DiffLine, FileDiff } from '../diff/model.ts';
+import type { SyntaxLanguage } from '../structure/languages.ts';
 import type { EngineConfig } from '../types.ts';
 import type { LexedLine } from './lexer.ts';
 
@@ -94,6 +95,51 @@ export interface LineRule extends RuleMeta {
    */
   reads?: 'code' | 'comment' | 'text';
   check(line: AddedLine): LineMatch | null;
+  /**
+   * What the rule looks for in the syntax tree, in the languages the structural stage parses
+   * (service/engine/structure/): files of those languages are read there, not line by line.
+   */
+  syntax?: SyntaxPart;
+}
+
+/** What makes a sink's argument dangerous. */
+export type SinkDanger =
+  /** SQL text built with a value that is not constant (followed through assignments). */
+  | 'sql'
+  /** Any text built from literal text and a value that is not constant (a fragment of SQL). */
+  | 'built-string'
+  /** Anything but a constant. */
+  | 'not-constant'
+  /** The call itself, whatever its arguments. */
+  | 'any';
+
+/** Calls a rule reports, in one language. */
+export interface SyntaxSink {
+  /**
+   * Callees as written: `eval` is the bare name only; `.execute` a method of that name on any
+   * receiver, or the bare name; `pickle.loads` that qualified name; `new Function` a creation.
+   */
+  calls: readonly string[];
+  /** The argument judged (0-based; default 0), or `any`: the call is reported when any argument is. */
+  argument?: number | 'any';
+  danger: SinkDanger;
+  /** Replaces the rule's message. */
+  message?: string;
+}
+
+/** What a rule looks for in one language. */
+export interface LanguageSyntax {
+  sinks?: readonly SyntaxSink[];
+  /** A tree-sitter query for what is not a call (a trust manager whose check is empty): each `@finding` capture is a finding. */
+  query?: string;
+  /** The message of the query's findings (default: the rule's). */
+  queryMessage?: string;
+}
+
+export interface SyntaxPart {
+  /** A hunk is parsed for the rule only when its text contains one of these (case-sensitive). */
+  keywords: readonly string[];
+  languages: Partial<Record<SyntaxLanguage, LanguageSyntax>>;
 }
 
 export interface FileFinding {

@@ -1,9 +1,11 @@
 // SQL built from strings: a query or execute call whose SQL text is interpolated or concatenated
 // with a value that is not a literal. Parameterised queries (placeholders and a values argument),
 // tagged templates (sql`…${x}`, which the library parameterises) and query builders are fine.
-// One line at a time: a call whose SQL spans lines is not read (precision first).
-import { isGo, isJavaScript, isJvm, isPython, notTestCode } from '../files.ts';
-import type { LineRule } from '../rule.ts';
+// In the languages the structural stage parses, read from the syntax tree: the SQL may be built
+// into a variable lines before the call (`syntax` below). Elsewhere (Kotlin, Scala, Vue…) one
+// line at a time: a call whose SQL spans lines is not read there (precision first).
+import { isCSharp, isGo, isJavaScript, isJvm, isPhp, isPython, isRuby, notTestCode } from '../files.ts';
+import type { LanguageSyntax, LineRule, SyntaxSink } from '../rule.ts';
 import { isCodeAt } from '../rule.ts';
 
 /** The calls that run SQL, as they are spelled in the languages read. */
@@ -41,6 +43,173 @@ const SQL_START =
 /** What follows a string literal that builds SQL from a non-literal: `+ name`, `% name`, `.format(` (not `+ 42`, a literal). */
 const BUILT_AFTER = /^\s*(?:\+\s*(?![\d"'`])[\w$.[\]()]|%\s*[\w(]|\.format\s*\()/;
 
+/** Calls whose first argument is SQL text, and where the text is another argument. */
+function sqlSinks(first: readonly string[], elsewhere: Record<number, readonly string[]> = {}): LanguageSyntax {
+  const sinks: SyntaxSink[] = [{ calls: first, danger: 'sql' }];
+  for (const [argument, calls] of Object.entries(elsewhere))
+    sinks.push({ calls, argument: Number(argument), danger: 'sql' });
+  return { sinks };
+}
+
+const JS_SQL = sqlSinks([
+  '.query',
+  '.execute',
+  '.exec',
+  '.raw',
+  '.prepare',
+  '.run',
+  '.all',
+  '.get',
+  '.$queryRawUnsafe',
+  '.$executeRawUnsafe',
+  '.whereRaw',
+  '.orderByRaw',
+  '.havingRaw',
+  '.joinRaw',
+  '.selectRaw',
+  '.fromRaw',
+]);
+
+/** ActiveRecord's methods that take a fragment of SQL: any interpolation into it is injection. */
+const RAILS_FRAGMENTS = [
+  '.where',
+  '.order',
+  '.reorder',
+  '.group',
+  '.having',
+  '.joins',
+  '.pluck',
+  '.select',
+  '.from',
+  '.exists?',
+  '.update_all',
+  '.delete_all',
+  '.calculate',
+  '.lock',
+];
+
+const SQL_SYNTAX: Partial<Record<import('../../structure/languages.ts').SyntaxLanguage, LanguageSyntax>> = {
+  javascript: JS_SQL,
+  typescript: JS_SQL,
+  tsx: JS_SQL,
+  python: sqlSinks([
+    '.execute',
+    '.executemany',
+    '.executescript',
+    '.exec_driver_sql',
+    '.raw',
+    '.read_sql',
+    '.read_sql_query',
+    '.mogrify',
+  ]),
+  go: sqlSinks(
+    ['.Query', '.QueryRow', '.Exec', '.Prepare', '.Raw', '.Queryx', '.QueryRowx', '.Select', '.Get', '.MustExec'],
+    {
+      1: [
+        '.QueryContext',
+        '.QueryRowContext',
+        '.ExecContext',
+        '.PrepareContext',
+        '.QueryxContext',
+        '.SelectContext',
+        '.GetContext',
+      ],
+    },
+  ),
+  java: sqlSinks([
+    '.executeQuery',
+    '.executeUpdate',
+    '.executeLargeUpdate',
+    '.execute',
+    '.addBatch',
+    '.prepareStatement',
+    '.prepareCall',
+    '.createQuery',
+    '.createNativeQuery',
+    '.createSQLQuery',
+    '.query',
+    '.queryForObject',
+    '.queryForList',
+    '.queryForMap',
+    '.queryForRowSet',
+    '.update',
+    '.batchUpdate',
+  ]),
+  ruby: {
+    sinks: [
+      {
+        calls: [
+          '.execute',
+          '.exec_query',
+          '.exec_update',
+          '.exec_delete',
+          '.exec_insert',
+          '.find_by_sql',
+          '.select_all',
+          '.select_one',
+          '.select_value',
+          '.select_values',
+          '.select_rows',
+          '.count_by_sql',
+        ],
+        danger: 'sql',
+      },
+      { calls: RAILS_FRAGMENTS, danger: 'built-string' },
+    ],
+  },
+  php: sqlSinks(
+    [
+      '.query',
+      '.exec',
+      '.prepare',
+      '.mysql_query',
+      'DB.select',
+      'DB.insert',
+      'DB.update',
+      'DB.delete',
+      'DB.statement',
+      'DB.unprepared',
+      '.whereRaw',
+      '.selectRaw',
+      '.orderByRaw',
+      '.havingRaw',
+      'DB.raw',
+    ],
+    {
+      1: [
+        'mysqli_query',
+        'mysqli_real_query',
+        'mysqli_multi_query',
+        'pg_query',
+        'mysqli_prepare',
+        'pg_prepare',
+        'sqlsrv_query',
+      ],
+    },
+  ),
+  csharp: sqlSinks([
+    'new SqlCommand',
+    'new SqliteCommand',
+    'new NpgsqlCommand',
+    'new MySqlCommand',
+    'new OracleCommand',
+    'new OleDbCommand',
+    '.ExecuteSqlRaw',
+    '.ExecuteSqlRawAsync',
+    '.FromSqlRaw',
+    '.ExecuteSqlCommand',
+    '.SqlQuery',
+    '.Query',
+    '.QueryAsync',
+    '.QueryFirst',
+    '.QueryFirstOrDefault',
+    '.QuerySingle',
+    '.Execute',
+    '.ExecuteAsync',
+    '.ExecuteScalar',
+  ]),
+};
+
 export const noSqlStringBuilding: LineRule = {
   kind: 'line',
   id: 'no-sql-string-building',
@@ -49,8 +218,29 @@ export const noSqlStringBuilding: LineRule = {
   help: 'Pass values as parameters: placeholders ($1, ?, %s, :name) and a values argument, a tagged template (sql`…`), or a query builder. Identifiers (table, column names) come from an allow-list.',
   message:
     'This query builds its SQL from a value: if the value comes from input, that is SQL injection; use placeholders and pass the values separately.',
-  files: notTestCode((path) => isJavaScript(path) || isPython(path) || isGo(path) || isJvm(path)),
+  files: notTestCode(
+    (path) =>
+      isJavaScript(path) ||
+      isPython(path) ||
+      isGo(path) ||
+      isJvm(path) ||
+      isRuby(path) ||
+      isPhp(path) ||
+      isCSharp(path),
+  ),
   keywords: CALL_NAMES.map((name) => `${name}(`),
+  syntax: {
+    keywords: [
+      ...new Set(
+        Object.values(SQL_SYNTAX).flatMap((syntax) =>
+          syntax.sinks!.flatMap((sink) =>
+            sink.calls.map((call) => call.slice(call.lastIndexOf('.') + 1).replace(/^new /, '')),
+          ),
+        ),
+      ),
+    ],
+    languages: SQL_SYNTAX,
+  },
   reads: 'text',
   check(line) {
     const { text } = line;

@@ -1,0 +1,164 @@
+// The structural stage: the hunks of files in a language we parse, whose text has a keyword of the
+// file's syntax rules, are parsed by tree-sitter and searched for the rules' sinks and queries.
+// A finding is placed on an added line (the sink's, else the one that built its value); nothing is
+// reported on a statement the diff did not touch. A grammar that cannot be loaded, or a hunk that
+// takes too long to parse, leaves the file not analysed (named in the result), never the review.
+import type { Node, Query } from '@vscode/tree-sitter-wasm';
+import type { DiffIndex, IndexedFile } from '../diff/line-table.ts';
+import { ADDED } from '../diff/line-table.ts';
+import type { RawFinding } from '../finish.ts';
+import type { FilePlan } from '../plan.ts';
+import type { LineRule } from '../rules/rule.ts';
+import type { LoadedGrammar } from './grammars.ts';
+import { grammarFor } from './grammars.ts';
+import type { HunkSource } from './hunk-source.ts';
+import { hunkSource } from './hunk-source.ts';
+import type { SyntaxLanguage } from './languages.ts';
+import { PROFILES } from './languages.ts';
+import type { SyntaxHit } from './sinks.ts';
+import { sinkHits } from './sinks.ts';
+import { Bindings } from './string-parts.ts';
+
+/** The hunks of one file the stage parses, and the rules that read them. */
+export interface SyntaxTarget {
+  path: string;
+  language: SyntaxLanguage;
+  rules: readonly LineRule[];
+  hunks: HunkSource[];
+}
+
+/** A file the stage could not analyse, and why (the review goes on without it). */
+export interface NotAnalysed {
+  path: string;
+  reason: string;
+}
+
+/** A hunk taking longer than this to parse is left (a parse is linear; 1 MB takes ~0.3 s here). */
+const PARSE_BUDGET_MS = 5000;
+
+/** The file's hunks the plan's syntax rules read: those with an added line and one of their keywords. */
+export function syntaxTarget(diff: DiffIndex, file: IndexedFile, path: string, plan: FilePlan): SyntaxTarget | null {
+  if (!plan.language || plan.syntax.length === 0) return null;
+  const keywords = keywordPattern(plan.syntax);
+  const profile = PROFILES[plan.language];
+  const hunks: HunkSource[] = [];
+  const { start, end, kind } = diff.lines;
+  for (const hunk of file.hunks) {
+    let added = false;
+    for (let k = hunk.first; k < hunk.first + hunk.count && !added; k++) added = kind[k] === ADDED;
+    if (!added) continue;
+    const first = start[hunk.first]!;
+    const last = end[hunk.first + hunk.count - 1]!;
+    keywords.lastIndex = 0;
+    if (!keywords.test(diff.text.slice(first, last))) continue;
+    hunks.push(hunkSource(diff, hunk, profile));
+  }
+  return hunks.length > 0 ? { path, language: plan.language, rules: plan.syntax, hunks } : null;
+}
+
+const keywordPatterns = new WeakMap<readonly LineRule[], RegExp>();
+
+function keywordPattern(rules: readonly LineRule[]): RegExp {
+  let pattern = keywordPatterns.get(rules);
+  if (!pattern) {
+    const words = [...new Set(rules.flatMap((rule) => rule.syntax?.keywords ?? []))];
+    pattern = new RegExp(words.map((word) => word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'));
+    keywordPatterns.set(rules, pattern);
+  }
+  return pattern;
+}
+
+/** Parses the targets' hunks and runs their rules; findings go to `raw`. */
+export async function reviewSyntax(
+  targets: readonly SyntaxTarget[],
+  raw: RawFinding[],
+  check: () => void,
+): Promise<NotAnalysed[]> {
+  const notAnalysed: NotAnalysed[] = [];
+  for (const target of targets) {
+    check();
+    let grammar: LoadedGrammar;
+    try {
+      grammar = await grammarFor(target.language);
+    } catch (error) {
+      notAnalysed.push({ path: target.path, reason: `the ${target.language} grammar did not load (${String(error)})` });
+      continue;
+    }
+    for (const hunk of target.hunks) {
+      const deadline = performance.now() + PARSE_BUDGET_MS;
+      const tree = grammar.parser.parse(hunk.text, null, { progressCallback: () => performance.now() > deadline });
+      if (!tree) {
+        notAnalysed.push({ path: target.path, reason: `a hunk took more than ${PARSE_BUDGET_MS / 1000} s to parse` });
+        continue;
+      }
+      try {
+        findInTree(tree.rootNode, target, hunk, grammar, raw);
+      } finally {
+        tree.delete();
+      }
+    }
+  }
+  return notAnalysed;
+}
+
+function findInTree(
+  root: Node,
+  target: SyntaxTarget,
+  hunk: HunkSource,
+  grammar: LoadedGrammar,
+  raw: RawFinding[],
+): void {
+  const profile = PROFILES[target.language];
+  const calls = query(grammar, profile.calls)
+    .captures(root)
+    .filter((capture) => capture.name === 'call')
+    .map((capture) => capture.node);
+  const bindings = new Bindings(root, query(grammar, profile.assignments), profile);
+  for (const rule of target.rules) {
+    const syntax = rule.syntax?.languages[target.language];
+    if (!syntax) continue;
+    const hits: SyntaxHit[] = syntax.sinks ? sinkHits(calls, syntax.sinks, profile, bindings, root) : [];
+    if (syntax.query)
+      for (const capture of query(grammar, syntax.query).captures(root))
+        if (capture.name === 'finding')
+          hits.push({ rows: [capture.node.startPosition.row], node: capture.node, message: syntax.queryMessage });
+    for (const hit of hits) {
+      const finding = placed(hit, hunk, rule, target.path);
+      if (finding) raw.push(finding);
+    }
+  }
+}
+
+/** The finding on the first of the hit's rows the diff added, or null. */
+function placed(hit: SyntaxHit, hunk: HunkSource, rule: LineRule, path: string): RawFinding | null {
+  const row = hit.rows.map((r) => r - hunk.preludeRows).find((r) => r >= 0 && hunk.added[r] === 1);
+  if (row === undefined) return null;
+  const text = hunk.rows[row]!;
+  const start = hit.node.startPosition;
+  const onNodeRow = start.row - hunk.preludeRows === row;
+  const column = onNodeRow ? start.column + hunk.dedent : text.search(/\S|$/);
+  const end = hit.node.endPosition;
+  // 0-based, exclusive: the node's end on its row, else the row's
+  const endColumn = onNodeRow && end.row === start.row ? end.column + hunk.dedent : text.trimEnd().length;
+  return {
+    rule,
+    file: path,
+    line: hunk.lines[row]!,
+    column: column + 1,
+    endColumn: Math.max(endColumn, column + 1) + 1,
+    message: hit.message ?? rule.message,
+    text,
+    above: row > 0 ? hunk.rows[row - 1] : undefined,
+  };
+}
+
+const queries = new WeakMap<LoadedGrammar, Map<string, Query>>();
+
+/** The query compiled for the grammar, once. */
+function query(grammar: LoadedGrammar, source: string): Query {
+  let compiled = queries.get(grammar);
+  if (!compiled) queries.set(grammar, (compiled = new Map()));
+  let q = compiled.get(source);
+  if (!q) compiled.set(source, (q = new grammar.treeSitter.Query(grammar.language, source)));
+  return q;
+}

@@ -1,0 +1,206 @@
+// What a value is built from, read from the syntax tree: the literal text of its string parts and
+// the parts that are not constant (a variable, a call, an interpolation). A name is followed to
+// the values assigned to it earlier in the same function (or the same hunk, outside functions),
+// a few steps deep: `q = "SELECT … " + x` … `execute(q)`. Only what the diff shows is read.
+import type { Node, Query } from '@vscode/tree-sitter-wasm';
+import type { LanguageProfile } from './languages.ts';
+import { isCall } from './languages.ts';
+
+export interface Parts {
+  /** The literal text of the value's string parts, in order. */
+  literal: string;
+  /** The parts that are not constant. */
+  values: Node[];
+  /** Rows of the assignments the value was followed through (where it was built). */
+  builtAt: number[];
+}
+
+interface Binding {
+  value: Node;
+  start: number;
+  row: number;
+  scope: Node | null;
+}
+
+/** Names, values assigned to them, and the functions they live in, for one parsed hunk. */
+export class Bindings {
+  private readonly byName = new Map<string, Binding[]>();
+  private readonly profile: LanguageProfile;
+
+  constructor(root: Node, assignments: Query, profile: LanguageProfile) {
+    this.profile = profile;
+    for (const match of assignments.matches(root)) {
+      const name = match.captures.find((c) => c.name === 'name')?.node;
+      const value = match.captures.find((c) => c.name === 'value')?.node;
+      if (!name || !value || value.startIndex === name.startIndex) continue;
+      const list = this.byName.get(name.text) ?? [];
+      list.push({ value, start: value.startIndex, row: name.startPosition.row, scope: this.scopeOf(name) });
+      this.byName.set(name.text, list);
+    }
+  }
+
+  /** The innermost function around a node, or null (the hunk's top level). */
+  scopeOf(node: Node): Node | null {
+    for (let up = node.parent; up; up = up.parent) if (this.profile.functions.includes(up.type)) return up;
+    return null;
+  }
+
+  /** The values assigned to `name` before `at` in the scope `scope`. */
+  valuesOf(name: string, at: number, scope: Node | null): Binding[] {
+    return (this.byName.get(name) ?? []).filter((b) => b.start < at && sameNode(b.scope, scope));
+  }
+}
+
+function sameNode(a: Node | null, b: Node | null): boolean {
+  return a === b || (a !== null && b !== null && a.id === b.id);
+}
+
+/** How deep names are followed: q = a + b, a = "SELECT " + c … */
+const MAX_DEPTH = 4;
+/** Names written in capitals are constants by convention (TABLE, SQL_COLUMNS). */
+const CONSTANT_NAME = /^\$?[A-Z][A-Z0-9_]*$/;
+/** Calls that fill a format string with their other arguments (the format is the first, or the receiver). */
+const FORMAT_FIRST = /(?:^|\.)(?:Sprintf|sprintf|format|Format|vsprintf)$/;
+const FORMAT_RECEIVER = /\.(?:format|formatted)$/;
+/** Calls that wrap SQL text without changing it: SQLAlchemy's text(), Arel.sql, Sequel.lit, DB::raw. */
+const WRAPPER = /(?:^|\.)(?:text|sql|lit|raw|RawSQL)$/;
+const CONSTANT_TYPES = new Set([
+  'number',
+  'integer',
+  'float',
+  'int_literal',
+  'float_literal',
+  'decimal_integer_literal',
+  'integer_literal',
+  'real_literal',
+  'true',
+  'false',
+  'null',
+  'none',
+  'nil',
+  'boolean',
+  'boolean_literal',
+  'null_literal',
+]);
+
+export function partsOf(node: Node, profile: LanguageProfile, bindings: Bindings, depth = 0): Parts {
+  const parts: Parts = { literal: '', values: [], builtAt: [] };
+  collect(node, profile, bindings, depth, parts);
+  return parts;
+}
+
+function collect(node: Node, profile: LanguageProfile, bindings: Bindings, depth: number, out: Parts): void {
+  const type = node.type;
+  if (profile.strings.includes(type)) {
+    collectString(node, profile, bindings, depth, out);
+    return;
+  }
+  if (CONSTANT_TYPES.has(type)) return;
+  if (type === 'parenthesized_expression' || type === profile.argument) {
+    for (const child of node.namedChildren) if (child) collect(child, profile, bindings, depth, out);
+    return;
+  }
+  const concat = profile.concat.find((c) => c.type === type);
+  const operator = concat && node.childForFieldName('operator')?.type;
+  if (concat && operator && concat.operators.includes(operator)) {
+    const left = node.childForFieldName('left');
+    const right = node.childForFieldName('right');
+    if (left) collect(left, profile, bindings, depth, out);
+    if (right) collect(right, profile, bindings, depth, out);
+    return;
+  }
+  if (isCall(profile, type) && collectFormat(node, profile, bindings, depth, out)) return;
+  if (type === 'identifier' || type === 'variable_name') {
+    if (CONSTANT_NAME.test(node.text)) return;
+    const assigned = depth < MAX_DEPTH ? bindings.valuesOf(node.text, node.startIndex, bindings.scopeOf(node)) : [];
+    if (assigned.length === 0) {
+      out.values.push(node);
+      return;
+    }
+    for (const binding of assigned) {
+      const before = out.values.length;
+      collect(binding.value, profile, bindings, depth + 1, out);
+      if (out.values.length > before || out.literal.length > 0) out.builtAt.push(binding.row);
+    }
+    return;
+  }
+  out.values.push(node);
+}
+
+function collectString(node: Node, profile: LanguageProfile, bindings: Bindings, depth: number, out: Parts): void {
+  const children = node.namedChildren.filter((child) => child !== null);
+  if (children.length === 0) {
+    out.literal += node.text.replace(/^[@$a-zA-Z]*("""|'''|["'`])|("""|'''|["'`])$/g, '');
+    return;
+  }
+  for (const child of children) {
+    if (profile.stringText.includes(child.type)) out.literal += child.text;
+    else if (profile.strings.includes(child.type)) collectString(child, profile, bindings, depth, out);
+    else if (!profile.stringMarks.includes(child.type)) collectInterpolation(child, profile, bindings, depth, out);
+  }
+}
+
+/** An interpolation's expression: constant if it is, followed if it is a name. */
+function collectInterpolation(
+  node: Node,
+  profile: LanguageProfile,
+  bindings: Bindings,
+  depth: number,
+  out: Parts,
+): void {
+  const inner = node.namedChildren.filter(
+    (child) => child !== null && !['interpolation_brace', 'format_specifier', 'type_conversion'].includes(child.type),
+  );
+  if (inner.length === 1 && inner[0]) {
+    const literal = out.literal;
+    collect(inner[0], profile, bindings, depth, out);
+    // text inside an interpolation is not the query's text
+    out.literal = literal;
+  } else out.values.push(node);
+}
+
+/** `fmt.Sprintf("… %s", x)`, `"…{}".format(x)`, `String.format(…)`: the format's text and the other arguments. */
+function collectFormat(node: Node, profile: LanguageProfile, bindings: Bindings, depth: number, out: Parts): boolean {
+  const args = argumentsOf(node, profile);
+  const callee = calleeText(node);
+  if (FORMAT_RECEIVER.test(callee)) {
+    const receiver = (node.childForFieldName('function') ?? node).childForFieldName('object');
+    if (receiver && profile.strings.includes(receiver.type)) {
+      collectString(receiver, profile, bindings, depth, out);
+      for (const arg of args) collect(arg, profile, bindings, depth, out);
+      return true;
+    }
+  }
+  if ((FORMAT_FIRST.test(callee) || WRAPPER.test(callee)) && args[0]) {
+    for (const arg of args) collect(arg, profile, bindings, depth, out);
+    return true;
+  }
+  return false;
+}
+
+/** The callee as written, without spaces: `cursor.execute`, `new Function`, `fmt.Sprintf`. */
+export function calleeText(call: Node): string {
+  const args = call.namedChildren.findLast((child) => child?.type.includes('argument'));
+  const end = args ? args.startIndex - call.startIndex : call.text.length;
+  return call.text
+    .slice(0, end)
+    .replace(/\s+/g, ' ')
+    .replace(/ ?([.:>-]) ?/g, '$1')
+    .trim();
+}
+
+/** The arguments of a call, unwrapped (positional and keyword alike). */
+export function argumentsOf(call: Node, profile: LanguageProfile): Node[] {
+  const list = call.namedChildren.findLast((child) => child?.type.includes('argument'));
+  if (!list) return [];
+  return (
+    list.namedChildren
+      // a block passed on (Ruby's &block) is code, not data
+      .filter((child): child is Node => child !== null && child.type !== 'comment' && child.type !== 'block_argument')
+      .map((child) => {
+        if (child.type === profile.argument) return child.namedChildren.at(-1) ?? child;
+        if (child.type === 'keyword_argument') return child.childForFieldName('value') ?? child;
+        return child;
+      })
+  );
+}

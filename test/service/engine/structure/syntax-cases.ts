@@ -1,0 +1,310 @@
+// Firing and not-firing cases of the rules the structural stage reads, written here: whole new
+// files of several lines, each with the lines the rule must report (none: it must stay quiet).
+// Read by syntax-rules.test.ts.
+export interface SyntaxCase {
+  path: string;
+  code: string;
+  /** New-file lines the rule reports. */
+  lines: number[];
+}
+
+export const SYNTAX_CASES: Record<string, SyntaxCase[]> = {
+  'no-sql-string-building': [
+    // built into a variable, executed later: reported on the call
+    {
+      path: 'app/users.py',
+      code: `def find(cur, name):
+    q = "SELECT * FROM users WHERE name = '%s'" % name
+    log.debug("finding")
+    cur.execute(q)`,
+      lines: [4],
+    },
+    {
+      path: 'app/users.py',
+      code: `def find(cur, name):
+    sql = f"""
+        SELECT *
+        FROM users
+        WHERE name = '{name}'
+    """
+    return cur.execute(sql).fetchall()`,
+      lines: [7],
+    },
+    {
+      path: 'app/report.py',
+      code: `def report(cur, table):
+    query = "SELECT count(*) FROM {}".format(table)
+    cur.execute(query)`,
+      lines: [3],
+    },
+    {
+      path: 'src/users.ts',
+      code: `export async function find(db: Pool, id: string) {
+  const sql = \`SELECT *
+    FROM users
+    WHERE id = \${id}\`;
+  return db.query(sql);
+}`,
+      lines: [5],
+    },
+    {
+      path: 'src/list.js',
+      code: `async function list(knex, sort) {
+  return knex.raw("SELECT * FROM items ORDER BY " + sort);
+}`,
+      lines: [2],
+    },
+    {
+      path: 'pkg/users/find.go',
+      code: `func Find(ctx context.Context, db *sql.DB, id string) (*sql.Rows, error) {
+	q := fmt.Sprintf("SELECT * FROM users WHERE id = '%s'", id)
+	return db.QueryContext(ctx, q)
+}`,
+      lines: [3],
+    },
+    {
+      path: 'src/main/java/app/Users.java',
+      code: `class Users {
+  ResultSet find(Statement stmt, String name) throws SQLException {
+    String q = "SELECT * FROM users WHERE name = '";
+    q += name + "'";
+    return stmt.executeQuery(q);
+  }
+}`,
+      lines: [5],
+    },
+    {
+      path: 'src/main/java/app/Orders.java',
+      code: `class Orders {
+  List<Order> byStatus(JdbcTemplate jdbc, String status) {
+    return jdbc.query(String.format("SELECT * FROM orders WHERE status = '%s'", status), mapper);
+  }
+}`,
+      lines: [3],
+    },
+    {
+      path: 'app/models/user.rb',
+      code: `class User < ApplicationRecord
+  def self.named(name)
+    where("name = '#{name}'")
+  end
+end`,
+      lines: [3],
+    },
+    {
+      path: 'app/controllers/search_controller.rb',
+      code: `class SearchController < ApplicationController
+  def index
+    sql = "SELECT * FROM posts WHERE title LIKE '%#{params[:q]}%'"
+    @posts = ActiveRecord::Base.connection.execute(sql)
+  end
+end`,
+      lines: [4],
+    },
+    {
+      path: 'public/user.php',
+      code: `<?php
+$id = $_GET['id'];
+$sql = "SELECT * FROM users WHERE id = " . $id;
+$result = mysqli_query($conn, $sql);`,
+      lines: [4],
+    },
+    {
+      path: 'src/Data/Users.cs',
+      code: `class Users {
+  public SqlDataReader Find(SqlConnection conn, string name) {
+    var cmd = new SqlCommand($"SELECT * FROM users WHERE name = '{name}'", conn);
+    return cmd.ExecuteReader();
+  }
+}`,
+      lines: [3],
+    },
+    // parameterised, constant, allow-listed, numeric: quiet
+    {
+      path: 'app/users.py',
+      code: `def find(cur, name):
+    cur.execute("SELECT * FROM users WHERE name = %s", (name,))`,
+      lines: [],
+    },
+    {
+      path: 'app/users.py',
+      code: `def find_many(cur, ids):
+    marks = ",".join(["%s"] * len(ids))
+    cur.execute("SELECT * FROM users WHERE id IN (" + marks + ")", ids)`,
+      lines: [],
+    },
+    {
+      path: 'app/users.py',
+      code: `SORTABLE = ("name", "created_at")
+
+def listed(cur, sort):
+    if sort not in SORTABLE:
+        raise ValueError(sort)
+    cur.execute("SELECT * FROM users ORDER BY " + sort)`,
+      lines: [],
+    },
+    {
+      path: 'src/users.ts',
+      code: `export async function find(db: Pool, id: string) {
+  const sql = 'SELECT * FROM users WHERE id = $1';
+  return db.query(sql, [id]);
+}`,
+      lines: [],
+    },
+    {
+      path: 'src/users.ts',
+      code: `export function sorted(db: Pool, column: string) {
+  if (!['name', 'age'].includes(column)) throw new Error('bad column');
+  return db.query(\`SELECT * FROM users ORDER BY \${column}\`);
+}`,
+      lines: [],
+    },
+    {
+      path: 'src/search.ts',
+      code: `export function search(index: Index, term: string) {
+  return index.query(\`\${term}*\`);
+}`,
+      lines: [],
+    },
+    {
+      path: 'pkg/users/find.go',
+      code: `func Find(ctx context.Context, db *sql.DB, id string) (*sql.Rows, error) {
+	return db.QueryContext(ctx, "SELECT * FROM users WHERE id = $1", id)
+}`,
+      lines: [],
+    },
+    {
+      path: 'pkg/users/page.go',
+      code: `func Page(db *sql.DB, limit int) (*sql.Rows, error) {
+	q := "SELECT * FROM users LIMIT " + strconv.Itoa(limit)
+	return db.Query(q)
+}`,
+      lines: [],
+    },
+    {
+      path: 'src/main/java/app/Users.java',
+      code: `class Users {
+  ResultSet find(Connection conn, String name) throws SQLException {
+    PreparedStatement ps = conn.prepareStatement("SELECT * FROM users WHERE name = ?");
+    ps.setString(1, name);
+    return ps.executeQuery();
+  }
+}`,
+      lines: [],
+    },
+    {
+      path: 'app/models/user.rb',
+      code: `class User < ApplicationRecord
+  def self.named(name)
+    where(name: name).or(where("nickname = ?", name))
+  end
+end`,
+      lines: [],
+    },
+    {
+      path: 'public/user.php',
+      code: `<?php
+$stmt = $pdo->prepare("SELECT * FROM users WHERE id = ?");
+$stmt->execute([$_GET['id']]);`,
+      lines: [],
+    },
+    {
+      path: 'src/Data/Users.cs',
+      code: `class Users {
+  public SqlDataReader Find(SqlConnection conn, string name) {
+    var cmd = new SqlCommand("SELECT * FROM users WHERE name = @name", conn);
+    cmd.Parameters.AddWithValue("@name", name);
+    return cmd.ExecuteReader();
+  }
+}`,
+      lines: [],
+    },
+    // tests are not read
+    {
+      path: 'tests/test_users.py',
+      code: `def test_find(cur):
+    cur.execute("SELECT * FROM users WHERE name = '%s'" % "x")`,
+      lines: [],
+    },
+  ],
+  'no-eval': [
+    { path: 'src/calc.js', code: `export function calc(expr) {\n  return eval(expr);\n}`, lines: [2] },
+    { path: 'src/tpl.ts', code: `const render = new Function('data', \`return \\\`\${source}\\\`\`);`, lines: [1] },
+    { path: 'src/sandbox.js', code: `const vm = require('vm');\nvm.runInNewContext(code, { console });`, lines: [2] },
+    { path: 'tools/run.py', code: `def run(source):\n    exec(source, {})`, lines: [2] },
+    { path: 'tools/calc.py', code: `def calc(expr):\n    return eval(expr)`, lines: [2] },
+    { path: 'lib/dsl.rb', code: `class Dsl\n  def load(text)\n    instance_eval(text)\n  end\nend`, lines: [3] },
+    { path: 'lib/calc.rb', code: `def calc(expr)\n  eval(expr)\nend`, lines: [2] },
+    {
+      path: 'lib/calc.php',
+      code: `<?php\nfunction calc($expr) {\n  return eval('return ' . $expr . ';');\n}`,
+      lines: [3],
+    },
+    {
+      path: 'src/run.ts',
+      code: `export function run(code: string) {\n  const script = code.trim();\n  return eval(script);\n}`,
+      lines: [3],
+    },
+    {
+      path: 'tools/run.py',
+      code: `def run(path):\n    with open(path) as f:\n        code = f.read()\n    exec(compile(code, path, "exec"))`,
+      lines: [4],
+    },
+    { path: 'src/calc.js', code: `const two = eval("1 + 1");`, lines: [] },
+    { path: 'src/redis.js', code: `await redis.eval(script, 1, key);`, lines: [] },
+    { path: 'src/page.ts', code: `await page.evaluate(() => document.title);`, lines: [] },
+    { path: 'tools/run.py', code: `exec("import sys")`, lines: [] },
+    { path: 'tools/model.py', code: `model.eval()`, lines: [] },
+    {
+      path: 'lib/dsl.rb',
+      code: `class Dsl\n  def configure(&block)\n    instance_eval(&block)\n  end\nend`,
+      lines: [],
+    },
+    { path: 'lib/dsl.rb', code: `Foo.class_eval do\n  attr_reader :x\nend`, lines: [] },
+    { path: 'lib/calc.php', code: `<?php\n$r = $this->evaluate($expr);`, lines: [] },
+    { path: 'src/fn.ts', code: `const f = new Function('a', 'b', 'return a + b');`, lines: [] },
+    { path: 'src/cursor.py', code: `cursor.execute("SELECT 1")`, lines: [] },
+  ],
+  'no-pickle-loads': [
+    { path: 'app/cache.py', code: `import pickle\n\ndef load(blob):\n    return pickle.loads(blob)`, lines: [4] },
+    { path: 'app/cache.py', code: `import cPickle\nobj = cPickle.load(open(path, "rb"))`, lines: [2] },
+    { path: 'app/store.py', code: `import shelve\ndb = shelve.open(path)`, lines: [2] },
+    { path: 'app/frame.py', code: `import pandas as pd\ndf = pd.read_pickle(upload)`, lines: [2] },
+    { path: 'app/session.rb', code: `def restore(cookie)\n  Marshal.load(Base64.decode64(cookie))\nend`, lines: [2] },
+    { path: 'public/session.php', code: `<?php\n$prefs = unserialize($_COOKIE['prefs']);`, lines: [2] },
+    {
+      path: 'src/Session.cs',
+      code: `class S {\n  object Read(Stream s) {\n    var f = new BinaryFormatter();\n    return f.Deserialize(s);\n  }\n}`,
+      lines: [3],
+    },
+    {
+      path: 'src/main/java/app/Session.java',
+      code: `class Session {\n  Object read(InputStream in) throws Exception {\n    ObjectInputStream ois = new ObjectInputStream(in);\n    return ois.readObject();\n  }\n}`,
+      lines: [3],
+    },
+    {
+      path: 'src/main/java/app/Config.java',
+      code: `class Config {\n  Object read(String xml) {\n    return xstream.fromXML(xml);\n  }\n}`,
+      lines: [3],
+    },
+    { path: 'app/model.py', code: `import dill\nmodel = dill.loads(payload)`, lines: [2] },
+    { path: 'app/cache.py', code: `import json\nobj = json.loads(blob)`, lines: [] },
+    { path: 'app/store.py', code: `data = yaml.safe_load(stream)`, lines: [] },
+    { path: 'app/cache.py', code: `blob = pickle.dumps(obj)`, lines: [] },
+    { path: 'app/session.rb', code: `data = JSON.parse(cookie)`, lines: [] },
+    { path: 'app/session.rb', code: `blob = Marshal.dump(obj)`, lines: [] },
+    { path: 'public/session.php', code: `<?php\n$prefs = json_decode($_COOKIE['prefs'], true);`, lines: [] },
+    { path: 'public/session.php', code: `<?php\n$defaults = unserialize('a:0:{}');`, lines: [] },
+    {
+      path: 'src/Session.cs',
+      code: `class S {\n  T Read<T>(string s) => JsonSerializer.Deserialize<T>(s);\n}`,
+      lines: [],
+    },
+    {
+      path: 'src/main/java/app/Session.java',
+      code: `class Session {\n  Object read(String s) throws Exception {\n    return mapper.readValue(s, Session.class);\n  }\n}`,
+      lines: [],
+    },
+    { path: 'tests/fixtures/cache.py', code: `obj = pickle.loads(blob)`, lines: [] },
+  ],
+};

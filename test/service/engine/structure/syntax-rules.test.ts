@@ -1,0 +1,92 @@
+// The rules the structural stage reads, on whole files and on hunks that show only part of one:
+// firing and not-firing cases (syntax-cases.ts), where a finding is placed, and what happens to a
+// hunk the stage cannot read.
+import { describe, expect, it } from 'vitest';
+import { modifiedFileDiff, newFileDiff, reviewDiff } from '../review-helpers.ts';
+import { SYNTAX_CASES } from './syntax-cases.ts';
+
+async function linesOf(ruleId: string, diff: string): Promise<number[]> {
+  const { findings } = await reviewDiff(diff);
+  return findings.filter((f) => f.rule_id === ruleId).map((f) => f.line);
+}
+
+describe('rules read from the syntax tree', () => {
+  for (const [ruleId, cases] of Object.entries(SYNTAX_CASES)) {
+    describe(ruleId, () => {
+      it('has at least 10 firing and 10 quiet cases in at least 3 languages', () => {
+        expect(cases.filter((c) => c.lines.length > 0).length).toBeGreaterThanOrEqual(10);
+        expect(cases.filter((c) => c.lines.length === 0).length).toBeGreaterThanOrEqual(10);
+        expect(new Set(cases.map((c) => c.path.slice(c.path.lastIndexOf('.')))).size).toBeGreaterThanOrEqual(3);
+      });
+      it.each(cases.map((c) => [c.path, c.code.split('\n')[0], c] as const))('%s: %s…', async (_path, _first, c) => {
+        expect(await linesOf(ruleId, newFileDiff(c.path, c.code.split('\n')))).toEqual(c.lines);
+      });
+    });
+  }
+});
+
+describe('placement within what the diff shows', () => {
+  const rule = 'no-sql-string-building';
+  it('reports on the added line that built the query when the call was already there', async () => {
+    const diff = modifiedFileDiff(
+      'app/users.py',
+      ['def find(cur, name):'],
+      ['    q = "SELECT * FROM users WHERE name = \'%s\'" % name', '    cur.execute(q)'],
+    );
+    expect(await linesOf(rule, diff)).toEqual([3]);
+    const contextCall = [
+      'diff --git a/app/users.py b/app/users.py',
+      '--- a/app/users.py',
+      '+++ b/app/users.py',
+      '@@ -1,3 +1,3 @@',
+      ' def find(cur, name):',
+      '-    q = "SELECT * FROM users WHERE name = %s"',
+      '+    q = "SELECT * FROM users WHERE name = \'%s\'" % name',
+      '     cur.execute(q)',
+      '',
+    ].join('\n');
+    expect(await linesOf(rule, contextCall)).toEqual([2]);
+  });
+
+  it('reports nothing on a statement the diff did not touch', async () => {
+    const diff = [
+      'diff --git a/app/users.py b/app/users.py',
+      '--- a/app/users.py',
+      '+++ b/app/users.py',
+      '@@ -1,3 +1,4 @@',
+      ' def find(cur, name):',
+      '     q = "SELECT * FROM users WHERE name = \'%s\'" % name',
+      '+    log.info("finding a user")',
+      '     cur.execute(q)',
+      '',
+    ].join('\n');
+    expect(await linesOf(rule, diff)).toEqual([]);
+  });
+
+  it('reads a hunk that starts inside a function, and one cut mid-string', async () => {
+    const inside = modifiedFileDiff(
+      'pkg/users/find.go',
+      ['\tdefer rows.Close()'],
+      ['\tq := "DELETE FROM users WHERE id = " + id', '\tdb.Exec(q)'],
+    );
+    expect(await linesOf(rule, inside)).toEqual([3]);
+    const cut = modifiedFileDiff(
+      'src/users.ts',
+      ['    WHERE id = 1`;'],
+      ['  db.query("SELECT * FROM t WHERE a = " + a);'],
+    );
+    expect(await linesOf(rule, cut)).toEqual([2]);
+  });
+
+  it('places the finding at the call, columns in the line as the diff has it', async () => {
+    const { findings } = await reviewDiff(
+      newFileDiff('app/users.py', [
+        'class Users:',
+        '    def find(self, cur, name):',
+        '        cur.execute("SELECT * FROM t WHERE a = " + name)',
+      ]),
+    );
+    const found = findings.find((f) => f.rule_id === rule);
+    expect(found).toMatchObject({ line: 3, start_column: 9 });
+  });
+});
