@@ -14,8 +14,10 @@ import type { SecretLintCoreConfig } from '@secretlint/types';
 import { isFixture, isTestFile } from './files.ts';
 import { commentSyntaxOf, lexLine } from './lexer.ts';
 import type { ScanFinding, ScanRule } from './rule.ts';
+import { githubOrNpmChecksum } from './secrets/checksums.ts';
 import {
   credentialFormats,
+  failedChecksumMessage,
   SECRET_HELP,
   SECRET_RULE_ID,
   SECRET_SUMMARY,
@@ -27,6 +29,7 @@ import { noEnvFile } from './secrets/env-file.ts';
 import { kubernetesSecretData } from './secrets/kubernetes-secret.ts';
 import {
   fakeNameEnd,
+  isDocumentation,
   isDocumentedSample,
   isPlaceholderCredential,
   isPlaceholderSecret,
@@ -155,13 +158,17 @@ async function scanFile(path: string, lines: readonly string[]): Promise<ScanFin
       const { code, fakeNameEnd } = lineFacts(index);
       if (isQuotedSource(text, code, from - start, to - start) || fakeNameEnd <= from - start) continue;
     }
+    // GitHub's and npm's tokens carry a checksum: one that fails was made up (an example in documentation).
+    const checksumHolds = githubOrNpmChecksum(part);
+    if (checksumHolds === false && isDocumentation(path)) continue;
+    const kind = presetKind(message.ruleId, message.messageId, matched);
     const end = Math.min(to, start + text.length) - start;
     findings.push({
       index,
       column: from - start + 1,
       endColumn: end + 1,
       secret: { start: from - start, end },
-      message: secretMessage(presetKind(message.ruleId, message.messageId, matched)),
+      message: checksumHolds === false ? failedChecksumMessage(kind) : secretMessage(kind),
     });
   }
   return findings;

@@ -41,6 +41,8 @@ export interface DetectedCredential {
   format: CredentialFormat;
   start: number;
   end: number;
+  /** The value fails the format's checksum: made up or altered (reported outside documentation only). */
+  checksumFails?: true;
 }
 
 /** Finds credentials of `formats` on one line of `path`: the first one, or null. */
@@ -146,6 +148,8 @@ function tryFormat(format: CredentialFormat, text: string, at: number, path: str
   if (format.accepts && !format.accepts(secret, m)) return null;
   const allow = format.allowlist;
   if (allow?.regexes.some((regex) => regex.test(allow.target === 'match' ? m[0] : secret))) return null;
+  if (format.checksum && !format.checksum(secret))
+    return isDocumentation(path) ? null : { format, start, end, checksumFails: true };
   return { format, start, end };
 }
 
@@ -171,6 +175,11 @@ export function secretMessage(kind: string): string {
   return `${withArticle(kind)[0]!.toUpperCase()}${withArticle(kind).slice(1)} was added; remove it, rotate it, and load it from the environment or a secret store.`;
 }
 
+/** The message for a value whose checksum does not hold: every issued one holds, so it is most likely made up. */
+export function failedChecksumMessage(kind: string): string {
+  return `${withArticle(kind)[0]!.toUpperCase()}${withArticle(kind).slice(1)} whose checksum does not hold was added; it is most likely made up, but if it is real, remove it, rotate it, and load it from the environment or a secret store.`;
+}
+
 export const credentialFormats: LineRule = {
   kind: 'line',
   id: SECRET_RULE_ID,
@@ -188,7 +197,7 @@ export const credentialFormats: LineRule = {
     return {
       column: found.start + 1,
       endColumn: found.end + 1,
-      message: secretMessage(found.format.kind),
+      message: found.checksumFails ? failedChecksumMessage(found.format.kind) : secretMessage(found.format.kind),
       secret: { start: found.start, end: found.end },
       ...(found.format.generic ? { generic: true } : {}),
     };

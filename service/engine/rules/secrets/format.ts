@@ -22,6 +22,12 @@ export interface CredentialFormat {
   wordStart: boolean;
   /** A further test of the secret (a JWT's claims, the name it is assigned to); false: not this credential. */
   accepts?: (secret: string, match: RegExpExecArray) => boolean;
+  /**
+   * The check digits or structure the provider builds into every credential it issues
+   * (checksums.ts). A value that fails it was made up or altered: not reported in documentation,
+   * where it is an example; elsewhere reported, saying that its checksum does not hold.
+   */
+  checksum?: (secret: string) => boolean;
   /** The character before the keyword must pass this (a connection string's `;` or `?`). */
   before?: RegExp;
   /** Which files the format is looked for in (default: all the rule reads). */
@@ -66,6 +72,7 @@ export function escapeRegExp(literal: string): string {
 interface Options {
   entropy?: number;
   accepts?: (secret: string, match: RegExpExecArray) => boolean;
+  checksum?: (secret: string) => boolean;
   /** Extra regex flags ('i'). */
   flags?: string;
   uniformRunsAllowed?: boolean;
@@ -98,6 +105,7 @@ export function prefixed(
     wordStart: options.wordStart ?? true,
     distinctive: true,
     ...(options.accepts ? { accepts: options.accepts } : {}),
+    ...(options.checksum ? { checksum: options.checksum } : {}),
     ...(options.uniformRunsAllowed ? { uniformRunsAllowed: true } : {}),
     ...(options.allowlist ? { allowlist: options.allowlist } : {}),
   };

@@ -12,7 +12,8 @@
 // added line the line rules could report.
 import type { CredentialFormat } from './format.ts';
 import { named, prefixed } from './format.ts';
-import { privilegedJwt } from './jwt.ts';
+import { bech32Holds, isBase64Json, pypiMacaroonHolds } from './checksums.ts';
+import { isJwtStructured, privilegedJwt } from './jwt.ts';
 import { CONTEXT_FORMATS } from './context-formats.ts';
 import { CREDENTIAL_FILE_FORMATS } from './credential-files.ts';
 import { NAMED_VALUES } from './named-values.ts';
@@ -31,7 +32,9 @@ const PREFIXED: CredentialFormat[] = [
     { entropy: 3.8 },
   ),
   prefixed('adobe-client-secret', 'Adobe client secret', ['p8e-'], '[A-Za-z0-9]{32}', { entropy: 2 }),
-  prefixed('age-secret-key', 'age secret key', ['AGE-SECRET-KEY-1'], '[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}'),
+  prefixed('age-secret-key', 'age secret key', ['AGE-SECRET-KEY-1'], '[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}', {
+    checksum: bech32Holds,
+  }),
   // pat, 14 letters and digits, a dot and 64 hex digits: the shape Airtable documents for its personal access tokens.
   prefixed('airtable-personal-access-token', 'Airtable personal access token', ['pat'], `${ALNUM}{14}\\.${HEX}{64}`, {
     entropy: 3,
@@ -116,7 +119,11 @@ const PREFIXED: CredentialFormat[] = [
     entropy: 3,
     wordStart: false,
   }),
-  prefixed('grafana-api-key', 'Grafana API key', ['eyJrIjoi'], `${ALNUM}{70,400}={0,3}`, { entropy: 3 }),
+  // base64 of {"k":"…","n":"…","id":…}: standard base64, so + and / too.
+  prefixed('grafana-api-key', 'Grafana API key', ['eyJrIjoi'], '[A-Za-z0-9+/]{70,400}={0,3}', {
+    entropy: 3,
+    checksum: isBase64Json,
+  }),
   prefixed('harness-api-key', 'Harness API key', ['pat.', 'sat.'], `[\\w-]{22}\\.${ALNUM}{24}\\.${ALNUM}{20}`, {
     entropy: 3,
   }),
@@ -139,7 +146,17 @@ const PREFIXED: CredentialFormat[] = [
   prefixed('postman-api-token', 'Postman API key', ['PMAK-'], `${HEX}{24}-${HEX}{34}`, { entropy: 3 }),
   prefixed('prefect-api-token', 'Prefect API key', ['pnu_'], `${ALNUM}{36}`, { entropy: 2 }),
   prefixed('pulumi-api-token', 'Pulumi access token', ['pul-'], `${HEX}{40}`, { entropy: 2 }),
-  prefixed('pypi-upload-token', 'PyPI upload token', ['pypi-AgEIcHlwaS5vcmc'], '[\\w-]{50,1000}', { entropy: 3 }),
+  // A macaroon whose location is pypi.org or test.pypi.org (base64 AgEIcHlwaS5vcmc, AgENdGVzdC5weXBpLm9yZw).
+  prefixed(
+    'pypi-upload-token',
+    'PyPI upload token',
+    ['pypi-AgEIcHlwaS5vcmc', 'pypi-AgENdGVzdC5weXBpLm9yZw'],
+    '[\\w-]{50,1000}',
+    {
+      entropy: 3,
+      checksum: pypiMacaroonHolds,
+    },
+  ),
   prefixed('readme-api-token', 'ReadMe API key', ['rdme_'], '[a-z0-9]{70}', { entropy: 2 }),
   prefixed('rubygems-api-token', 'RubyGems API key', ['rubygems_'], `${HEX}{48}`, { entropy: 2 }),
   prefixed('scalingo-api-token', 'Scalingo API token', ['tk-us-'], '[\\w-]{48}', { entropy: 2 }),
@@ -152,7 +169,8 @@ const PREFIXED: CredentialFormat[] = [
     'Sentry organization token',
     ['sntrys_eyJpYXQiO'],
     '[A-Za-z0-9+/]{10,400}={0,2}_[A-Za-z0-9+/]{43}',
-    { entropy: 4.5 },
+    // sntrys_, base64 of its JSON claims, _, the secret
+    { entropy: 4.5, checksum: (token) => isBase64Json(token.slice('sntrys_'.length, token.lastIndexOf('_'))) },
   ),
   prefixed('sentry-user-token', 'Sentry user token', ['sntryu_'], `${HEX}{64}`, { entropy: 3.5 }),
   prefixed('settlemint-access-token', 'SettleMint access token', ['sm_aat_', 'sm_pat_', 'sm_sat_'], `${ALNUM}{16}`, {
@@ -226,7 +244,7 @@ const PREFIXED: CredentialFormat[] = [
     'JSON Web Token with a privileged role',
     ['eyJhbGciOi', 'eyJ0eXAiOi', 'eyJraWQiOi'],
     '[\\w-]{0,2000}\\.eyJ[\\w-]{10,4000}\\.[\\w-]{20,1000}',
-    { accepts: privilegedJwt },
+    { accepts: (token) => isJwtStructured(token) && privilegedJwt(token) },
   ),
 ];
 

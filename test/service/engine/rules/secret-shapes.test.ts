@@ -2,6 +2,7 @@
 // that only the shape can find it), private keys inline in strings, connection URLs of any
 // scheme, and the gates that keep placeholders out: periodic bodies, low entropy, public values.
 import { describe, expect, it } from 'vitest';
+import { checksummedToken } from '../../../fixtures/secrets/tokens.ts';
 import { findings } from '../review-helpers.ts';
 
 const HEX32 = '3f9a0c7e5b1d4f2a8c6e0b9d7f1a3c5e';
@@ -164,7 +165,8 @@ describe('secret: placeholders among secretlint findings', () => {
   });
 
   it('names the kind as the own formats do', async () => {
-    expect(await secretMessages('src/a.ts', ['const k = "ghp_aB3dE5fG7hJ9kL1mN2pQ4rS6tU8vW0xY2zA4";'])).toEqual([
+    const github = checksummedToken('ghp_', 'aB3dE5fG7hJ9kL1mN2pQ4rS6tU8vW0');
+    expect(await secretMessages('src/a.ts', [`const k = "${github}";`])).toEqual([
       '1: secret: A GitHub personal access token was added; remove it, rotate it, and load it from the environment or a secret store.',
     ]);
     const [stripe] = await secretMessages('src/a.ts', [`const k = "sk_live_${B64.slice(0, 40)}";`]);

@@ -5,6 +5,7 @@ import { createHash } from 'node:crypto';
 import { creator as recommendedPreset } from '@secretlint/secretlint-rule-preset-recommend';
 import { describe, expect, it } from 'vitest';
 import { PRESET_NEEDLES, UNKNOWN_PRESET_RULES } from '../../../../service/engine/rules/secrets.ts';
+import { checksummedToken } from '../../../fixtures/secrets/tokens.ts';
 import { randomSource } from '../../../support/random-text.ts';
 import { findings } from '../review-helpers.ts';
 
@@ -107,7 +108,7 @@ const SAMPLES: Record<string, Sample[]> = {
     {
       name: 'npm access token',
       path: '.github/release.env.ts',
-      lines: [`export const NPM_TOKEN = "npm_${token(ALNUM, 36)}";`],
+      lines: [`export const NPM_TOKEN = "${checksummedToken('npm_', token(ALNUM, 36))}";`],
       secret: 'npm_',
       rule: 'secret',
     },
@@ -187,7 +188,7 @@ const SAMPLES: Record<string, Sample[]> = {
     {
       name: 'personal access token',
       path: 'src/gh.ts',
-      lines: [`const token = "ghp_${token(ALNUM, 36)}";`],
+      lines: [`const token = "${checksummedToken('ghp_', token(ALNUM, 36))}";`],
       secret: 'ghp_',
       rule: 'secret',
     },
