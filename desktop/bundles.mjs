@@ -3,7 +3,7 @@
 //   service-launcher.js          the built-in service, loaded by main.js only when chosen
 //   worker.js, review-worker.js  piscina's worker and the review worker, beside the service
 //   grammars/                    tree-sitter's runtime and grammars, for the service's structural stage
-//   renderer/                    index.html, renderer.js, renderer.css (the UI, for the browser)
+//   renderer/                    index.html, icon.svg, renderer.js, renderer.css (the UI, for the browser)
 //   package.json                 {"main": "main.js", "type": "commonjs"}: `electron dist/desktop`
 // Tests build the same bundles into a temp folder with desktopBundles(outdir).
 import { copyFile, mkdir, writeFile } from 'node:fs/promises';
@@ -25,7 +25,10 @@ export function desktopBundles(outdir = 'dist/desktop') {
     target: 'node22',
     sourcemap: true,
     logLevel: 'warning',
-    // CommonJS has no import.meta.url; the service needs it to find its worker and its grammars.
+  };
+  // CommonJS has no import.meta.url; the service needs it to find its worker and its grammars.
+  // Only the service's bundle: the sandboxed preload may require electron alone.
+  const importMetaUrl = {
     define: { 'import.meta.url': '__import_meta_url' },
     banner: { js: 'var __import_meta_url = require("url").pathToFileURL(__filename).href;' },
   };
@@ -38,6 +41,7 @@ export function desktopBundles(outdir = 'dist/desktop') {
     },
     {
       ...node,
+      ...importMetaUrl,
       // The service with all its packages: a packaged app has no node_modules to find them in.
       entryPoints: {
         'service-launcher': 'desktop/main/service-launcher.ts',
@@ -62,7 +66,10 @@ export function desktopBundles(outdir = 'dist/desktop') {
       sourcemap: true,
       minify: false,
       logLevel: 'warning',
-      plugins: [copyStatic(path.join(root, 'desktop/renderer/index.html'), path.join(out, 'renderer/index.html'))],
+      // The page and its icon (named by the page: a page without one has Chromium ask for /favicon.ico, a 404).
+      plugins: [
+        copyStatic(['index.html', 'icon.svg'], path.join(root, 'desktop/renderer'), path.join(out, 'renderer')),
+      ],
     },
   ];
 }
@@ -88,13 +95,14 @@ function appManifest(out) {
   };
 }
 
-function copyStatic(from, to) {
+/** Copies `files` from folder `from` into folder `to` after each build. */
+function copyStatic(files, from, to) {
   return {
     name: 'desktop-copy-static',
     setup(build) {
       build.onEnd(async () => {
-        await mkdir(path.dirname(to), { recursive: true });
-        await copyFile(from, to);
+        await mkdir(to, { recursive: true });
+        await Promise.all(files.map((file) => copyFile(path.join(from, file), path.join(to, file))));
       });
     },
   };

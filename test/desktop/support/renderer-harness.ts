@@ -32,6 +32,8 @@ export interface RendererHarness {
   sent: { event: IpcEvent; payload: unknown }[];
   /** Console messages that report a Content-Security-Policy violation. */
   cspViolations: string[];
+  /** From the first request on: console errors, uncaught exceptions, and responses of 400 or more (with their URL). */
+  consoleErrors: string[];
   /** What the fake folder picker answers next. */
   nextFolder: string | undefined;
   /** What the fake save dialog answers next (undefined: cancelled). */
@@ -151,6 +153,7 @@ export async function openApp(
     opened: [],
     sent: [],
     cspViolations: [],
+    consoleErrors: [],
     nextFolder: undefined,
     nextSaveFile: undefined,
     submitThroughApp: async (diff, repository) => {
@@ -192,6 +195,12 @@ export async function openApp(
   });
   page.on('console', (message) => {
     if (/Content.Security.Policy/i.test(message.text())) harness.cspViolations.push(message.text());
+    if (message.type() === 'error')
+      harness.consoleErrors.push(`console: ${message.text()} (${message.location().url})`);
+  });
+  page.on('pageerror', (error) => harness.consoleErrors.push(`uncaught: ${error.message}`));
+  page.on('response', (response) => {
+    if (response.status() >= 400) harness.consoleErrors.push(`${response.status()} ${response.url()}`);
   });
   // The binding tells which frame called: the router's sender check sees the real caller.
   await page.exposeBinding('__diffReviewInvoke', ({ frame }, channel: unknown, args: unknown[]) =>
