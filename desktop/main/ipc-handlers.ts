@@ -7,10 +7,12 @@ import type { Connection } from './connection.ts';
 import type { FolderReviews } from './folder-reviews.ts';
 import type { ReviewInputs } from './review-inputs.ts';
 import { writeFile } from 'node:fs/promises';
+import { SECRET_RULE_IDS } from '../../service/store/flagged-lines.ts';
 import { folderDiff } from './folder-diff.ts';
 import { InvalidInputError } from './ipc-errors.ts';
 import type { IpcHandlers } from './ipc-router.ts';
 import type { ReviewWatcher } from './review-watcher.ts';
+import { snippetsFromSarif } from './sarif-snippets.ts';
 
 export interface IpcHandlerDependencies {
   connection: Connection;
@@ -109,9 +111,19 @@ export function createIpcHandlers(deps: IpcHandlerDependencies): IpcHandlers {
     },
     'reviews:flaggedLines': async (reviewId) => {
       const id = text(reviewId, 'reviewId');
-      if (!folderReviews.folderOf(id)) return {};
       const job = await connection.withReviews((client) => client.getReview(id));
-      return folderReviews.flaggedLines(id, job.comments ?? []);
+      const comments = job.comments ?? [];
+      if (comments.length === 0) return {};
+      // The service's copy first (what was reviewed); an older service without snippets: the folder's.
+      const fromService = await connection
+        .withReviews((client) => client.getSarif(id))
+        .then(snippetsFromSarif, () => new Map<string, string>());
+      const lines: Record<string, string | null> = {
+        ...(await folderReviews.flaggedLines(id, comments)),
+        ...Object.fromEntries(fromService),
+      };
+      for (const key of secretLines(comments)) lines[key] = null;
+      return lines;
     },
     'reviews:rerun': async (reviewId) => {
       const id = text(reviewId, 'reviewId');
@@ -204,6 +216,12 @@ export function createIpcHandlers(deps: IpcHandlerDependencies): IpcHandlers {
       return null;
     },
   };
+}
+
+/** `file:line` of the lines a secret rule flagged: their code is never shown, whichever rule's comment it is beside. */
+function secretLines(comments: readonly { file_path: string; line: number; message: string }[]): Set<string> {
+  const ruleOf = (message: string) => message.slice(0, Math.max(0, message.indexOf(':')));
+  return new Set(comments.filter((c) => SECRET_RULE_IDS.has(ruleOf(c.message))).map((c) => `${c.file_path}:${c.line}`));
 }
 
 /** Arguments come from another process: check their type before use. */

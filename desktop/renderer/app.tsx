@@ -74,7 +74,7 @@ export function App() {
           <span class="logo" aria-hidden="true">
             ±
           </span>
-          Diff Review
+          <span class="brand-name">Diff Review</span>
         </h1>
         <div class="tabs" role="tablist" aria-label="Sections" onKeyDown={onTabKey}>
           {TABS.map((t) => (

@@ -5,8 +5,18 @@ import { StatusBadge } from './components.tsx';
 import type { ReviewJob } from '../shared/ipc-contract.ts';
 import { countSeverities, failureTitle, formatAgo, formatDateTime, shortId } from './format.ts';
 
-/** The end of a name that always stays visible; the ellipsis, when needed, goes before it. */
+/** About this much of a name's end always stays visible; the ellipsis, when needed, goes before it. */
 const TAIL_CHARS = 14;
+/** How far back the kept end may reach for the start of a word (after / . - _), so that it starts with one. */
+const WORD_REACH = 10;
+
+/** Where the always-visible end of `name` starts: about TAIL_CHARS from the end, at the start of a word. */
+function tailStart(name: string): number {
+  const cut = name.length - TAIL_CHARS;
+  if (cut <= 0) return 0;
+  for (let at = cut; at >= Math.max(1, cut - WORD_REACH); at--) if (/[/.\-_]/.test(name[at - 1]!)) return at;
+  return cut;
+}
 
 export function JobRow(props: {
   job: ReviewJob;
@@ -18,7 +28,7 @@ export function JobRow(props: {
   const { job } = props;
   const counts = job.comments ? countSeverities(job.comments) : undefined;
   const name = job.repository ?? 'No repository';
-  const cut = Math.max(0, name.length - TAIL_CHARS);
+  const cut = tailStart(name);
   return (
     <button
       type="button"

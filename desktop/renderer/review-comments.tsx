@@ -23,12 +23,12 @@ export function Comments(props: { job: ReviewJob; folder: string | undefined }) 
   const [closed, setClosed] = useState<ReadonlySet<string>>(new Set());
   const [current, setCurrent] = useState<number>();
   const [flash, setFlash] = useFlash();
-  const [code, setCode] = useState<Record<string, string>>({});
+  const [code, setCode] = useState<Record<string, string | null>>({});
   const { folder } = props;
-  // For a review from a folder here: the flagged lines' code, read from that folder.
+  // The flagged lines' code: as the service read it (or, from an older service, the folder's).
   useEffect(() => {
     setCode({});
-    if (folder) void invoke('reviews:flaggedLines', props.job.review_id).then((r) => r.ok && setCode(r.value));
+    void invoke('reviews:flaggedLines', props.job.review_id).then((r) => r.ok && setCode(r.value));
   }, [props.job.review_id, folder]);
 
   if (comments.length === 0) {
@@ -200,11 +200,7 @@ export function Comments(props: { job: ReviewJob; folder: string | undefined }) 
                   <span class="comment-text">
                     {ruleId && <code class="rule">{ruleId}</code>} {text}
                   </span>
-                  {code[`${comment.file_path}:${comment.line}`] !== undefined && (
-                    <code class="comment-code mono" title="The line as it is now in the folder">
-                      {code[`${comment.file_path}:${comment.line}`]}
-                    </code>
-                  )}
+                  <FlaggedLine code={code[`${comment.file_path}:${comment.line}`]} />
                   <span class="comment-actions">
                     <button
                       type="button"
@@ -232,5 +228,17 @@ export function Comments(props: { job: ReviewJob; folder: string | undefined }) 
         </details>
       ))}
     </section>
+  );
+}
+
+/** The flagged line's code under a comment; for a line that holds a secret, only that it is not shown. */
+function FlaggedLine(props: { code: string | null | undefined }) {
+  if (props.code === undefined) return null;
+  if (props.code === null)
+    return <span class="comment-code-hidden muted small">(line not shown: it holds a secret)</span>;
+  return (
+    <code class="comment-code mono" title="The flagged line">
+      {props.code}
+    </code>
   );
 }

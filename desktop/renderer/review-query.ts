@@ -105,3 +105,44 @@ export function facetCounts(jobs: readonly ReviewJob[], filters: ReviewFilters):
   }
   return counts;
 }
+
+const FACET_WORD: Record<StatusFacet, string> = {
+  queued: 'queued',
+  running: 'running',
+  completed: 'completed',
+  failed: 'failed',
+  cancelled: 'cancelled',
+};
+
+export interface ListCount {
+  /** Rows on screen (after every filter). */
+  shown: number;
+  /** The status facet chosen ('' for all). */
+  status: StatusFacet | '';
+  /** Every page of the service's listing is loaded: the count is the loaded reviews' own. */
+  complete: boolean;
+  /** Loaded reviews of the facet (what `shown` is out of once complete). */
+  inFacet: number;
+  /** The service's total for its query (the list's `total`); undefined from a service without one. */
+  total: number | undefined;
+}
+
+const reviews = (n: number, word: string) =>
+  `${n.toLocaleString('en-US')} ${word}${word ? ' ' : ''}review${n === 1 ? '' : 's'}`;
+
+/**
+ * The line above the list: how many of how many, from the first page on (the service's total).
+ * Failed and cancelled are one status to the service: its total for them counts both.
+ */
+export function listCountText(count: ListCount): string {
+  const word = count.status ? FACET_WORD[count.status] : '';
+  const of = (whole: number, words: string) =>
+    count.shown === whole
+      ? reviews(whole, words)
+      : `${count.shown.toLocaleString('en-US')} of ${reviews(whole, words)}`;
+  if (count.complete) return of(count.inFacet, word);
+  if (count.total === undefined) return `${count.shown.toLocaleString('en-US')} shown · more to load`;
+  if (count.status === 'failed' || count.status === 'cancelled')
+    return `${count.shown.toLocaleString('en-US')} shown · ${reviews(count.total, 'failed or cancelled')} in all`;
+  return of(Math.max(count.total, count.shown), word);
+}

@@ -23,6 +23,7 @@ import { FilterBar, isFiltered } from './review-filters.tsx';
 import {
   facetCounts,
   groupByRepository,
+  listCountText,
   matchesFilters,
   NO_FILTERS,
   needsAllPages,
@@ -30,6 +31,7 @@ import {
   type ReviewFilters,
   serviceQuery,
   sortJobs,
+  statusFacet,
 } from './review-query.ts';
 import { SubmitReview } from './submit-review.tsx';
 import { useReviewCommands } from './use-review-commands.ts';
@@ -45,6 +47,8 @@ export function ReviewsView(props: { connectionKey: number; stale: boolean; acti
   const [filters, setFilters] = useState<ReviewFilters>(NO_FILTERS);
   const [jobs, setJobs] = useState<ReviewJob[]>();
   const [cursor, setCursor] = useState<string | null>(null);
+  /** The service's count of the reviews its query matches, every page together (from the first page). */
+  const [total, setTotal] = useState<number>();
   const [loadingMore, setLoadingMore] = useState(false);
   const [moreError, setMoreError] = useState<IpcError>();
   const [error, setError] = useState<IpcError>();
@@ -79,6 +83,7 @@ export function ReviewsView(props: { connectionKey: number; stale: boolean; acti
     setError(undefined);
     setLoadedAt(Date.now());
     const page = result.value;
+    setTotal(typeof page.total === 'number' ? page.total : undefined);
     if (replace) {
       setJobs(page.reviews);
       setCursor(page.next_cursor);
@@ -149,6 +154,7 @@ export function ReviewsView(props: { connectionKey: number; stale: boolean; acti
     // Another status: the loaded reviews that match stay on screen (filtered here) until the
     // service's first page for it replaces them; their cursor belongs to the old query.
     setCursor(null);
+    setTotal(undefined);
     void loadFirst(true);
   }, [key, props.connectionKey]);
 
@@ -236,10 +242,11 @@ export function ReviewsView(props: { connectionKey: number; stale: boolean; acti
 
   return (
     <section class="view reviews" aria-labelledby="reviews-title">
-      <div class="view-head">
-        <div>
+      {/* One line: the height goes to the list. */}
+      <div class="view-head compact">
+        <div class="view-title">
           <h2 id="reviews-title">Reviews</h2>
-          <p class="muted">Updates arrive as the service works. Keys: / search, j and k move, Enter opens.</p>
+          <p class="muted small">Live as the service works · / search, j k move, Enter opens</p>
         </div>
         <div class="view-actions">
           <CancelQueued
@@ -261,15 +268,24 @@ export function ReviewsView(props: { connectionKey: number; stale: boolean; acti
               counts={counts}
               searchRef={searchRef}
             />
+            {/* Always there (empty while loading): its text changes, the list under it never moves. */}
+            <p class="list-count muted" aria-live="polite">
+              {jobs && visible && !error
+                ? all && cursor
+                  ? moreError
+                    ? 'Not every review could be loaded.'
+                    : `Loading every review to search… ${jobs.length}${total === undefined ? '' : ` of ${total}`}`
+                  : listCountText({
+                      shown: visible.length,
+                      status: filters.status,
+                      complete: !cursor,
+                      inFacet: jobs.filter((job) => !filters.status || statusFacet(job) === filters.status).length,
+                      total,
+                    })
+                : ''}
+            </p>
             {props.stale && jobs && !error && <StaleNote loadedAt={loadedAt} what="reviews" />}
           </div>
-          {all && cursor && (
-            <p class="load-progress" role="status">
-              {moreError
-                ? 'Not every review could be loaded.'
-                : `Loading every review to search… ${jobs?.length ?? 0} so far`}
-            </p>
-          )}
           {error ? (
             <ErrorPanel error={error} onRetry={() => void loadFirst(true)} />
           ) : !jobs || !visible ? (

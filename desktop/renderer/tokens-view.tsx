@@ -167,7 +167,9 @@ function TokenTable(props: {
             return (
               <tr key={token.id} class={expired ? 'expired' : undefined} data-token-id={token.id}>
                 <th scope="row" class="token-name">
-                  <span class="name-text">{token.name}</span>
+                  <span class="name-text" title={token.name}>
+                    {token.name}
+                  </span>
                   {token.id === props.appTokenId && <span class="badge neutral">Used by this app</span>}
                   {expired && <span class="badge status-failed">Expired</span>}
                   {soon && <span class="badge severity-warning">Expires soon</span>}

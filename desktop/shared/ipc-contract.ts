@@ -155,8 +155,11 @@ export interface IpcChannels {
   'reviews:submitFolder': { args: [request: SubmitFolderRequest]; result: SubmittedFolderReview };
   /** What the app knows of a review it submitted in this session: its folder, whether it can run again. */
   'reviews:localInfo': { args: [reviewId: string]; result: LocalReviewInfo };
-  /** The flagged lines' code for a folder review (read from the folder), keyed `file:line`. */
-  'reviews:flaggedLines': { args: [reviewId: string]; result: Record<string, string> };
+  /**
+   * The flagged lines' code of a completed review, keyed `file:line`: as the service read it (its
+   * SARIF), else for a folder review as the folder has it now. null: the line holds a secret, never shown.
+   */
+  'reviews:flaggedLines': { args: [reviewId: string]; result: Record<string, string | null> };
   /** Submits a review again with the same diff (one this app submitted in this session). */
   'reviews:rerun': { args: [reviewId: string]; result: ReviewJob };
   /** Cancels every queued review of the owner; answers how many. */

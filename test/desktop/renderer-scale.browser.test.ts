@@ -186,7 +186,8 @@ describe.skipIf(!chromiumPath && !inCI())('desktop renderer in Chromium at scale
             width: tail.clientWidth,
           })),
       );
-      expect(new Set(tails.map((t) => t.text))).toEqual(new Set(['-name-payments', 'ng-name-ledger']));
+      // (the kept end starts at a word: issue 25)
+      expect(new Set(tails.map((t) => t.text))).toEqual(new Set(['long-name-payments', 'long-name-ledger']));
       for (const tail of tails) expect([width, tail]).toEqual([width, { ...tail, fits: true }]);
       expect(tails.every((t) => t.width > 0)).toBe(true);
     }

@@ -5,6 +5,7 @@ import type { ReviewJob } from '../../desktop/shared/ipc-contract.ts';
 import {
   facetCounts,
   groupByRepository,
+  listCountText,
   matchesFilters,
   NO_FILTERS,
   needsAllPages,
@@ -80,5 +81,24 @@ describe('finding reviews', () => {
       ['github.com/acme/widgets', 2],
       ['github.com/Other/Tooling', 1],
     ]);
+  });
+
+  it('says how many of how many, from the service total until every page is loaded', () => {
+    const partial = { complete: false, inFacet: 25 };
+    expect(listCountText({ ...partial, shown: 25, status: '', total: 220 })).toBe('25 of 220 reviews');
+    expect(listCountText({ ...partial, shown: 25, status: 'completed', total: 1200 })).toBe(
+      '25 of 1,200 completed reviews',
+    );
+    // The service counts failed and cancelled as one status.
+    expect(listCountText({ ...partial, shown: 20, status: 'cancelled', total: 30 })).toBe(
+      '20 shown · 30 failed or cancelled reviews in all',
+    );
+    expect(listCountText({ ...partial, shown: 25, status: '', total: undefined })).toBe('25 shown · more to load');
+    // Reviews pushed since the count: never "27 of 25".
+    expect(listCountText({ ...partial, shown: 27, status: '', total: 25 })).toBe('27 reviews');
+    const complete = { complete: true, total: 220 };
+    expect(listCountText({ ...complete, shown: 220, inFacet: 220, status: '' })).toBe('220 reviews');
+    expect(listCountText({ ...complete, shown: 4, inFacet: 220, status: '' })).toBe('4 of 220 reviews');
+    expect(listCountText({ ...complete, shown: 1, inFacet: 1, status: 'failed' })).toBe('1 failed review');
   });
 });
