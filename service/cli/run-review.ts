@@ -104,7 +104,17 @@ async function review(flags: ReviewFlags, cwd: string, progress: Progress): Prom
     hiddenByBaseline: configured.findings.length - fresh.length,
     ignoredByConfig: configured.ignored,
     ignoredFiles,
-    notReviewed: notReviewedFiles(diff, isIgnored),
+    notReviewed: [
+      ...notReviewedFiles(diff, isIgnored),
+      // the structural stage's: the security rules that read syntax did not run on these
+      ...(result.notAnalysed ?? [])
+        .filter((file) => !isIgnored(file.path))
+        .map((file) => ({
+          file_path: file.path,
+          partly: true as const,
+          reason: `the rules that read its syntax did not run on all of it: ${file.reason}`,
+        })),
+    ],
     rules: RULES,
     ...(source.repository !== undefined ? { repository: source.repository } : {}),
     ...(source.baseCommit !== undefined ? { baseCommit: source.baseCommit } : {}),

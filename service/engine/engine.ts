@@ -48,6 +48,8 @@ export interface ReviewControl {
    * Lets a worker thread stop on its own instead of being terminated (see service/jobs/runner.ts).
    */
   stopped?: () => boolean;
+  /** Filled in by the review: time spent in tree-sitter's parser (benchmarks). */
+  timings?: { parseMs: number };
 }
 
 /** Tables larger than this (in lines) are not kept for reuse. */
@@ -82,7 +84,10 @@ export function createEngine(config?: EngineConfig, options?: EngineOptions): En
         throw error;
       }
       check();
-      const notAnalysed = collected.syntax.length > 0 ? await reviewSyntax(collected.syntax, collected.raw, check) : [];
+      const { notAnalysed, parseMs } =
+        collected.syntax.length > 0
+          ? await reviewSyntax(collected.syntax, collected.raw, check)
+          : { notAnalysed: [], parseMs: 0 };
       check();
       await runScanRules(collected);
       check();
@@ -92,6 +97,7 @@ export function createEngine(config?: EngineConfig, options?: EngineOptions): En
         concernOf,
       };
       const { findings, suppressed } = finish(collected.raw, rules.severity, config?.maxFindings, suppression);
+      if (control?.timings) control.timings.parseMs = parseMs;
       return { findings, suppressed, stats: collected.stats, ...(notAnalysed.length > 0 ? { notAnalysed } : {}) };
     },
   };

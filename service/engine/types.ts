@@ -45,7 +45,11 @@ export interface ReviewResult {
   /** Findings an inline comment suppressed (gitleaks:allow, diff-review-ignore, …), in the same order. */
   suppressed: SuppressedFinding[];
   /** Counts for logs and metrics; never the diff's text. */
-  stats: { files: number; addedLines: number };
+  stats: {
+    files: number;
+    addedLines: number /** Time in tree-sitter's parser, when the structural stage parsed anything. */;
+    parseMs?: number;
+  };
   /** Files whose syntax the structural stage could not read (their security rules did not run there), and why. */
   notAnalysed?: { path: string; reason: string }[];
 }

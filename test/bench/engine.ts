@@ -1,8 +1,8 @@
 // Benchmark of the review engine: diffs of 10 KB, 20 KB, 100 KB and 1,000,000 bytes made of real
 // source files (new-file diffs of .js files under node_modules), and the 1 MB one's lines joined
 // into a single line (as minified code is), beside a baseline measured in the same run: one pass
-// of one simple regex over the same added lines. Targets: 20 KB < 20 ms, 1 MB < 100 ms (either
-// shape). Run: node test/bench/engine.ts
+// of one simple regex over the same added lines. Targets (issue 22, with the structural stage):
+// 20 KB < 20 ms, 1 MB < 500 ms (either shape); the share of tree-sitter's parse is printed. Run: node test/bench/engine.ts
 import { createEngine } from '../../service/engine/index.ts';
 import { collectSources, makeDiff, median, regexBaseline } from './support/node-modules-diff.ts';
 
@@ -63,7 +63,7 @@ function singleLine(diff: string, addedLines: string[]): { diff: string; addedLi
 console.log(
   `engine benchmark (node ${process.version}), one core; engine and baseline run in alternation after warm-up: median times, median of the pairs' ratios`,
 );
-console.log('                 size   added lines   engine ms      MB/s   baseline ms   ratio   findings');
+console.log('                 size   added lines   engine ms   parse %      MB/s   baseline ms   ratio   findings');
 
 /** Times one diff against the baseline and prints its row; returns the engine's median time. */
 async function row(label: string, diff: string, addedLines: string[], runs: number): Promise<number> {
@@ -73,8 +73,13 @@ async function row(label: string, diff: string, addedLines: string[], runs: numb
   const { engineMs, baselineMs, ratio } = await timePair(() => engine.review(diff), baseline, runs);
   const result = await engine.review(diff);
   const mbps = bytes / 1e6 / (engineMs / 1000);
+  // tree-sitter's share of one review's time (the last one, timed on its own)
+  const timings = { parseMs: 0 };
+  const start = performance.now();
+  await engine.review(diff, { timings });
+  const parseShare = (timings.parseMs / (performance.now() - start)) * 100;
   console.log(
-    `${`${label}${bytes}`.padStart(21)}   ${String(addedLines.length).padStart(11)}   ${engineMs.toFixed(2).padStart(9)}   ${mbps.toFixed(0).padStart(7)}   ${baselineMs.toFixed(2).padStart(11)}   ${ratio.toFixed(1).padStart(4)}x   ${String(result.findings.length).padStart(8)}`,
+    `${`${label}${bytes}`.padStart(21)}   ${String(addedLines.length).padStart(11)}   ${engineMs.toFixed(2).padStart(9)}   ${parseShare.toFixed(0).padStart(6)}%   ${mbps.toFixed(0).padStart(7)}   ${baselineMs.toFixed(2).padStart(11)}   ${ratio.toFixed(1).padStart(4)}x   ${String(result.findings.length).padStart(8)}`,
   );
   return engineMs;
 }
@@ -88,12 +93,12 @@ for (const size of [10_000, 20_000, 100_000, 1_000_000]) {
     console.log(`20 KB target: < 20 ms ${engineMs < 20 ? 'met' : 'MISSED'}`);
   }
   if (size === 1_000_000) {
-    ok &&= engineMs < 100;
-    console.log(`1 MB target: < 100 ms ${engineMs < 100 ? 'met' : 'MISSED'}`);
+    ok &&= engineMs < 500;
+    console.log(`1 MB target: < 500 ms ${engineMs < 500 ? 'met' : 'MISSED'}`);
     const single = singleLine(diff, addedLines);
     const singleMs = await row('1 MB single-line ', single.diff, single.addedLines, 61);
-    ok &&= singleMs < 100;
-    console.log(`1 MB single-line target: < 100 ms ${singleMs < 100 ? 'met' : 'MISSED'}`);
+    ok &&= singleMs < 500;
+    console.log(`1 MB single-line target: < 500 ms ${singleMs < 500 ? 'met' : 'MISSED'}`);
   }
 }
 process.exitCode = ok ? 0 : 1;

@@ -16,8 +16,9 @@ import { PROFILES } from './languages.ts';
 
 type TreeSitter = typeof import('@vscode/tree-sitter-wasm');
 
-/** The folder of tree-sitter.wasm and the grammars' .wasm files. */
+/** The folder of tree-sitter.wasm and the grammars' .wasm files (DIFF_REVIEW_GRAMMARS names another, for packagers). */
 export function grammarFolder(): string {
+  if (process.env.DIFF_REVIEW_GRAMMARS) return process.env.DIFF_REVIEW_GRAMMARS;
   const beside = fileURLToPath(new URL('./grammars/', import.meta.url));
   if (existsSync(path.join(beside, 'tree-sitter.wasm'))) return beside;
   return path.dirname(createRequire(import.meta.url).resolve('@vscode/tree-sitter-wasm'));

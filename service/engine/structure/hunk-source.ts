@@ -16,7 +16,16 @@ export interface HunkSource {
   dedent: number;
   /** Rows of text before the hunk's first (a prelude the language needs). */
   preludeRows: number;
+  /** Rows left out of the parse (blank in `text`) for their length: minified or generated code. */
+  longRows: number;
 }
+
+/**
+ * Rows longer than this are parsed as blank: tree-sitter's error recovery on one long line of
+ * broken code grows faster than its length (an 80 KB line of unclosed template text took ~0.9 s),
+ * and code people write and review keeps its lines far shorter.
+ */
+export const MAX_PARSED_ROW = 2000;
 
 export function hunkSource(
   diff: DiffIndex,
@@ -37,7 +46,14 @@ export function hunkSource(
     if (dedent === Number.POSITIVE_INFINITY) dedent = 0;
   }
   const lines = rows.map((k) => diff.text.slice(start[k], end[k]));
-  const texts = dedent > 0 ? lines.map((line) => line.slice(dedent)) : lines;
+  let longRows = 0;
+  const texts = lines.map((line) => {
+    if (line.length > MAX_PARSED_ROW) {
+      longRows++;
+      return '';
+    }
+    return dedent > 0 ? line.slice(dedent) : line;
+  });
   const body = texts.join('\n');
   let prelude = options.prelude && !texts.some((text) => text.includes('<?')) ? options.prelude : '';
   let after = '';
@@ -53,5 +69,6 @@ export function hunkSource(
     rows: lines,
     dedent,
     preludeRows,
+    longRows,
   };
 }

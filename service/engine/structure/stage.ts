@@ -12,7 +12,7 @@ import type { LineRule } from '../rules/rule.ts';
 import type { LoadedGrammar } from './grammars.ts';
 import { grammarFor } from './grammars.ts';
 import type { HunkSource } from './hunk-source.ts';
-import { hunkSource } from './hunk-source.ts';
+import { hunkSource, MAX_PARSED_ROW } from './hunk-source.ts';
 import type { SyntaxLanguage } from './languages.ts';
 import { PROFILES } from './languages.ts';
 import type { SyntaxHit } from './sinks.ts';
@@ -33,8 +33,10 @@ export interface NotAnalysed {
   reason: string;
 }
 
-/** A hunk taking longer than this to parse is left (a parse is linear; 1 MB takes ~0.3 s here). */
-const PARSE_BUDGET_MS = 5000;
+/** A hunk taking longer than this to parse is left (1 MB of code takes ~0.3 s here). */
+const HUNK_PARSE_BUDGET_MS = 5000;
+/** Parsing stops for the rest of a review after this much time in all (its other stages go on). */
+const REVIEW_PARSE_BUDGET_MS = 15_000;
 
 /** The file's hunks the plan's syntax rules read: those with an added line and one of their keywords. */
 export function syntaxTarget(diff: DiffIndex, file: IndexedFile, path: string, plan: FilePlan): SyntaxTarget | null {
@@ -68,13 +70,21 @@ function keywordPattern(rules: readonly LineRule[]): RegExp {
   return pattern;
 }
 
+export interface SyntaxOutcome {
+  notAnalysed: NotAnalysed[];
+  /** Time spent in tree-sitter's parser (for benchmarks and logs). */
+  parseMs: number;
+}
+
 /** Parses the targets' hunks and runs their rules; findings go to `raw`. */
 export async function reviewSyntax(
   targets: readonly SyntaxTarget[],
   raw: RawFinding[],
   check: () => void,
-): Promise<NotAnalysed[]> {
+): Promise<SyntaxOutcome> {
   const notAnalysed: NotAnalysed[] = [];
+  let parseMs = 0;
+  const reviewDeadline = performance.now() + REVIEW_PARSE_BUDGET_MS;
   for (const target of targets) {
     check();
     let grammar: LoadedGrammar;
@@ -84,11 +94,19 @@ export async function reviewSyntax(
       notAnalysed.push({ path: target.path, reason: `the ${target.language} grammar did not load (${String(error)})` });
       continue;
     }
+    const longRows = target.hunks.reduce((sum, hunk) => sum + hunk.longRows, 0);
+    if (longRows > 0)
+      notAnalysed.push({
+        path: target.path,
+        reason: `${longRows === 1 ? 'a line' : `${longRows} lines`} longer than ${MAX_PARSED_ROW.toLocaleString('en')} characters (minified or generated code) ${longRows === 1 ? 'was' : 'were'} not parsed`,
+      });
     for (const hunk of target.hunks) {
-      const deadline = performance.now() + PARSE_BUDGET_MS;
+      const started = performance.now();
+      const deadline = Math.min(started + HUNK_PARSE_BUDGET_MS, reviewDeadline);
       const tree = grammar.parser.parse(hunk.text, null, { progressCallback: () => performance.now() > deadline });
+      parseMs += performance.now() - started;
       if (!tree) {
-        notAnalysed.push({ path: target.path, reason: `a hunk took more than ${PARSE_BUDGET_MS / 1000} s to parse` });
+        notAnalysed.push({ path: target.path, reason: 'parsing took longer than its time budget' });
         continue;
       }
       try {
@@ -98,7 +116,7 @@ export async function reviewSyntax(
       }
     }
   }
-  return notAnalysed;
+  return { notAnalysed, parseMs };
 }
 
 function findInTree(

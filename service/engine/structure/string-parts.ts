@@ -13,6 +13,8 @@ export interface Parts {
   values: Node[];
   /** Rows of the assignments the value was followed through (where it was built). */
   builtAt: number[];
+  /** Nodes read so far: bounded (MAX_NODES), so that a value nested 20,000 deep costs little and no stack. */
+  read: number;
 }
 
 interface Binding {
@@ -22,21 +24,34 @@ interface Binding {
   scope: Node | null;
 }
 
-/** Names, values assigned to them, and the functions they live in, for one parsed hunk. */
+/**
+ * Names, values assigned to them, and the functions they live in, for one parsed hunk. The
+ * assignments are searched for when a name is first followed (most hunks have no sink).
+ */
 export class Bindings {
-  private readonly byName = new Map<string, Binding[]>();
+  private byNameCache: Map<string, Binding[]> | undefined;
+  private readonly root: Node;
+  private readonly assignments: Query;
   private readonly profile: LanguageProfile;
 
   constructor(root: Node, assignments: Query, profile: LanguageProfile) {
+    this.root = root;
+    this.assignments = assignments;
     this.profile = profile;
-    for (const match of assignments.matches(root)) {
+  }
+
+  private get byName(): Map<string, Binding[]> {
+    if (this.byNameCache) return this.byNameCache;
+    this.byNameCache = new Map();
+    for (const match of this.assignments.matches(this.root)) {
       const name = match.captures.find((c) => c.name === 'name')?.node;
       const value = match.captures.find((c) => c.name === 'value')?.node;
       if (!name || !value || value.startIndex === name.startIndex) continue;
-      const list = this.byName.get(name.text) ?? [];
+      const list = this.byNameCache.get(name.text) ?? [];
       list.push({ value, start: value.startIndex, row: name.startPosition.row, scope: this.scopeOf(name) });
-      this.byName.set(name.text, list);
+      this.byNameCache.set(name.text, list);
     }
+    return this.byNameCache;
   }
 
   /** The innermost function around a node, or null (the hunk's top level). */
@@ -55,6 +70,8 @@ function sameNode(a: Node | null, b: Node | null): boolean {
   return a === b || (a !== null && b !== null && a.id === b.id);
 }
 
+/** Nodes read for one value: beyond, the rest counts as not constant. Recursion is at most a few frames per node read. */
+const MAX_NODES = 400;
 /** How deep names are followed: q = a + b, a = "SELECT " + c … */
 const MAX_DEPTH = 4;
 /** Names written in capitals are constants by convention (TABLE, SQL_COLUMNS). */
@@ -84,12 +101,16 @@ const CONSTANT_TYPES = new Set([
 ]);
 
 export function partsOf(node: Node, profile: LanguageProfile, bindings: Bindings, depth = 0): Parts {
-  const parts: Parts = { literal: '', values: [], builtAt: [] };
+  const parts: Parts = { literal: '', values: [], builtAt: [], read: 0 };
   collect(node, profile, bindings, depth, parts);
   return parts;
 }
 
 function collect(node: Node, profile: LanguageProfile, bindings: Bindings, depth: number, out: Parts): void {
+  if (++out.read > MAX_NODES) {
+    out.values.push(node);
+    return;
+  }
   const type = node.type;
   if (profile.strings.includes(type)) {
     collectString(node, profile, bindings, depth, out);
@@ -128,6 +149,7 @@ function collect(node: Node, profile: LanguageProfile, bindings: Bindings, depth
 }
 
 function collectString(node: Node, profile: LanguageProfile, bindings: Bindings, depth: number, out: Parts): void {
+  if (++out.read > MAX_NODES) return;
   const children = node.namedChildren.filter((child) => child !== null);
   if (children.length === 0) {
     out.literal += node.text.replace(/^[@$a-zA-Z]*("""|'''|["'`])|("""|'''|["'`])$/g, '');

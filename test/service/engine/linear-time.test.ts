@@ -86,7 +86,11 @@ async function leastCpuMs(diff: string): Promise<number> {
   return least;
 }
 
-async function reviewWithinBudget(path: string, ...lines: string[]): Promise<void> {
+function reviewWithinBudget(path: string, ...lines: string[]): Promise<void> {
+  return linesWithinBudget(path, lines);
+}
+
+async function linesWithinBudget(path: string, lines: string[]): Promise<void> {
   const diff = newFileDiff(path, lines);
   const ms = await leastCpuMs(diff);
   expect(
@@ -150,4 +154,25 @@ describe('review time is linear in the length of the lines a rule reads around i
     // sql-string-building looks for a {placeholder} in the f-string's body
     await reviewWithinBudget('app/db.py', `cursor.execute(f"SELECT ${'{'.repeat(60_000)}")`);
   });
+});
+
+describe('the structural stage is linear and bounded', () => {
+  /** Lines the stage parses (a row over 2,000 characters is left out of the parse), LINE_LENGTH in all. */
+  const rows = (row: string) => Array.from({ length: Math.floor(LINE_LENGTH / Math.max(row.length, 16)) }, () => row);
+
+  it('reviews deeply nested values, long concatenations and long chains of assignments within the budget, without running out of stack', async () => {
+    // grammars loaded and compiled once, outside the budget
+    for (const path of ['a.py', 'a.js', 'a.go', 'A.java'])
+      await engine.review(newFileDiff(path, ['q = "SELECT " + a', 'db.query(q)']));
+    const chain = Array.from({ length: 2000 }, (_, i) => `q${i + 1} = q${i} + "SELECT " + x`);
+    for (const path of ['src/a.js', 'pkg/a.go', 'src/A.java']) {
+      await linesWithinBudget(path, ['q = "SELECT "', ...rows('  + a'), 'db.query(q)']);
+      await linesWithinBudget(path, ['db.query(', ...rows('('), '"SELECT " + a', ...rows(')'), ')']);
+      await linesWithinBudget(path, [...chain, 'db.query(q2000)']);
+    }
+    await linesWithinBudget('lib/a.py', ['q = ("SELECT "', ...rows('  + a'), ')', 'cursor.execute(q)']);
+    await linesWithinBudget('lib/a.py', [...chain, 'cursor.execute(q2000)']);
+    await linesWithinBudget('lib/a.py', ['cursor.execute(', ...rows('f"SELECT {'), 'x', ...rows('}"'), ')']);
+    await linesWithinBudget('src/a.ts', ['db.query(', ...rows('`SELECT ${'), 'x', ...rows('}`'), ')']);
+  }, 60_000);
 });

@@ -133,8 +133,8 @@ function tryFormat(format: CredentialFormat, text: string, at: number, path: str
   if (format.wordStart && at > 0 && /[A-Za-z0-9]/.test(text[at - 1]!)) return null;
   if (format.before && at > 0 && !format.before.test(text[at - 1]!)) return null;
   if (format.files && !format.files(path)) return null;
-  const from = at - (format.back ?? 0);
-  if (from < 0) return null;
+  // From the line's start where the line is shorter (a pattern that needs its full reach fails there).
+  const from = Math.max(0, at - (format.back ?? 0));
   format.pattern.lastIndex = from;
   const m = format.pattern.exec(text);
   if (!m) return null;
@@ -168,7 +168,8 @@ const detector = credentialDetector(
 
 /** "an Adobe client secret", "a password". */
 export function withArticle(kind: string): string {
-  return `${/^[aeiouAEIOU]/.test(kind) ? 'an' : 'a'} ${kind}`;
+  // xAI reads "ex-A-I": an xAI API key
+  return `${/^(?:[aeiouAEIOU]|x[A-Z])/.test(kind) ? 'an' : 'a'} ${kind}`;
 }
 
 export function secretMessage(kind: string): string {

@@ -1,19 +1,36 @@
 // Credential formats the engine recognises beyond secretlint's recommended preset (which the
 // `secret` scan rule runs for GitHub, GitLab PATs, AWS, Slack, Stripe, npm, OpenAI, Anthropic,
-// and URLs with passwords): gitleaks' default rules with a recognisable shape, written here as
-// data. Long by nature: one entry per format, nothing else.
+// and URLs with passwords): gitleaks' default rules with a recognisable shape, and
+// (newer-providers.ts) the providers betterleaks and trufflehog know that gitleaks lacks, written
+// here as data from the providers' documented shapes. Long by nature: one entry per format.
 //
-// Left out on purpose (gitleaks has them): client ids (Asana, Bitbucket, Discord, LinkedIn,
-// Looker, MessageBird, Plaid, Sendbird, Sumo Logic ids), which identify an app and grant nothing
-// alone; public tokens (Mapbox pk., Flutterwave public keys, Datadog pub… client tokens,
-// Algolia search-only keys), which ship in web pages by design; JWTs that grant no privileged
-// role (jwt-privileged reads the claims); Facebook app tokens (id|secret) without a provider
-// name, whose shape is too common; .p12/.pfx keystores added as binary files, which carry no
-// added line the line rules could report.
+// Left out on purpose (gitleaks or betterleaks has them):
+// - client, app and account ids (Asana, Bitbucket, Discord, LinkedIn, Looker, MessageBird, Plaid,
+//   Sendbird, Sumo Logic; Aikido, Canva, eBay, Lark, MongoDB Atlas service account, Plivo and Ramp
+//   ids; Azure tenant and client ids; Alibaba STS key ids, whose STS. prefix also starts
+//   AWS.STS.AssumeRole), which identify an app and grant nothing alone;
+// - names and hosts (Azure storage account names, Cloudinary cloud names, JFrog, Salesforce,
+//   Snowflake and Tableau hosts, Supabase project URLs, PlanetScale ids, Tableau token names,
+//   Polymarket addresses), which are not secrets;
+// - public tokens (Mapbox pk., Flutterwave public keys, Datadog pub… client tokens, Algolia
+//   search-only keys, Lob publishable keys, PostHog project keys phc_, DevCycle client and mobile
+//   SDK keys, Midtrans client keys, Supabase publishable keys), which ship in pages and apps by design;
+// - JWTs that grant no privileged role (jwt-privileged reads the claims; Temporal Cloud and Scalr
+//   keys are such JWTs);
+// - values known only by names as common as key, secret or app key (OVH's application and consumer
+//   keys, Polymarket's, Alibaba STS secrets, Box tokens: box is inside sandbox and checkbox), which
+//   the generic rules read where the value looks random;
+// - keys the Stripe-shaped secretlint rule reports already under Stripe's name (WorkOS, Highnote
+//   sk_live_…, Clerk sk_test_…);
+// - Facebook app tokens (id|secret) without a provider name, whose shape is too common; Google
+//   ADC and service-account files as whole JSON objects (their private key is no-private-key,
+//   their client_secret a secret by name); Snowflake PATs, LightOn and data.gov keys, known by
+//   context only; .p12/.pfx keystores added as binary files, which carry no added line to report.
 import type { CredentialFormat } from './format.ts';
 import { named, prefixed } from './format.ts';
 import { bech32Holds, isBase64Json, pypiMacaroonHolds } from './checksums.ts';
 import { isJwtStructured, privilegedJwt } from './jwt.ts';
+import { NEWER_NAMED, NEWER_PREFIXED } from './newer-providers.ts';
 import { CONTEXT_FORMATS } from './context-formats.ts';
 import { CREDENTIAL_FILE_FORMATS } from './credential-files.ts';
 import { NAMED_VALUES } from './named-values.ts';
@@ -453,7 +470,9 @@ const NAMED: CredentialFormat[] = [
 
 export const CREDENTIAL_FORMATS: readonly CredentialFormat[] = [
   ...PREFIXED,
+  ...NEWER_PREFIXED,
   ...NAMED,
+  ...NEWER_NAMED,
   ...CONTEXT_FORMATS,
   ...CREDENTIAL_FILE_FORMATS,
   ...NAMED_VALUES,

@@ -1,6 +1,10 @@
 // The rules the structural stage reads, on whole files and on hunks that show only part of one:
 // firing and not-firing cases (syntax-cases.ts), where a finding is placed, and what happens to a
 // hunk the stage cannot read.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { modifiedFileDiff, newFileDiff, reviewDiff } from '../review-helpers.ts';
 import { SYNTAX_CASES } from './syntax-cases.ts';
@@ -88,5 +92,38 @@ describe('placement within what the diff shows', () => {
     );
     const found = findings.find((f) => f.rule_id === rule);
     expect(found).toMatchObject({ line: 3, start_column: 9 });
+  });
+});
+
+describe('what the stage cannot read', () => {
+  it('names a file whose long lines it did not parse, and still reviews its other lines', async () => {
+    const minified = `var a=${'x+'.repeat(1500)}1;`;
+    const result = await reviewDiff(
+      newFileDiff('src/bundle.js', [minified, 'db.query("SELECT * FROM t WHERE a = " + a);']),
+    );
+    expect(result.findings.map((f) => [f.rule_id, f.line])).toContainEqual(['no-sql-string-building', 2]);
+    expect(result.notAnalysed).toEqual([
+      { path: 'src/bundle.js', reason: expect.stringContaining('a line longer than 2,000 characters') },
+    ]);
+  });
+
+  it('completes the review with the other rules when a grammar cannot be loaded, and names the files', () => {
+    const diff = [
+      newFileDiff('app/users.py', ['q = "SELECT * FROM t WHERE a = " + a', 'cur.execute(q)']),
+      newFileDiff('src/app.js', ['debugger;']),
+    ].join('');
+    const script = `
+      import { createEngine } from ${JSON.stringify(new URL('../../../../service/engine/index.ts', import.meta.url).href)};
+      const result = await createEngine().review(process.env.DIFF);
+      console.log(JSON.stringify({ rules: result.findings.map((f) => f.rule_id), notAnalysed: result.notAnalysed }));`;
+    const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], {
+      env: { ...process.env, DIFF: diff, DIFF_REVIEW_GRAMMARS: mkdtempSync(join(tmpdir(), 'no-grammars-')) },
+      encoding: 'utf8',
+    });
+    const { rules, notAnalysed } = JSON.parse(out);
+    expect(rules).toEqual(['no-debugger']);
+    expect(notAnalysed).toEqual([
+      { path: 'app/users.py', reason: expect.stringContaining('python grammar did not load') },
+    ]);
   });
 });
