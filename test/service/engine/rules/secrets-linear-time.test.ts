@@ -8,6 +8,7 @@ import { createEngine } from '../../../../service/engine/index.ts';
 import { kubeconfigUserCredential } from '../../../../service/engine/rules/secrets/credential-file-rules.ts';
 import { CREDENTIAL_FILE_FORMATS } from '../../../../service/engine/rules/secrets/credential-files.ts';
 import { CREDENTIAL_FORMATS } from '../../../../service/engine/rules/secrets/formats.ts';
+import { NEWER_PREFIXED } from '../../../../service/engine/rules/secrets/newer-providers.ts';
 import { newFileDiff } from '../review-helpers.ts';
 
 const LINE_LENGTH = 80_000;
@@ -59,6 +60,16 @@ describe("the secret formats' review time is linear in line length", () => {
       newFileDiff('warm.py', ['headers = {"Authorization": "Bearer Qm7xT2vK9pLwR4sZ8yN3cF6hJ1dG5bV0"}']),
     );
     for (const path of PATHS) for (const keyword of keywords) await withinBudget(path, [fill(keyword)]);
+  }, 120_000);
+
+  it("the newer providers' keywords, repeated and followed by a long run", async () => {
+    for (const keyword of new Set(NEWER_PREFIXED.flatMap((format) => format.keywords)))
+      for (const line of [
+        fill(keyword),
+        `${keyword}${fill('a1')}`.slice(0, LINE_LENGTH),
+        `${keyword}${fill('Qm7x+/')}`.slice(0, LINE_LENGTH),
+      ])
+        await withinBudget('config/settings.yml', [line]);
   }, 120_000);
 
   it('a keyword followed by a long run', async () => {
