@@ -96,7 +96,7 @@ export class Planner {
     let node = this.branch(this.root, language ? 1 + SYNTAX_LANGUAGES.indexOf(language) : 0);
     const lineKeywords: (readonly string[] | null)[] = [];
     for (const rule of this.rules.line) {
-      if (language && rule.syntax?.languages[language] && rule.files(path)) {
+      if (language && rule.syntax?.languages[language] && !rule.syntax.linesToo && rule.files(path)) {
         lineKeywords.push(null);
         node = this.branch(node, READ_AS_SYNTAX);
         continue;

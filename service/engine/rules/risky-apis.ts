@@ -1,6 +1,6 @@
 // APIs that run text as code or markup, or deserialize untrusted data into objects.
 import type { SyntaxLanguage } from '../structure/languages.ts';
-import { isCSharp, isJavaScript, isJvm, isPhp, isPython, isRuby, notFixture } from './files.ts';
+import { isCSharp, isGo, isJavaScript, isJvm, isPhp, isPython, isRuby, notFixture } from './files.ts';
 import type { LanguageSyntax, LineRule } from './rule.ts';
 import { isCodeAt, patternRule, withoutComment, spanOf } from './rule.ts';
 
@@ -8,9 +8,20 @@ import { isCodeAt, patternRule, withoutComment, spanOf } from './rule.ts';
 const JS_EVAL: LanguageSyntax = {
   sinks: [
     {
-      calls: ['eval', 'vm.runInNewContext', 'vm.runInThisContext', 'vm.runInContext', 'new vm.Script'],
+      calls: [
+        'eval',
+        'window.eval',
+        'global.eval',
+        'globalThis.eval',
+        'vm.runInNewContext',
+        'vm.runInThisContext',
+        'vm.runInContext',
+        'new vm.Script',
+      ],
       danger: 'not-constant',
     },
+    // a string of code run later (a function is fine)
+    { calls: ['setTimeout', 'setInterval', 'window.setTimeout', 'window.setInterval'], danger: 'built-string' },
     // the body is the last argument, the parameters' names the others
     { calls: ['new Function', 'Function', 'vm.compileFunction'], argument: 'any', danger: 'not-constant' },
   ],
@@ -63,18 +74,174 @@ export const noEval: LineRule = {
 const JS_EXEC_KEYWORDS = ['exec(', 'exec ', 'exec\t', 'execSync'];
 
 /** exec/execSync of child_process with an interpolated command: a shell runs whatever the variables hold. */
+/** `sh -c <command>` as a program and its arguments: the command is judged. */
+const SH_C = /["'`](?:\/(?:usr\/)?bin\/)?(?:ba|z|da)?sh["'`]\s*,\s*(?:\[\s*)?["'`]-c["'`]/;
+const CMD_C = /["'](?:cmd(?:\.exe)?|powershell(?:\.exe)?|pwsh)["']\s*,\s*[^,]*["']\/c\b|["'](?:cmd(?:\.exe)?)["']/i;
+
+/** Calls that hand a command line to a shell: reported when the command is not a constant. */
+const JS_SHELL: LanguageSyntax = {
+  sinks: [
+    {
+      calls: [
+        'child_process.exec',
+        'child_process.execSync',
+        'cp.exec',
+        'cp.execSync',
+        'childProcess.exec',
+        'childProcess.execSync',
+        'exec',
+        'execSync',
+        'shell.exec',
+        'shelljs.exec',
+      ],
+      danger: 'not-constant',
+    },
+    {
+      calls: ['.spawn', '.spawnSync', '.execFile', '.execFileSync', 'spawn', 'spawnSync', 'execFile', 'execFileSync'],
+      when: /\bshell\s*:\s*true\b/,
+      danger: 'not-constant',
+    },
+    {
+      calls: ['.spawn', '.spawnSync', '.execFile', '.execFileSync', 'spawn', 'spawnSync', 'execFile', 'execFileSync'],
+      when: SH_C,
+      argument: 1,
+      danger: 'not-constant',
+    },
+  ],
+};
+const SHELL_SYNTAX: Partial<Record<SyntaxLanguage, LanguageSyntax>> = {
+  javascript: JS_SHELL,
+  typescript: JS_SHELL,
+  tsx: JS_SHELL,
+  python: {
+    sinks: [
+      {
+        calls: [
+          'os.system',
+          'os.popen',
+          'popen2.popen2',
+          'popen2.popen3',
+          'popen2.popen4',
+          'popen2.Popen3',
+          'popen2.Popen4',
+          'commands.getoutput',
+          'commands.getstatusoutput',
+          'subprocess.getoutput',
+          'subprocess.getstatusoutput',
+          '.create_subprocess_shell',
+        ],
+        danger: 'not-constant',
+      },
+      { calls: ['.subprocess_shell'], argument: 1, danger: 'not-constant' },
+      {
+        calls: [
+          'subprocess.call',
+          'subprocess.run',
+          'subprocess.Popen',
+          'subprocess.check_call',
+          'subprocess.check_output',
+          'call',
+          'run',
+          'Popen',
+          'check_call',
+          'check_output',
+        ],
+        when: /\bshell\s*=\s*True\b/,
+        danger: 'not-constant',
+      },
+    ],
+  },
+  php: {
+    sinks: [
+      {
+        calls: ['exec', 'system', 'passthru', 'shell_exec', 'popen', 'proc_open', 'pcntl_exec'],
+        danger: 'not-constant',
+      },
+    ],
+    query: '(shell_command_expression) @finding @value',
+  },
+  ruby: {
+    sinks: [
+      {
+        calls: [
+          'system',
+          'exec',
+          'spawn',
+          'Kernel.system',
+          'Kernel.exec',
+          'Kernel.spawn',
+          'IO.popen',
+          'Open3.capture2',
+          'Open3.capture2e',
+          'Open3.capture3',
+          'Open3.popen2',
+          'Open3.popen2e',
+          'Open3.popen3',
+          'Open3.pipeline',
+        ],
+        danger: 'not-constant',
+      },
+    ],
+    query: '(subshell) @finding @value',
+  },
+  java: {
+    sinks: [
+      { calls: ['.exec'], argument: 'any', danger: 'not-constant' },
+      { calls: ['new ProcessBuilder'], when: SH_C, argument: 'any', danger: 'not-constant' },
+    ],
+  },
+  go: {
+    sinks: [
+      { calls: ['exec.Command'], when: SH_C, argument: 2, danger: 'not-constant' },
+      { calls: ['exec.CommandContext'], when: SH_C, argument: 3, danger: 'not-constant' },
+    ],
+  },
+  csharp: {
+    sinks: [{ calls: ['Process.Start', 'new ProcessStartInfo'], when: CMD_C, argument: 'any', danger: 'not-constant' }],
+  },
+};
+
 export const noShellInjection: LineRule = {
   kind: 'line',
   id: 'no-shell-injection',
   severity: 'warning',
   summary:
-    'A shell command built from variables (exec with a template string or concatenation, subprocess with shell=True).',
+    'A shell command built from variables (exec or os.system with a built string, subprocess with shell=True, sh -c with a variable, backticks with interpolation).',
   help: 'Pass the program and its arguments separately (execFile / spawn with an argument array; subprocess.run([...]) without shell=True).',
   message:
     'A shell command built from variables runs whatever they contain; pass the program and its arguments as an array (execFile/spawn, subprocess.run([...])).',
-  files: notFixture((path) => isJavaScript(path) || isPython(path)),
+  files: notFixture(
+    (path) =>
+      isJavaScript(path) ||
+      isPython(path) ||
+      isPhp(path) ||
+      isRuby(path) ||
+      isJvm(path) ||
+      isGo(path) ||
+      isCSharp(path),
+  ),
   keywords: [...JS_EXEC_KEYWORDS, 'shell'],
-  keywordsFor: (path) => (isPython(path) ? ['shell'] : JS_EXEC_KEYWORDS),
+  keywordsFor: (path) => (isPython(path) ? ['shell'] : isJavaScript(path) ? JS_EXEC_KEYWORDS : []),
+  syntax: {
+    keywords: [
+      'exec',
+      'system',
+      'popen',
+      'Popen',
+      'spawn',
+      'shell',
+      'passthru',
+      'proc_open',
+      'Command',
+      'Process',
+      'getoutput',
+      'capture',
+      'pipeline',
+      '`',
+      '%x',
+    ],
+    languages: SHELL_SYNTAX,
+  },
   check(line) {
     if (isPython(line.path)) {
       const m = /\bshell\s*=\s*True\b/.exec(line.code);
@@ -90,19 +257,47 @@ export const noShellInjection: LineRule = {
   },
 };
 
-export const noInnerHtml = patternRule({
-  id: 'no-inner-html',
-  severity: 'warning',
-  summary: 'HTML assigned from code (innerHTML =, outerHTML =, dangerouslySetInnerHTML, document.write).',
-  help: 'Set textContent, build elements with the DOM API, or sanitize the HTML (DOMPurify) before inserting it.',
-  message: 'Inserting HTML from code is an XSS risk; use textContent or DOM methods, or sanitize the HTML first.',
-  files: notFixture(isJavaScript),
-  keywords: ['innerHTML', 'outerHTML', 'dangerouslySetInnerHTML', 'document.write'],
-  in: 'code',
-  pattern: /\.(?:inner|outer)HTML\s*\+?=(?!=)|\bdangerouslySetInnerHTML\b|\bdocument\.write(?:ln)?\s*\(/,
-  // A string literal (innerHTML = '', = '<br>') is markup the code wrote, not data.
-  unless: /\.(?:inner|outer)HTML\s*=\s*(?:"[^"\\]*"|'[^'\\]*'|`[^`$\\]*`)\s*(?:;\s*)?(?:\/\/.*)?$/,
-});
+/** HTML built from a value that is not constant; a sanitizer's output (DOMPurify.sanitize) is fine. */
+const HTML_SINKS = `
+(assignment_expression
+  left: (member_expression property: (property_identifier) @p (#match? @p "^(inner|outer)HTML$"))
+  right: (_) @value) @finding
+(augmented_assignment_expression
+  left: (member_expression property: (property_identifier) @p (#match? @p "^(inner|outer)HTML$"))
+  right: (_) @value) @finding
+(call_expression
+  function: (member_expression object: (identifier) @o (#eq? @o "document") property: (property_identifier) @p (#match? @p "^write(ln)?$"))
+  arguments: (arguments . (_) @value)) @finding
+(call_expression
+  function: (member_expression property: (property_identifier) @p (#eq? @p "insertAdjacentHTML"))
+  arguments: (arguments (_) . (_) @value)) @finding`;
+/** React's: in the grammars that read JSX (JavaScript's and TSX's, not TypeScript's). */
+const JSX_HTML = `
+(jsx_attribute
+  (property_identifier) @p (#eq? @p "dangerouslySetInnerHTML")
+  (jsx_expression (object (pair key: (property_identifier) @k (#eq? @k "__html") value: (_) @value)))) @finding`;
+const JS_HTML: LanguageSyntax = { query: HTML_SINKS + JSX_HTML };
+
+export const noInnerHtml: LineRule = {
+  ...patternRule({
+    id: 'no-inner-html',
+    severity: 'warning',
+    summary:
+      'HTML built from a value and inserted from code (innerHTML =, outerHTML =, dangerouslySetInnerHTML, document.write, insertAdjacentHTML).',
+    help: 'Set textContent, build elements with the DOM API, or sanitize the HTML (DOMPurify) before inserting it.',
+    message: 'Inserting HTML from code is an XSS risk; use textContent or DOM methods, or sanitize the HTML first.',
+    files: notFixture(isJavaScript),
+    keywords: ['innerHTML', 'outerHTML', 'dangerouslySetInnerHTML', 'document.write'],
+    in: 'code',
+    pattern: /\.(?:inner|outer)HTML\s*\+?=(?!=)|\bdangerouslySetInnerHTML\b|\bdocument\.write(?:ln)?\s*\(/,
+    // A string literal (innerHTML = '', = '<br>') is markup the code wrote, not data.
+    unless: /\.(?:inner|outer)HTML\s*=\s*(?:"[^"\\]*"|'[^'\\]*'|`[^`$\\]*`)\s*(?:;\s*)?(?:\/\/.*)?$/,
+  }),
+  syntax: {
+    keywords: ['innerHTML', 'outerHTML', 'dangerouslySetInnerHTML', 'document.write', 'insertAdjacentHTML'],
+    languages: { javascript: JS_HTML, typescript: { query: HTML_SINKS }, tsx: JS_HTML },
+  },
+};
 
 /** yaml.load without a safe Loader builds arbitrary Python objects from the document. */
 export const noUnsafeYamlLoad: LineRule = {
@@ -127,6 +322,17 @@ const DESERIALIZING =
   'Deserializing this format can run code from the data; only load data you made yourself, and use JSON for anything that crosses a trust boundary.';
 
 /** Deserializers that build arbitrary objects (and so run code) from their input. */
+/** node-serialize's unserialize runs the functions it finds in its input. */
+const JS_DESERIALIZE: LanguageSyntax = {
+  sinks: [
+    {
+      calls: ['.unserialize'],
+      danger: 'not-constant',
+      message: 'Deserializing with node-serialize runs functions written in the data; parse JSON instead.',
+    },
+  ],
+};
+
 const DESERIALIZE_SYNTAX: Partial<Record<SyntaxLanguage, LanguageSyntax>> = {
   python: {
     sinks: [
@@ -143,19 +349,32 @@ const DESERIALIZE_SYNTAX: Partial<Record<SyntaxLanguage, LanguageSyntax>> = {
           'pd.read_pickle',
           'pandas.read_pickle',
         ],
-        danger: 'any',
+        // data written into the code is the code's own
+        danger: 'not-constant',
       },
     ],
   },
   ruby: {
     sinks: [
       {
-        calls: ['Marshal.load', 'Marshal.restore', 'YAML.unsafe_load', 'Psych.unsafe_load'],
-        danger: 'any',
+        calls: [
+          'Marshal.load',
+          'Marshal.restore',
+          'YAML.unsafe_load',
+          'Psych.unsafe_load',
+          'YAML.load',
+          'Oj.load',
+          'Oj.object_load',
+          'CSV.load',
+        ],
+        danger: 'not-constant',
         message: DESERIALIZING,
       },
     ],
   },
+  javascript: JS_DESERIALIZE,
+  typescript: JS_DESERIALIZE,
+  tsx: JS_DESERIALIZE,
   php: { sinks: [{ calls: ['unserialize'], danger: 'not-constant', message: DESERIALIZING }] },
   csharp: {
     sinks: [
@@ -186,7 +405,9 @@ export const noPickleLoads: LineRule = {
     help: 'Only deserialize data you produced yourself and trust; for anything else use JSON or another data-only format.',
     message:
       'Unpickling runs code from the data; only load pickles you made yourself, and use JSON for anything that crosses a trust boundary.',
-    files: notFixture((path) => isPython(path) || isRuby(path) || isPhp(path) || isCSharp(path) || isJvm(path)),
+    files: notFixture(
+      (path) => isPython(path) || isRuby(path) || isPhp(path) || isCSharp(path) || isJvm(path) || isJavaScript(path),
+    ),
     keywords: ['pickle.load', 'dill.load', 'marshal.load', 'Unpickler'],
     in: 'code',
     pattern: /\b(?:c?pickle|dill|marshal)\.loads?\s*\(|\bUnpickler\s*\(/,
@@ -194,6 +415,7 @@ export const noPickleLoads: LineRule = {
   syntax: {
     keywords: [
       'load',
+      'unserialize',
       'Unpickler',
       'shelve',
       'decode',

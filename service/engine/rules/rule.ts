@@ -123,6 +123,8 @@ export interface SyntaxSink {
   /** The argument judged (0-based; default 0), or `any`: the call is reported when any argument is. */
   argument?: number | 'any';
   danger: SinkDanger;
+  /** Only calls whose text matches (`shell=True` among subprocess's arguments). */
+  when?: RegExp;
   /** Replaces the rule's message. */
   message?: string;
 }
@@ -130,15 +132,23 @@ export interface SyntaxSink {
 /** What a rule looks for in one language. */
 export interface LanguageSyntax {
   sinks?: readonly SyntaxSink[];
-  /** A tree-sitter query for what is not a call (a trust manager whose check is empty): each `@finding` capture is a finding. */
+  /**
+   * A tree-sitter query for what is not a call (a trust manager whose check is empty, HTML
+   * assigned to innerHTML): each `@finding` capture is a finding; when the match also captures
+   * `@value`, only if the value is not constant.
+   */
   query?: string;
   /** The message of the query's findings (default: the rule's). */
   queryMessage?: string;
+  /** What makes a query's `@value` dangerous (default: not-constant). */
+  queryDanger?: SinkDanger;
 }
 
 export interface SyntaxPart {
   /** A hunk is parsed for the rule only when its text contains one of these (case-sensitive). */
   keywords: readonly string[];
+  /** The rule's line part still reads these files too (the syntax finds what lines cannot; one finding per line either way). */
+  linesToo?: boolean;
   languages: Partial<Record<SyntaxLanguage, LanguageSyntax>>;
 }
 

@@ -109,7 +109,7 @@ export const PROFILES: Readonly<Record<SyntaxLanguage, LanguageProfile>> = {
 (assignment left: (identifier) @name right: (_) @value)
 (operator_assignment left: (identifier) @name right: (_) @value)`,
     functions: ['method', 'singleton_method', 'lambda', 'block', 'do_block'],
-    strings: ['string', 'heredoc_body'],
+    strings: ['string', 'heredoc_body', 'subshell'],
     stringText: ['string_content', 'heredoc_content'],
     stringMarks: ['escape_sequence', 'heredoc_end'],
     concat: [{ type: 'binary', operators: ['+', '%'] }],
@@ -125,7 +125,7 @@ export const PROFILES: Readonly<Record<SyntaxLanguage, LanguageProfile>> = {
 (assignment_expression left: (variable_name) @name right: (_) @value)
 (augmented_assignment_expression left: (variable_name) @name right: (_) @value)`,
     functions: ['function_definition', 'method_declaration', 'anonymous_function', 'arrow_function'],
-    strings: ['string', 'encapsed_string', 'heredoc', 'nowdoc'],
+    strings: ['string', 'encapsed_string', 'heredoc', 'nowdoc', 'shell_command_expression'],
     stringText: ['string_content', 'string_value', 'heredoc_body', 'nowdoc_body'],
     stringMarks: ['escape_sequence', 'heredoc_start', 'heredoc_end'],
     concat: [{ type: 'binary_expression', operators: ['.'] }],

@@ -45,12 +45,16 @@ const NUMERIC_CALL =
 const PLACEHOLDER_JOIN =
   /\bjoin\b.*["'`](?:\s*(?:\?|%s|:\w+|\$\d+)\s*,?\s*)+["'`]|["'`](?:\s*,?\s*(?:\?|%s)\s*,?\s*)+["'`].*\bjoin\b/;
 
+/** Calls whose result is safe to insert: a sanitizer's or an escaper's. */
+const SANITIZER =
+  /(?:^|\.)(?:sanitize\w*|purify|escape\w*|quote|shellescape|escapeshellarg|escapeshellcmd|xss|filterXSS|shlex\.quote|shlex\.join)$/i;
+
 function harmless(value: Node): boolean {
   const text = value.text;
   if (/\.to_i$/.test(text)) return true;
   if (value.type.includes('call') || value.type === 'invocation_expression' || value.type === 'method_invocation') {
     const callee = calleeText(value);
-    if (NUMERIC_CALL.test(callee)) return true;
+    if (NUMERIC_CALL.test(callee) || SANITIZER.test(callee)) return true;
   }
   return PLACEHOLDER_JOIN.test(text) && text.length < 200;
 }
@@ -66,7 +70,7 @@ function allowListed(value: Node, sink: Node, scope: Node | null, root: Node): b
   ).test(before);
 }
 
-function dangerous(
+export function dangerous(
   danger: SinkDanger,
   arg: Node | undefined,
   sink: Node,
@@ -77,7 +81,7 @@ function dangerous(
   if (danger === 'any') return [];
   if (!arg) return null;
   const parts = partsOf(arg, profile, bindings);
-  if (danger === 'not-constant') return parts.values.length > 0 ? parts.builtAt : null;
+  if (danger === 'not-constant') return parts.values.some((value) => !harmless(value)) ? parts.builtAt : null;
   if (danger === 'sql' ? !looksLikeSql(parts.literal) : parts.literal.trim() === '') return null;
   const scope = bindings.scopeOf(sink);
   const values = parts.values.filter((value) => !harmless(value) && !allowListed(value, sink, scope, root));
@@ -97,6 +101,7 @@ export function sinkHits(
     const callee = calleeText(call);
     for (const sink of sinks) {
       if (!calleeMatches(callee, sink.calls)) continue;
+      if (sink.when && !sink.when.test(call.text)) continue;
       const args = argumentsOf(call, profile);
       const judged = sink.argument === 'any' ? args : [args[sink.argument ?? 0]];
       let builtAt: number[] | null = null;

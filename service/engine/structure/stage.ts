@@ -16,7 +16,7 @@ import { hunkSource, MAX_PARSED_ROW } from './hunk-source.ts';
 import type { SyntaxLanguage } from './languages.ts';
 import { PROFILES } from './languages.ts';
 import type { SyntaxHit } from './sinks.ts';
-import { sinkHits } from './sinks.ts';
+import { dangerous, sinkHits } from './sinks.ts';
 import { Bindings } from './string-parts.ts';
 
 /** The hunks of one file the stage parses, and the rules that read them. */
@@ -111,6 +111,9 @@ export async function reviewSyntax(
       }
       try {
         findInTree(tree.rootNode, target, hunk, grammar, raw);
+      } catch (error) {
+        // a query the grammar rejects is our bug: the file is named, the review goes on
+        notAnalysed.push({ path: target.path, reason: `its syntax could not be searched (${String(error)})` });
       } finally {
         tree.delete();
       }
@@ -137,9 +140,16 @@ function findInTree(
     if (!syntax) continue;
     const hits: SyntaxHit[] = syntax.sinks ? sinkHits(calls, syntax.sinks, profile, bindings, root) : [];
     if (syntax.query)
-      for (const capture of query(grammar, syntax.query).captures(root))
-        if (capture.name === 'finding')
-          hits.push({ rows: [capture.node.startPosition.row], node: capture.node, message: syntax.queryMessage });
+      for (const match of query(grammar, syntax.query).matches(root)) {
+        const finding = match.captures.find((capture) => capture.name === 'finding')?.node;
+        if (!finding) continue;
+        const value = match.captures.find((capture) => capture.name === 'value')?.node;
+        const builtAt = value
+          ? dangerous(syntax.queryDanger ?? 'not-constant', value, finding, profile, bindings, root)
+          : [];
+        if (builtAt)
+          hits.push({ rows: [finding.startPosition.row, ...builtAt], node: finding, message: syntax.queryMessage });
+      }
     for (const hit of hits) {
       const finding = placed(hit, hunk, rule, target.path);
       if (finding) raw.push(finding);

@@ -61,8 +61,11 @@ export class Bindings {
   }
 
   /** The values assigned to `name` before `at` in the scope `scope`. */
+  /** The values assigned to `name` before `at` in `scope`; else at the top level (a module's constant). */
   valuesOf(name: string, at: number, scope: Node | null): Binding[] {
-    return (this.byName.get(name) ?? []).filter((b) => b.start < at && sameNode(b.scope, scope));
+    const before = (this.byName.get(name) ?? []).filter((b) => b.start < at);
+    const inScope = before.filter((b) => sameNode(b.scope, scope));
+    return inScope.length > 0 || scope === null ? inScope : before.filter((b) => b.scope === null);
   }
 }
 
@@ -79,8 +82,19 @@ const CONSTANT_NAME = /^\$?[A-Z][A-Z0-9_]*$/;
 /** Calls that fill a format string with their other arguments (the format is the first, or the receiver). */
 const FORMAT_FIRST = /(?:^|\.)(?:Sprintf|sprintf|format|Format|vsprintf)$/;
 const FORMAT_RECEIVER = /\.(?:format|formatted)$/;
-/** Calls that wrap SQL text without changing it: SQLAlchemy's text(), Arel.sql, Sequel.lit, DB::raw. */
-const WRAPPER = /(?:^|\.)(?:text|sql|lit|raw|RawSQL)$/;
+/** Calls that wrap text without changing what it can hold: SQLAlchemy's text(), Arel.sql, Sequel.lit, DB::raw, dedent. */
+const WRAPPER = /(?:^|\.)(?:text|sql|lit|raw|RawSQL|dedent|strip|trim|trimStart|trimEnd|lstrip|rstrip|chomp)$/;
+/** Collections: a value made of constants is constant (`"…" % ()`, a list of literal arguments). */
+const COLLECTIONS = new Set([
+  'tuple',
+  'list',
+  'array',
+  'expression_list',
+  'array_creation_expression',
+  'array_initializer',
+]);
+/** A format that fills in only numbers (%d): its values cannot carry text. */
+const TEXT_VERB = /%[-+ #0-9.*]*[svqxXTrc]|\{/;
 const CONSTANT_TYPES = new Set([
   'number',
   'integer',
@@ -98,6 +112,11 @@ const CONSTANT_TYPES = new Set([
   'boolean',
   'boolean_literal',
   'null_literal',
+  // the type of an array created with its elements: new String[] {…}
+  'type_identifier',
+  'dimensions',
+  'predefined_type',
+  'array_type',
 ]);
 
 export function partsOf(node: Node, profile: LanguageProfile, bindings: Bindings, depth = 0): Parts {
@@ -117,8 +136,14 @@ function collect(node: Node, profile: LanguageProfile, bindings: Bindings, depth
     return;
   }
   if (CONSTANT_TYPES.has(type)) return;
-  if (type === 'parenthesized_expression' || type === profile.argument) {
+  if (type === 'parenthesized_expression' || type === profile.argument || COLLECTIONS.has(type)) {
     for (const child of node.namedChildren) if (child) collect(child, profile, bindings, depth, out);
+    return;
+  }
+  // a hash's or an object's entry: its value (Ruby's conditions: "…", a keyword argument)
+  if (type === 'pair') {
+    const value = node.childForFieldName('value');
+    if (value) collect(value, profile, bindings, depth, out);
     return;
   }
   const concat = profile.concat.find((c) => c.type === type);
@@ -126,7 +151,10 @@ function collect(node: Node, profile: LanguageProfile, bindings: Bindings, depth
   if (concat && operator && concat.operators.includes(operator)) {
     const left = node.childForFieldName('left');
     const right = node.childForFieldName('right');
+    const before = out.literal.length;
     if (left) collect(left, profile, bindings, depth, out);
+    // "… %d" % n: a format that fills in numbers only
+    if (operator === '%' && !TEXT_VERB.test(out.literal.slice(before))) return;
     if (right) collect(right, profile, bindings, depth, out);
     return;
   }
@@ -185,19 +213,39 @@ function collectInterpolation(
 function collectFormat(node: Node, profile: LanguageProfile, bindings: Bindings, depth: number, out: Parts): boolean {
   const args = argumentsOf(node, profile);
   const callee = calleeText(node);
-  if (FORMAT_RECEIVER.test(callee)) {
-    const receiver = (node.childForFieldName('function') ?? node).childForFieldName('object');
-    if (receiver && profile.strings.includes(receiver.type)) {
-      collectString(receiver, profile, bindings, depth, out);
-      for (const arg of args) collect(arg, profile, bindings, depth, out);
-      return true;
-    }
-  }
-  if ((FORMAT_FIRST.test(callee) || WRAPPER.test(callee)) && args[0]) {
+  const receiver = receiverOf(node);
+  // "…{}".format(x), q.format(x): the receiver is the format (String.format(f, x): a class's is not)
+  if (FORMAT_RECEIVER.test(callee) && receiver && !/^[A-Z]\w*$/.test(receiver.text)) {
+    collect(receiver, profile, bindings, depth, out);
     for (const arg of args) collect(arg, profile, bindings, depth, out);
     return true;
   }
+  if (WRAPPER.test(callee) && (args[0] || receiver)) {
+    for (const arg of args) collect(arg, profile, bindings, depth, out);
+    if (!args[0] && receiver) collect(receiver, profile, bindings, depth, out);
+    return true;
+  }
+  if (FORMAT_FIRST.test(callee) && args[0]) {
+    const format: Parts = { literal: '', values: [], builtAt: [], read: out.read };
+    collect(args[0], profile, bindings, depth, format);
+    out.literal += format.literal;
+    out.values.push(...format.values);
+    out.builtAt.push(...format.builtAt);
+    out.read = format.read;
+    // the values of a format that fills in numbers only (%d) cannot carry text
+    if (format.values.length === 0 && !TEXT_VERB.test(format.literal)) return true;
+    for (const arg of args.slice(1)) collect(arg, profile, bindings, depth, out);
+    return true;
+  }
   return false;
+}
+
+/** What a method is called on: `x` in `x.strip()`. */
+function receiverOf(call: Node): Node | null {
+  const callee = call.childForFieldName('function') ?? call;
+  return (
+    callee.childForFieldName('object') ?? callee.childForFieldName('receiver') ?? callee.childForFieldName('operand')
+  );
 }
 
 /** The callee as written, without spaces: `cursor.execute`, `new Function`, `fmt.Sprintf`. */

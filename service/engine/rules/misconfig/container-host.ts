@@ -33,7 +33,7 @@ export const noPipeToShell = patternRule({
   id: 'no-pipe-to-shell',
   severity: 'warning',
   summary:
-    'A download piped straight into a shell (curl … | sh, bash <(curl …), bash -c "$(curl …)"): whatever the server sends that day runs, unchecked.',
+    'A download piped straight into a shell (curl … | sh, bash <(curl …), bash -c "$(curl …)", eval "$(curl …)"): whatever the server sends that day runs, unchecked.',
   help: 'Download to a file, check its checksum or signature, then run it; or install from a package manager that verifies what it installs.',
   message:
     'A download is piped into a shell: it runs whatever the server (or anyone between) sends; download, verify a checksum or signature, then run it.',
@@ -41,7 +41,7 @@ export const noPipeToShell = patternRule({
   keywords: ['curl', 'wget', 'iwr', 'Invoke-WebRequest', 'irm'],
   in: 'text',
   pattern:
-    /\b(?:curl|wget|iwr|irm|Invoke-WebRequest|Invoke-RestMethod)\b[^|;&#\n]{0,300}?\|\s*(?:sudo\s+(?:-\S+\s+)*)?(?:ba|z|k|da)?sh\b|\b(?:curl|wget)\b[^|;&#\n]{0,300}?\|\s*(?:sudo\s+)?(?:python3?|perl|ruby|node)\b|\b(?:iwr|irm|Invoke-WebRequest|Invoke-RestMethod)\b[^|;&#\n]{0,300}?\|\s*iex\b|\b(?:(?:ba|z|k|da)?sh|source)\s+(?:-\S+\s+){0,5}<\(\s*(?:curl|wget)\b|(?<![\w.])\.\s+<\(\s*(?:curl|wget)\b|\b(?:ba|z|k|da)?sh\s+(?:-\S+\s+){0,5}-c\s+["']?\$\(\s*(?:curl|wget)\b/,
+    /\b(?:curl|wget|iwr|irm|Invoke-WebRequest|Invoke-RestMethod)\b[^|;&#\n]{0,300}?\|\s*(?:sudo\s+(?:-\S+\s+)*)?(?:\/(?:usr\/)?(?:local\/)?bin\/)?(?:ba|z|k|da)?sh\b|\b(?:curl|wget)\b[^|;&#\n]{0,300}?\|\s*(?:sudo\s+)?(?:python3?|perl|ruby|node)\b|\b(?:iwr|irm|Invoke-WebRequest|Invoke-RestMethod)\b[^|;&#\n]{0,300}?\|\s*iex\b|\b(?:(?:ba|z|k|da)?sh|source)\s+(?:-\S+\s+){0,5}<\(\s*(?:curl|wget)\b|(?<![\w.])\.\s+<\(\s*(?:curl|wget)\b|\b(?:ba|z|k|da)?sh\s+(?:-\S+\s+){0,5}-c\s+["']?\$\(\s*(?:curl|wget)\b|\beval\s+["']?\$\(\s*(?:curl|wget)\b/,
   unless: /^\s*#/,
 });
 

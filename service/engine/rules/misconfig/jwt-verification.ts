@@ -1,11 +1,11 @@
 // JWT verification turned off: a token whose signature is not checked, or that may use the
 // `none` algorithm, can be written by anyone.
-import { isGo, isJavaScript, isJvm, isPython, notTestCode } from '../files.ts';
+import { isCSharp, isGo, isJavaScript, isJvm, isPython, isRuby, notTestCode } from '../files.ts';
 import type { LineRule } from '../rule.ts';
 import { isCodeAt, spanOf } from '../rule.ts';
 
 const VERIFY_OFF =
-  /\balgorithms?\s*[:=][^\n]{0,100}?["']none["']|["']verify_signature["']\s*:\s*False\b|\bverify\s*=\s*False\b(?=[^)]{0,200}\))|\bjwt\.SigningMethodNone\b|\bUnsafeAllowNoneSignatureType\b|\bparseUnsecuredClaims\b|\bAlgorithm\.none\s*\(\s*\)/i;
+  /\balgorithms?\s*[:=][^\n]{0,100}?["']none["']|["']verify_signature["']\s*:\s*False\b|\bverify\s*=\s*False\b(?=[^)]{0,200}\))|\bjwt\.SigningMethodNone\b|\bUnsafeAllowNoneSignatureType\b|\bparseUnsecuredClaims\b|\bAlgorithm\.none\s*\(\s*\)|\bParseUnverified\s*\(|\bRequireSignedTokens\s*=\s*false\b|\bJWT\.decode\s*\([^)]{0,200}?,\s*(?:nil|false)\s*[,)]/i;
 
 /** A call or object of a JWT library on the line: jwt.verify, jwtVerify, jose, jws, JWT.require, Jwts. */
 const JWT_CALL = /\b(?:jwt|jose|jws|jsonwebtoken)\w*\b|\bJWT\w*\.|\bJwts\b/i;
@@ -18,7 +18,9 @@ export const noJwtVerifyOff: LineRule = {
   help: 'Verify every token with the expected key and an explicit list of real algorithms (algorithms: ["RS256"]); decode without verification only to read a token you will verify next.',
   message:
     'This accepts JSON Web Tokens without checking their signature (or with alg "none"): anyone can write a token that passes; verify with the key and a fixed list of algorithms.',
-  files: notTestCode((path) => isJavaScript(path) || isPython(path) || isGo(path) || isJvm(path)),
+  files: notTestCode(
+    (path) => isJavaScript(path) || isPython(path) || isGo(path) || isJvm(path) || isRuby(path) || isCSharp(path),
+  ),
   keywords: [
     'algorithm',
     'Algorithm',
@@ -27,6 +29,9 @@ export const noJwtVerifyOff: LineRule = {
     'SigningMethodNone',
     'UnsafeAllowNoneSignatureType',
     'parseUnsecuredClaims',
+    'ParseUnverified',
+    'RequireSignedTokens',
+    'JWT.decode',
   ],
   reads: 'text',
   check(line) {

@@ -5,6 +5,7 @@
 // into a variable lines before the call (`syntax` below). Elsewhere (Kotlin, Scala, Vue…) one
 // line at a time: a call whose SQL spans lines is not read there (precision first).
 import { isCSharp, isGo, isJavaScript, isJvm, isPhp, isPython, isRuby, notTestCode } from '../files.ts';
+import type { SyntaxLanguage } from '../../structure/languages.ts';
 import type { LanguageSyntax, LineRule, SyntaxSink } from '../rule.ts';
 import { isCodeAt } from '../rule.ts';
 
@@ -70,6 +71,11 @@ const JS_SQL = sqlSinks([
   '.fromRaw',
 ]);
 
+/** The sinks, and calls that take a fragment of SQL (a condition): any value built into it is injection. */
+function withFragments(syntax: LanguageSyntax, fragments: readonly string[]): LanguageSyntax {
+  return { ...syntax, sinks: [...(syntax.sinks ?? []), { calls: fragments, danger: 'built-string' }] };
+}
+
 /** ActiveRecord's methods that take a fragment of SQL: any interpolation into it is injection. */
 const RAILS_FRAGMENTS = [
   '.where',
@@ -88,13 +94,18 @@ const RAILS_FRAGMENTS = [
   '.lock',
 ];
 
-const SQL_SYNTAX: Partial<Record<import('../../structure/languages.ts').SyntaxLanguage, LanguageSyntax>> = {
+const SQL_SYNTAX: Partial<Record<SyntaxLanguage, LanguageSyntax>> = {
   javascript: JS_SQL,
   typescript: JS_SQL,
   tsx: JS_SQL,
   python: sqlSinks([
     '.execute',
     '.executemany',
+    // asyncpg, pg8000
+    '.fetch',
+    '.fetchrow',
+    '.fetchval',
+    '.run',
     '.executescript',
     '.exec_driver_sql',
     '.raw',
@@ -102,19 +113,38 @@ const SQL_SYNTAX: Partial<Record<import('../../structure/languages.ts').SyntaxLa
     '.read_sql_query',
     '.mogrify',
   ]),
-  go: sqlSinks(
-    ['.Query', '.QueryRow', '.Exec', '.Prepare', '.Raw', '.Queryx', '.QueryRowx', '.Select', '.Get', '.MustExec'],
-    {
-      1: [
-        '.QueryContext',
-        '.QueryRowContext',
-        '.ExecContext',
-        '.PrepareContext',
-        '.QueryxContext',
-        '.SelectContext',
-        '.GetContext',
+  go: withFragments(
+    sqlSinks(
+      [
+        '.Query',
+        '.QueryRow',
+        '.Exec',
+        '.Prepare',
+        '.Raw',
+        '.Queryx',
+        '.QueryRowx',
+        '.Select',
+        '.Get',
+        '.MustExec',
+        '.QueryEx',
+        '.ExecEx',
       ],
-    },
+      {
+        1: [
+          '.QueryContext',
+          '.QueryRowContext',
+          '.ExecContext',
+          '.PrepareContext',
+          '.QueryxContext',
+          '.SelectContext',
+          '.GetContext',
+          '.QueryOne',
+          '.ExecOne',
+        ],
+      },
+    ),
+    // gorm's and go-pg's conditions: a fragment of SQL
+    ['.Where', '.Having', '.Order', '.Group', '.Joins', '.WhereOr'],
   ),
   java: sqlSinks([
     '.executeQuery',
@@ -127,6 +157,10 @@ const SQL_SYNTAX: Partial<Record<import('../../structure/languages.ts').SyntaxLa
     '.createQuery',
     '.createNativeQuery',
     '.createSQLQuery',
+    '.newQuery',
+    '.setFilter',
+    '.setGrouping',
+    'Restrictions.sqlRestriction',
     '.query',
     '.queryForObject',
     '.queryForList',
@@ -151,10 +185,17 @@ const SQL_SYNTAX: Partial<Record<import('../../structure/languages.ts').SyntaxLa
           '.select_values',
           '.select_rows',
           '.count_by_sql',
+          // ruby-pg, mysql2
+          '.exec',
+          '.exec_params',
+          '.async_exec',
+          '.query',
         ],
         danger: 'sql',
       },
       { calls: RAILS_FRAGMENTS, danger: 'built-string' },
+      // Rails 2's finder options: find(:all, conditions: "…#{x}")
+      { calls: ['.find', '.find_by', '.first', '.last', '.count', '.all'], argument: 'any', danger: 'built-string' },
     ],
   },
   php: sqlSinks(
@@ -187,27 +228,34 @@ const SQL_SYNTAX: Partial<Record<import('../../structure/languages.ts').SyntaxLa
       ],
     },
   ),
-  csharp: sqlSinks([
-    'new SqlCommand',
-    'new SqliteCommand',
-    'new NpgsqlCommand',
-    'new MySqlCommand',
-    'new OracleCommand',
-    'new OleDbCommand',
-    '.ExecuteSqlRaw',
-    '.ExecuteSqlRawAsync',
-    '.FromSqlRaw',
-    '.ExecuteSqlCommand',
-    '.SqlQuery',
-    '.Query',
-    '.QueryAsync',
-    '.QueryFirst',
-    '.QueryFirstOrDefault',
-    '.QuerySingle',
-    '.Execute',
-    '.ExecuteAsync',
-    '.ExecuteScalar',
-  ]),
+  csharp: {
+    ...sqlSinks([
+      'new SqlCommand',
+      'new SqliteCommand',
+      'new NpgsqlCommand',
+      'new MySqlCommand',
+      'new OracleCommand',
+      'new OleDbCommand',
+      '.ExecuteSqlRaw',
+      '.ExecuteSqlRawAsync',
+      '.FromSqlRaw',
+      '.ExecuteSqlCommand',
+      '.SqlQuery',
+      '.Query',
+      '.QueryAsync',
+      '.QueryFirst',
+      '.QueryFirstOrDefault',
+      '.QuerySingle',
+      '.Execute',
+      '.ExecuteAsync',
+      '.ExecuteScalar',
+    ]),
+    // cmd.CommandText = "SELECT … " + x
+    query: `(assignment_expression
+  left: (member_access_expression name: (identifier) @p (#eq? @p "CommandText"))
+  right: (_) @value) @finding`,
+    queryDanger: 'sql',
+  },
 };
 
 export const noSqlStringBuilding: LineRule = {
@@ -238,6 +286,7 @@ export const noSqlStringBuilding: LineRule = {
           ),
         ),
       ),
+      'CommandText',
     ],
     languages: SQL_SYNTAX,
   },

@@ -1,6 +1,17 @@
 // TLS certificate verification turned off: every connection can then be intercepted. In tests
 // it is routine (self-signed test servers): they are not read.
-import { isGo, isJavaScript, isJvm, isPython, isShellContext, notTestCode } from '../files.ts';
+import {
+  baseName,
+  isGo,
+  isJavaScript,
+  isJvm,
+  isPhp,
+  isPython,
+  isRuby,
+  isRust,
+  isShellContext,
+  notTestCode,
+} from '../files.ts';
 import type { LineRule } from '../rule.ts';
 import { isCodeAt, spanOf } from '../rule.ts';
 
@@ -16,9 +27,21 @@ const CODE_PATTERNS: { files: (path: string) => boolean; pattern: RegExp }[] = [
   {
     files: isPython,
     pattern:
-      /\bverify\s*=\s*False\b|\bssl\._create_unverified_context\b|\bcheck_hostname\s*=\s*False\b|\bverify_mode\s*=\s*(?:ssl\.)?CERT_NONE\b|\bcert_reqs\s*=\s*(?:ssl\.)?CERT_NONE\b/,
+      /\bverify\s*=\s*False\b|\bssl\._create_unverified_context\b|\bcheck_hostname\s*=\s*False\b|\bverify_mode\s*=\s*(?:ssl\.)?CERT_NONE\b|\bcert_reqs\s*=\s*(?:ssl\.)?CERT_NONE\b|\bcert_reqs\s*=\s*["'](?:CERT_)?NONE["']/,
   },
   { files: isGo, pattern: /\bInsecureSkipVerify\s*:\s*true\b/ },
+  { files: isPhp, pattern: /\bCURLOPT_SSL_VERIFY(?:PEER|HOST)\s*(?:,|=>)\s*(?:false|0)\b/i },
+  {
+    files: isRuby,
+    pattern: /\bVERIFY_NONE\b|\bverify_ssl\s*(?::|=>)\s*false\b|\bssl_verify_mode\s*(?::|=>)\s*:none\b/,
+  },
+  {
+    files: isRust,
+    pattern:
+      /\bdanger_accept_invalid_(?:certs|hostnames)\s*\(\s*true\s*\)|\bSslVerifyMode::NONE\b|\bSSL_VERIFY_NONE\b|\.dangerous\(\)\s*\.set_certificate_verifier\b/,
+  },
+  // a package manager's configuration (.npmrc, .yarnrc): every package download unchecked
+  { files: (path) => /^\.(?:npmrc|yarnrc)$/.test(baseName(path)), pattern: /^\s*strict-ssl\s*=\s*false\b/ },
   {
     files: isJvm,
     pattern:
@@ -44,7 +67,16 @@ export const noTlsVerifyOff: LineRule = {
   message:
     "TLS certificate verification is turned off: anyone on the network path can read and change the traffic; trust the server's CA instead of every certificate.",
   files: notTestCode(
-    (path) => isJavaScript(path) || isPython(path) || isGo(path) || isJvm(path) || isShellContext(path),
+    (path) =>
+      isJavaScript(path) ||
+      isPython(path) ||
+      isGo(path) ||
+      isJvm(path) ||
+      isPhp(path) ||
+      isRuby(path) ||
+      isRust(path) ||
+      isShellContext(path) ||
+      /^\.(?:npmrc|yarnrc)$/.test(baseName(path)),
   ),
   keywords: [
     'rejectUnauthorized',
@@ -70,7 +102,34 @@ export const noTlsVerifyOff: LineRule = {
     'GIT_SSL_NO_VERIFY',
     'sslVerify',
     'strict-ssl',
+    'CURLOPT_SSL_VERIFY',
+    'VERIFY_NONE',
+    'verify_ssl',
+    'ssl_verify_mode',
+    'danger_accept_invalid',
+    'SslVerifyMode',
+    'SSL_VERIFY_NONE',
+    'dangerous()',
+    'cert_reqs',
   ],
+  syntax: {
+    // what lines cannot show: a trust manager or hostname verifier whose body checks nothing
+    linesToo: true,
+    keywords: ['checkServerTrusted', 'checkClientTrusted', 'verify', 'isTrusted'],
+    languages: {
+      java: {
+        query: `
+(method_declaration
+  name: (identifier) @finding (#match? @finding "^check(Server|Client)Trusted$")
+  body: (block) @body (#match? @body "^[{][ \\t\\r\\n]*[}]$"))
+(method_declaration
+  name: (identifier) @finding (#match? @finding "^(verify|isTrusted)$")
+  body: (block . (return_statement (true)) .))`,
+        queryMessage:
+          'This trust manager or hostname verifier accepts every certificate or host: TLS checks nothing; trust the CA that signed the server certificate instead.',
+      },
+    },
+  },
   reads: 'text',
   check(line) {
     if (isShellContext(line.path)) {

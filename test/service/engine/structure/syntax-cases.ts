@@ -308,3 +308,203 @@ $stmt->execute([$_GET['id']]);`,
     { path: 'tests/fixtures/cache.py', code: `obj = pickle.loads(blob)`, lines: [] },
   ],
 };
+
+SYNTAX_CASES['no-shell-injection'] = [
+  {
+    path: 'app/run.py',
+    code: `import os\n\ndef archive(name):\n    os.system("tar czf /tmp/" + name + ".tgz data")`,
+    lines: [4],
+  },
+  {
+    path: 'app/run.py',
+    code: `def grep(pattern):\n    cmd = f"grep -r {pattern} ."\n    return subprocess.check_output(cmd, shell=True)`,
+    lines: [3],
+  },
+  { path: 'app/run.py', code: `def ls(path):\n    return os.popen("ls -l %s" % path).read()`, lines: [2] },
+  {
+    path: 'src/run.js',
+    code: `const { exec } = require('child_process');\nfunction ping(host) {\n  exec(\`ping -c 1 \${host}\`, done);\n}`,
+    lines: [3],
+  },
+  {
+    path: 'src/run.ts',
+    code: `export function run(dir: string) {\n  return spawnSync('sh', ['-c', 'ls ' + dir]);\n}`,
+    lines: [2],
+  },
+  {
+    path: 'src/run.ts',
+    code: `export function run(cmd: string) {\n  return spawn(cmd, { shell: true });\n}`,
+    lines: [2],
+  },
+  {
+    path: 'public/ping.php',
+    code: `<?php\n$host = $_GET['host'];\n$out = shell_exec("ping -c 1 " . $host);`,
+    lines: [3],
+  },
+  { path: 'public/ls.php', code: `<?php\n$out = \`ls {$_GET['dir']}\`;`, lines: [2] },
+  { path: 'lib/backup.rb', code: `def backup(dir)\n  system("tar czf backup.tgz #{dir}")\nend`, lines: [2] },
+  { path: 'lib/ls.rb', code: 'def ls(dir)\n  `ls #{dir}`\nend', lines: [2] },
+  {
+    path: 'src/main/java/app/Ping.java',
+    code: `class Ping {\n  void ping(String host) throws Exception {\n    Runtime.getRuntime().exec("ping -c 1 " + host);\n  }\n}`,
+    lines: [3],
+  },
+  {
+    path: 'cmd/run.go',
+    code: `func run(arg string) error {\n\treturn exec.Command("sh", "-c", "ls "+arg).Run()\n}`,
+    lines: [2],
+  },
+  { path: 'app/run.py', code: `def archive():\n    os.system("tar czf /tmp/data.tgz data")`, lines: [] },
+  {
+    path: 'app/run.py',
+    code: `def grep(pattern):\n    return subprocess.check_output(["grep", "-r", pattern, "."])`,
+    lines: [],
+  },
+  { path: 'app/run.py', code: `def ls(path):\n    return os.popen("ls -l " + shlex.quote(path)).read()`, lines: [] },
+  {
+    path: 'src/run.js',
+    code: `const { execFile } = require('child_process');\nexecFile('ping', ['-c', '1', host], done);`,
+    lines: [],
+  },
+  { path: 'src/run.ts', code: `const match = pattern.exec(input);`, lines: [] },
+  { path: 'src/run.ts', code: `export function run(dir: string) {\n  return spawnSync('ls', [dir]);\n}`, lines: [] },
+  {
+    path: 'public/ping.php',
+    code: `<?php\n$out = shell_exec("ping -c 1 " . escapeshellarg($_GET['host']));`,
+    lines: [],
+  },
+  { path: 'lib/backup.rb', code: `def backup(dir)\n  system("tar", "czf", "backup.tgz", dir)\nend`, lines: [] },
+  { path: 'lib/ls.rb', code: 'def version\n  `git rev-parse HEAD`.strip\nend', lines: [] },
+  {
+    path: 'src/main/java/app/Ping.java',
+    code: `class Ping {\n  void ping() throws Exception {\n    Runtime.getRuntime().exec(new String[] {"ping", "-c", "1", "localhost"});\n  }\n}`,
+    lines: [],
+  },
+  { path: 'cmd/run.go', code: `func run(arg string) error {\n\treturn exec.Command("ls", arg).Run()\n}`, lines: [] },
+];
+
+SYNTAX_CASES['no-inner-html'] = [
+  { path: 'src/view.js', code: `function show(el, html) {\n  el.innerHTML = html;\n}`, lines: [2] },
+  {
+    path: 'src/view.js',
+    code: `function show(el, name) {\n  const html = '<b>' + name + '</b>';\n  el.innerHTML = html;\n}`,
+    lines: [3],
+  },
+  {
+    path: 'src/view.ts',
+    code: 'export function row(el: HTMLElement, r: Row) {\n  el.innerHTML += `<tr><td>${r.name}</td></tr>`;\n}',
+    lines: [2],
+  },
+  { path: 'src/view.ts', code: `export function write(s: string) {\n  document.write(s);\n}`, lines: [2] },
+  {
+    path: 'src/view.ts',
+    code: `export function add(el: Element, s: string) {\n  el.insertAdjacentHTML('beforeend', s);\n}`,
+    lines: [2],
+  },
+  {
+    path: 'src/Bio.tsx',
+    code: `export function Bio({ bio }: { bio: string }) {\n  return <div dangerouslySetInnerHTML={{ __html: bio }} />;\n}`,
+    lines: [2],
+  },
+  {
+    path: 'src/Bio.jsx',
+    code: `export function Bio({ md }) {\n  return <div dangerouslySetInnerHTML={{ __html: marked(md) }} />;\n}`,
+    lines: [2],
+  },
+  { path: 'src/view.js', code: `el.outerHTML = template(data);`, lines: [1] },
+  {
+    path: 'src/view.ts',
+    code: 'export function greet(el: HTMLElement, user: User) {\n  const html = `<p>Hello ${user.name}</p>`;\n  el.innerHTML = html;\n}',
+    lines: [3],
+  },
+  {
+    path: 'src/Note.tsx',
+    code: 'export const Note = ({ text }: { text: string }) => (\n  <p dangerouslySetInnerHTML={{ __html: `<i>${text}</i>` }} />\n);',
+    lines: [2],
+  },
+  { path: 'src/view.js', code: `el.innerHTML = '';`, lines: [] },
+  { path: 'src/view.js', code: `el.innerHTML = '<br>';`, lines: [] },
+  { path: 'src/view.js', code: `function show(el, html) {\n  el.innerHTML = DOMPurify.sanitize(html);\n}`, lines: [] },
+  {
+    path: 'src/view.ts',
+    code: `const SPINNER = '<div class="spinner"></div>';\nexport function wait(el: HTMLElement) {\n  el.innerHTML = SPINNER;\n}`,
+    lines: [],
+  },
+  { path: 'src/view.ts', code: `el.textContent = name;`, lines: [] },
+  { path: 'src/view.ts', code: `document.write('<p>Loading…</p>');`, lines: [] },
+  {
+    path: 'src/Logo.tsx',
+    code: `export const Logo = () => <span dangerouslySetInnerHTML={{ __html: '<svg></svg>' }} />;`,
+    lines: [],
+  },
+  {
+    path: 'src/Bio.jsx',
+    code: `export function Bio({ html }) {\n  return <div dangerouslySetInnerHTML={{ __html: sanitizeHtml(html) }} />;\n}`,
+    lines: [],
+  },
+  { path: 'src/view.js', code: `const html = el.innerHTML;`, lines: [] },
+  { path: 'src/view.ts', code: `if (el.innerHTML === '') el.append(child);`, lines: [] },
+];
+
+SYNTAX_CASES['no-tls-verify-off'] = [
+  {
+    path: 'src/main/java/app/TrustAll.java',
+    code: `class TrustAll implements X509TrustManager {\n  @Override\n  public void checkServerTrusted(X509Certificate[] chain, String authType) {\n  }\n}`,
+    lines: [3],
+  },
+  {
+    path: 'src/main/java/app/TrustAll.java',
+    code: `class TrustAll implements X509TrustManager {\n  public void checkClientTrusted(X509Certificate[] chain, String authType)\n      throws CertificateException {}\n}`,
+    lines: [2],
+  },
+  {
+    path: 'src/main/java/app/AnyHost.java',
+    code: `class AnyHost implements HostnameVerifier {\n  public boolean verify(String host, SSLSession session) {\n    return true;\n  }\n}`,
+    lines: [2],
+  },
+  { path: 'src/Http.php', code: `<?php\ncurl_setopt($ch, CURLOPT_SSL_VERIFYPEER, false);`, lines: [2] },
+  { path: 'lib/http.rb', code: `http.verify_mode = OpenSSL::SSL::VERIFY_NONE`, lines: [1] },
+  {
+    path: 'src/client.rs',
+    code: `let client = reqwest::Client::builder().danger_accept_invalid_certs(true).build()?;`,
+    lines: [1],
+  },
+  { path: 'app/mail.py', code: `conn = ssl.wrap_socket(sock, cert_reqs="CERT_NONE")`, lines: [1] },
+  { path: '.npmrc', code: `registry=https://npm.internal/\nstrict-ssl=false`, lines: [2] },
+  {
+    path: 'src/agent.ts',
+    code: `export const agent = new https.Agent({\n  keepAlive: true,\n  rejectUnauthorized: false,\n});`,
+    lines: [3],
+  },
+  { path: 'pkg/client.go', code: `var cfg = &tls.Config{\n\tInsecureSkipVerify: true,\n}`, lines: [2] },
+  {
+    path: 'src/main/java/app/Pinned.java',
+    code: `class Pinned implements X509TrustManager {\n  public void checkServerTrusted(X509Certificate[] chain, String authType) throws CertificateException {\n    delegate.checkServerTrusted(chain, authType);\n  }\n}`,
+    lines: [],
+  },
+  {
+    path: 'src/main/java/app/Host.java',
+    code: `class Host implements HostnameVerifier {\n  public boolean verify(String host, SSLSession session) {\n    return ALLOWED.contains(host);\n  }\n}`,
+    lines: [],
+  },
+  {
+    path: 'src/main/java/app/Sig.java',
+    code: `class Sig {\n  boolean verify(byte[] data) {\n    return signature.verify(data);\n  }\n}`,
+    lines: [],
+  },
+  { path: 'src/Http.php', code: `<?php\ncurl_setopt($ch, CURLOPT_SSL_VERIFYPEER, true);`, lines: [] },
+  { path: 'lib/http.rb', code: `http.verify_mode = OpenSSL::SSL::VERIFY_PEER`, lines: [] },
+  {
+    path: 'src/client.rs',
+    code: `let client = reqwest::Client::builder().add_root_certificate(cert).build()?;`,
+    lines: [],
+  },
+  { path: 'app/mail.py', code: `conn = ssl.wrap_socket(sock, cert_reqs=ssl.CERT_REQUIRED)`, lines: [] },
+  { path: '.npmrc', code: `registry=https://npm.internal/\nstrict-ssl=true`, lines: [] },
+  {
+    path: 'src/agent.ts',
+    code: `export const agent = new https.Agent({\n  keepAlive: true,\n  ca: readFileSync('ca.pem'),\n});`,
+    lines: [],
+  },
+  { path: 'pkg/client_test.go', code: `var cfg = &tls.Config{\n\tInsecureSkipVerify: true,\n}`, lines: [] },
+];
