@@ -362,10 +362,8 @@ const DESERIALIZE_SYNTAX: Partial<Record<SyntaxLanguage, LanguageSyntax>> = {
           'Marshal.restore',
           'YAML.unsafe_load',
           'Psych.unsafe_load',
-          'YAML.load',
-          'Oj.load',
+          // YAML.load is safe_load since Psych 4 (Ruby 3.1); Oj.load's default mode is not object mode
           'Oj.object_load',
-          'CSV.load',
         ],
         danger: 'not-constant',
         message: DESERIALIZING,

@@ -112,7 +112,7 @@ export const PROFILES: Readonly<Record<SyntaxLanguage, LanguageProfile>> = {
     strings: ['string', 'heredoc_body', 'subshell'],
     stringText: ['string_content', 'heredoc_content'],
     stringMarks: ['escape_sequence', 'heredoc_end'],
-    concat: [{ type: 'binary', operators: ['+', '%'] }],
+    concat: [{ type: 'binary', operators: ['+', '%', '<<'] }],
   },
   php: {
     grammar: 'php',

@@ -39,6 +39,8 @@ export function looksLikeSql(text: string): boolean {
   return SQL_START.test(text) || SQL_INSIDE.test(text);
 }
 
+const ARRAYS = new Set(['array', 'list', 'array_creation_expression']);
+
 /** Values that cannot carry SQL: numbers made by a conversion, placeholders joined for an IN list. */
 const NUMERIC_CALL =
   /^(?:int|float|len|Number|parseInt|parseFloat|Integer\.parseInt|Integer\.valueOf|Long\.parseLong|strconv\.Itoa|strconv\.FormatInt|intval|count|sizeof)$/;
@@ -51,7 +53,7 @@ const SANITIZER =
 
 function harmless(value: Node): boolean {
   const text = value.text;
-  if (/\.to_i$/.test(text)) return true;
+  if (/\.to_[if]$/.test(text)) return true;
   if (value.type.includes('call') || value.type === 'invocation_expression' || value.type === 'method_invocation') {
     const callee = calleeText(value);
     if (NUMERIC_CALL.test(callee) || SANITIZER.test(callee)) return true;
@@ -80,6 +82,12 @@ export function dangerous(
 ): number[] | null {
   if (danger === 'any') return [];
   if (!arg) return null;
+  // SQL given with its values, ["name = ?", name]: the text is the first element
+  if (danger !== 'not-constant' && ARRAYS.has(arg.type)) {
+    const first = arg.namedChildren.find((child) => child !== null && child.type !== 'comment');
+    if (!first) return null;
+    arg = first;
+  }
   const parts = partsOf(arg, profile, bindings);
   if (danger === 'not-constant') return parts.values.some((value) => !harmless(value)) ? parts.builtAt : null;
   if (danger === 'sql' ? !looksLikeSql(parts.literal) : parts.literal.trim() === '') return null;

@@ -81,7 +81,7 @@ const MAX_DEPTH = 4;
 const CONSTANT_NAME = /^\$?[A-Z][A-Z0-9_]*$/;
 /** Calls that fill a format string with their other arguments (the format is the first, or the receiver). */
 const FORMAT_FIRST = /(?:^|\.)(?:Sprintf|sprintf|format|Format|vsprintf)$/;
-const FORMAT_RECEIVER = /\.(?:format|formatted)$/;
+const FORMAT_RECEIVER = /\.(?:format|formatted|concat)$/;
 /** Calls that wrap text without changing what it can hold: SQLAlchemy's text(), Arel.sql, Sequel.lit, DB::raw, dedent. */
 const WRAPPER = /(?:^|\.)(?:text|sql|lit|raw|RawSQL|dedent|strip|trim|trimStart|trimEnd|lstrip|rstrip|chomp)$/;
 /** Collections: a value made of constants is constant (`"…" % ()`, a list of literal arguments). */
@@ -93,6 +93,7 @@ const COLLECTIONS = new Set([
   'array_creation_expression',
   'array_initializer',
 ]);
+const CONDITIONALS = new Set(['ternary_expression', 'conditional', 'conditional_expression']);
 /** A format that fills in only numbers (%d): its values cannot carry text. */
 const TEXT_VERB = /%[-+ #0-9.*]*[svqxXTrc]|\{/;
 const CONSTANT_TYPES = new Set([
@@ -138,6 +139,16 @@ function collect(node: Node, profile: LanguageProfile, bindings: Bindings, depth
   if (CONSTANT_TYPES.has(type)) return;
   if (type === 'parenthesized_expression' || type === profile.argument || COLLECTIONS.has(type)) {
     for (const child of node.namedChildren) if (child) collect(child, profile, bindings, depth, out);
+    return;
+  }
+  // Ruby's constants (TABLE), by the same convention as names in capitals
+  if (type === 'constant' && CONSTANT_NAME.test(node.text)) return;
+  // a ? b : c: what it can be is b or c
+  if (CONDITIONALS.has(type)) {
+    for (const field of ['consequence', 'alternative']) {
+      const branch = node.childForFieldName(field);
+      if (branch) collect(branch, profile, bindings, depth, out);
+    }
     return;
   }
   // a hash's or an object's entry: its value (Ruby's conditions: "…", a keyword argument)
@@ -212,7 +223,7 @@ function collectInterpolation(
 /** `fmt.Sprintf("… %s", x)`, `"…{}".format(x)`, `String.format(…)`: the format's text and the other arguments. */
 function collectFormat(node: Node, profile: LanguageProfile, bindings: Bindings, depth: number, out: Parts): boolean {
   const args = argumentsOf(node, profile);
-  const callee = calleeText(node);
+  const callee = calleeText(node).replace(/->|::/g, '.');
   const receiver = receiverOf(node);
   // "…{}".format(x), q.format(x): the receiver is the format (String.format(f, x): a class's is not)
   if (FORMAT_RECEIVER.test(callee) && receiver && !/^[A-Z]\w*$/.test(receiver.text)) {

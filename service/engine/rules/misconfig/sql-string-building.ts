@@ -52,32 +52,34 @@ function sqlSinks(first: readonly string[], elsewhere: Record<number, readonly s
   return { sinks };
 }
 
-const JS_SQL = sqlSinks([
-  '.query',
-  '.execute',
-  '.exec',
-  '.raw',
-  '.prepare',
-  '.run',
-  '.all',
-  '.get',
-  '.$queryRawUnsafe',
-  '.$executeRawUnsafe',
-  '.whereRaw',
-  '.orderByRaw',
-  '.havingRaw',
-  '.joinRaw',
-  '.selectRaw',
-  '.fromRaw',
-]);
+const JS_SQL = withFragments(
+  sqlSinks([
+    '.query',
+    '.execute',
+    '.exec',
+    '.raw',
+    '.prepare',
+    '.run',
+    '.all',
+    '.get',
+    '.$queryRawUnsafe',
+    '.$executeRawUnsafe',
+  ]),
+  // knex's raw fragments: a condition or an ordering, not a whole statement
+  ['.whereRaw', '.orWhereRaw', '.orderByRaw', '.havingRaw', '.joinRaw', '.selectRaw', '.fromRaw', '.groupByRaw'],
+);
 
 /** The sinks, and calls that take a fragment of SQL (a condition): any value built into it is injection. */
 function withFragments(syntax: LanguageSyntax, fragments: readonly string[]): LanguageSyntax {
-  return { ...syntax, sinks: [...(syntax.sinks ?? []), { calls: fragments, danger: 'built-string' }] };
+  return { ...syntax, sinks: [...(syntax.sinks ?? []), { calls: fragments, argument: 'any', danger: 'built-string' }] };
 }
 
 /** ActiveRecord's methods that take a fragment of SQL: any interpolation into it is injection. */
 const RAILS_FRAGMENTS = [
+  '.minimum',
+  '.maximum',
+  '.average',
+  '.sum',
   '.where',
   '.order',
   '.reorder',
@@ -114,61 +116,67 @@ const SQL_SYNTAX: Partial<Record<SyntaxLanguage, LanguageSyntax>> = {
     '.mogrify',
   ]),
   go: withFragments(
-    sqlSinks(
-      [
-        '.Query',
-        '.QueryRow',
-        '.Exec',
-        '.Prepare',
-        '.Raw',
-        '.Queryx',
-        '.QueryRowx',
-        '.Select',
-        '.Get',
-        '.MustExec',
-        '.QueryEx',
-        '.ExecEx',
+    {
+      sinks: [
+        {
+          // database/sql takes the query first, or after a context; pgx after a context
+          calls: [
+            '.Query',
+            '.QueryRow',
+            '.Exec',
+            '.Prepare',
+            '.Raw',
+            '.Queryx',
+            '.QueryRowx',
+            '.Select',
+            '.Get',
+            '.MustExec',
+            '.QueryEx',
+            '.ExecEx',
+            '.QueryContext',
+            '.QueryRowContext',
+            '.ExecContext',
+            '.PrepareContext',
+            '.QueryxContext',
+            '.SelectContext',
+            '.GetContext',
+            '.QueryOne',
+            '.ExecOne',
+          ],
+          argument: 'any',
+          danger: 'sql',
+        },
       ],
-      {
-        1: [
-          '.QueryContext',
-          '.QueryRowContext',
-          '.ExecContext',
-          '.PrepareContext',
-          '.QueryxContext',
-          '.SelectContext',
-          '.GetContext',
-          '.QueryOne',
-          '.ExecOne',
-        ],
-      },
-    ),
+    },
     // gorm's and go-pg's conditions: a fragment of SQL
     ['.Where', '.Having', '.Order', '.Group', '.Joins', '.WhereOr'],
   ),
-  java: sqlSinks([
-    '.executeQuery',
-    '.executeUpdate',
-    '.executeLargeUpdate',
-    '.execute',
-    '.addBatch',
-    '.prepareStatement',
-    '.prepareCall',
-    '.createQuery',
-    '.createNativeQuery',
-    '.createSQLQuery',
-    '.newQuery',
-    '.setFilter',
-    '.setGrouping',
-    'Restrictions.sqlRestriction',
-    '.query',
-    '.queryForObject',
-    '.queryForList',
-    '.queryForMap',
-    '.queryForRowSet',
-    '.update',
-    '.batchUpdate',
-  ]),
+  java: withFragments(
+    sqlSinks([
+      '.executeQuery',
+      '.executeUpdate',
+      '.executeLargeUpdate',
+      '.execute',
+      '.addBatch',
+      '.prepareStatement',
+      '.prepareCall',
+      '.createQuery',
+      '.createNativeQuery',
+      '.createSQLQuery',
+
+      '.query',
+      '.queryForObject',
+      '.queryForList',
+      '.queryForMap',
+      '.queryForRowSet',
+      '.update',
+      '.batchUpdate',
+      // Vert.x
+      '.preparedQuery',
+    ]),
+    // JDO's and Hibernate's conditions
+    ['.setFilter', '.setGrouping', '.setOrdering', '.newQuery', 'Restrictions.sqlRestriction'],
+  ),
   ruby: {
     sinks: [
       {
