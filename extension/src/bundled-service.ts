@@ -37,6 +37,8 @@ export class BundledService {
   private service: Service | undefined;
   private disposed = false;
   private readonly ports: PortRange;
+  /** How long this window's service took to start, until takeStartMs() reports it. */
+  private unreportedStartMs: number | undefined;
 
   /** `ports`: the range to listen in (BUNDLED_PORTS; tests of the choice give one no window uses). */
   constructor(dataDir: string, log: ReviewLog, ports: PortRange = BUNDLED_PORTS) {
@@ -55,6 +57,13 @@ export class BundledService {
       throw error;
     });
     return this.starting;
+  }
+
+  /** How long the service took to start (ms), once, after this window started it; else undefined. */
+  takeStartMs(): number | undefined {
+    const ms = this.unreportedStartMs;
+    this.unreportedStartMs = undefined;
+    return ms;
   }
 
   /**
@@ -85,8 +94,9 @@ export class BundledService {
     try {
       const service = await this.listen();
       this.service = service;
+      this.unreportedStartMs = Date.now() - started;
       this.log.info(
-        `Started the bundled service at ${service.url} (data in ${this.dataDir}, ${Date.now() - started} ms).`,
+        `Started the bundled service at ${service.url} (data in ${this.dataDir}, ${this.unreportedStartMs} ms).`,
       );
       const file = service.dashboardTokenFile;
       return { url: service.url, dashboardToken: () => readSecretFile(file) };

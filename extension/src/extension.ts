@@ -3,16 +3,18 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import * as vscode from 'vscode';
+import { BranchReviews } from './branch-reviews.ts';
 import { BundledService } from './bundled-service.ts';
 import { COMMANDS } from './command-ids.ts';
 import { ConfigDiagnostics } from './config-diagnostics.ts';
 import { FindingActions, findingOf } from './finding-actions.ts';
 import { FindingsView, groupByCommand, type TreeSnapshot } from './findings-view.ts';
+import { HeadWatcher } from './head-watcher.ts';
 import { ReviewQuickFixes } from './quick-fixes.ts';
 import { ReviewController } from './review-controller.ts';
 import { ruleIdOf } from './finding-diagnostic.ts';
 import { ReviewDiagnostics } from './review-diagnostics.ts';
-import { keepLastReview, ReviewMemory } from './review-memory.ts';
+import { ReviewMemory } from './review-memory.ts';
 import { reviewOnSave } from './review-on-save.ts';
 import { reviewOptionsOf } from './review-options.ts';
 import { RULE_SCHEME, RuleHelp } from './rule-help.ts';
@@ -29,6 +31,8 @@ export interface DiffReviewApi {
   status(): StatusSnapshot;
   /** The findings view's tree, as it is now. */
   findingsTree(): TreeSnapshot[];
+  /** The text the findings view shows above its tree (the review's findings hidden on this branch), if any. */
+  findingsMessage(): string | undefined;
   /** What the workspace state keeps for the next session: the findings shown then, and all it keeps (hidden ones too). */
   savedReview(): { shown: number; kept: number } | undefined;
   /** Where the bundled service keeps its data (shared by every window of this VS Code). */
@@ -48,8 +52,18 @@ export function activate(context: vscode.ExtensionContext): DiffReviewApi {
   const session = new ServiceSession(context.secrets, bundled, log);
   const ruleHelp = new RuleHelp(log);
   const configDiagnostics = new ConfigDiagnostics();
-  const controller = new ReviewController({ session, diagnostics, statusBar, log, ruleHelp, configDiagnostics });
   const memory = new ReviewMemory(context.workspaceState);
+  const head = new HeadWatcher();
+  const reviews = new BranchReviews({ memory, diagnostics, statusBar, head });
+  const controller = new ReviewController({
+    session,
+    diagnostics,
+    statusBar,
+    log,
+    ruleHelp,
+    configDiagnostics,
+    reviews,
+  });
   const findings = new FindingsView(diagnostics, statusBar, context.workspaceState);
   const actions = new FindingActions(diagnostics, ruleHelp, log);
   // A finding (quick fix, findings view) or a rule id (scripts).
@@ -99,13 +113,17 @@ export function activate(context: vscode.ExtensionContext): DiffReviewApi {
     }),
     groupByCommand(findings),
     reviewOnSave(() => controller.review({ quiet: true })),
-    keepLastReview(memory, diagnostics, statusBar),
+    head,
+    reviews,
   );
+  // The last review comes back (then the one of the branch checked out, when that is another).
+  reviews.start(vscode.workspace.workspaceFolders?.[0]?.uri.fsPath);
   const activationMs = performance.now() - started;
   log.info(`Activated in ${activationMs.toFixed(1)} ms.`);
   return {
     status: () => statusBar.snapshot(),
     findingsTree: () => findings.snapshot(),
+    findingsMessage: () => findings.message,
     savedReview: () => {
       const saved = memory.load();
       return (

@@ -5,6 +5,7 @@ import * as vscode from 'vscode';
 import { COMMANDS } from './command-ids.ts';
 import type { SeverityCounts } from './comment-mapping.ts';
 import { ruleIdOf, severityName } from './finding-diagnostic.ts';
+import { hiddenFindingsText } from './hidden-findings.ts';
 import type { ReviewDiagnostics, ShownFinding } from './review-diagnostics.ts';
 import { isConfigurableRule } from './rule-off-config.ts';
 import { count, type ReviewStatusBar } from './status-bar.ts';
@@ -46,6 +47,10 @@ export class FindingsView implements vscode.TreeDataProvider<Node>, vscode.Dispo
     const refresh = () => {
       const total = this.diagnostics.shown().length;
       this.view.badge = total > 0 ? { value: total, tooltip: `${total} review findings` } : undefined;
+      // Findings of the review that are only on another branch: said above the tree (and instead of
+      // the welcome text's "found nothing", which the message replaces).
+      const state = this.statusBar.state;
+      this.view.message = (state.kind === 'done' && hiddenFindingsText(state)) || undefined;
       this.changed.fire(undefined);
     };
     this.subscriptions = [this.view, this.changed, diagnostics.onDidChange(refresh), statusBar.onDidChange(refresh)];
@@ -116,6 +121,11 @@ export class FindingsView implements vscode.TreeDataProvider<Node>, vscode.Dispo
       arguments: [uri, { selection: diagnostic.range } satisfies vscode.TextDocumentShowOptions],
     };
     return item;
+  }
+
+  /** The text above the tree (findings hidden on this branch), if any. */
+  get message(): string | undefined {
+    return this.view.message || undefined;
   }
 
   /** The tree as it is now: what the tests (through the extension's API) read. */

@@ -9,7 +9,7 @@ import type { ConfigDiagnostics } from './config-diagnostics.ts';
 import { describeFailure, describeInvalidServiceUrl, SETTING, type FailureReport } from './failure-report.ts';
 import type { ReviewDiagnostics } from './review-diagnostics.ts';
 import type { ReviewCommandResult, ReviewOptions } from './review-options.ts';
-import { ReviewOutcomeView } from './review-outcome.ts';
+import { type ReviewRecord, ReviewOutcomeView } from './review-outcome.ts';
 import {
   progressMessage,
   RepositoryConfigError,
@@ -29,6 +29,7 @@ export class ReviewController implements vscode.Disposable {
   private readonly statusBar: ReviewStatusBar;
   private readonly log: vscode.LogOutputChannel;
   private readonly configDiagnostics: ConfigDiagnostics;
+  private readonly reviews: ReviewRecord;
   private readonly outcomes: ReviewOutcomeView;
   private running: AbortController | undefined;
   private readonly subscriptions: vscode.Disposable[];
@@ -40,19 +41,22 @@ export class ReviewController implements vscode.Disposable {
     log: vscode.LogOutputChannel;
     ruleHelp: RuleHelp;
     configDiagnostics: ConfigDiagnostics;
+    reviews: ReviewRecord;
   }) {
     this.session = parts.session;
     this.diagnostics = parts.diagnostics;
     this.statusBar = parts.statusBar;
     this.log = parts.log;
     this.configDiagnostics = parts.configDiagnostics;
+    this.reviews = parts.reviews;
     this.outcomes = new ReviewOutcomeView({ ...parts, review: (options) => this.review(options) });
     // The counts follow what is shown: edits, undo and changes on disk hide and restore findings.
     this.subscriptions = [
       this.diagnostics.onDidChange((counts) => {
         const state = this.statusBar.state;
         const findings = counts.error + counts.warning + counts.info;
-        if (state.kind === 'done') this.statusBar.show({ ...state, findings, bySeverity: counts });
+        if (state.kind === 'done')
+          this.statusBar.show({ ...state, findings, bySeverity: counts, notHere: this.diagnostics.goneCount() });
       }),
     ];
   }
@@ -139,6 +143,7 @@ export class ReviewController implements vscode.Disposable {
 
   clear(): void {
     this.running?.abort();
+    this.reviews.cleared();
     this.diagnostics.clear();
     this.statusBar.show({ kind: 'idle' });
     this.log.info('Cleared the review comments.');
@@ -185,17 +190,33 @@ export class ReviewController implements vscode.Disposable {
     for (;;) {
       try {
         // Inside the try: connecting may itself reach the other window's service (to make a token).
-        const connection = await this.session.connect(settings.serviceUrl, settings.requestTimeoutMs, signal);
-        connected(connection.url);
-        return await runReview({
+        // It runs beside git's work (the bundled service's start is most of a first review's time).
+        const connecting = Date.now();
+        let connectMs = 0;
+        const connection = this.session
+          .connect(settings.serviceUrl, settings.requestTimeoutMs, signal)
+          .then((opened) => {
+            connectMs = Date.now() - connecting;
+            connected(opened.url);
+            return opened;
+          });
+        const client = connection.then((opened) => opened.client);
+        // Both awaited below; a git failure first must not leave them unhandled.
+        for (const pending of [connection, client]) pending.catch(() => {});
+        const outcome = await runReview({
           cwd,
-          client: connection.client,
+          client,
           settings: settings.run,
           signal,
           log: this.log,
           onProgress,
           git: gitPath(),
         });
+        const { serviceStartMs } = await connection;
+        return {
+          ...outcome,
+          timings: { connectMs, ...(serviceStartMs === undefined ? {} : { serviceStartMs }), ...outcome.timings },
+        };
       } catch (error) {
         // Each recovery once per review, in whichever order they are needed.
         if (bundled && !recovered && isUnauthorized(error) && (await this.session.recoverBundledToken())) {

@@ -154,6 +154,14 @@ export class ReviewDiagnostics implements vscode.Disposable {
     return counts;
   }
 
+  /** How many findings are hidden because their text is gone from their files on disk (a branch switch). */
+  goneCount(): number {
+    let count = 0;
+    for (const entries of this.tracked.values())
+      for (const entry of entries) if (entry.gone && !entry.dismissed) count++;
+    return count;
+  }
+
   /** How many diagnostics are shown. */
   get size(): number {
     let count = 0;

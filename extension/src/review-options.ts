@@ -2,6 +2,7 @@
 import type * as vscode from 'vscode';
 import type { Truncation } from './comment-mapping.ts';
 import type { FailureReport } from './failure-report.ts';
+import type { ReviewTimings } from './review-runner.ts';
 
 /** What the Review Changes command answers (to scripts and the integration tests). */
 export interface ReviewCommandResult {
@@ -23,6 +24,9 @@ export interface ReviewCommandResult {
   failure?: FailureReport;
   /** The service the review went to (the bundled one's loopback URL, or the configured URL). */
   serviceUrl?: string;
+  /** Where the time went, phase by phase (a completed review). */
+  timings?: ReviewTimings;
+  /** From the command to the diagnostics (or to the end it had). */
   durationMs: number;
 }
 

@@ -9,7 +9,7 @@ import { describeFailedJob, type FailureAction, type FailureReport } from './fai
 import { currentLineMaps } from './line-mapping.ts';
 import type { ReviewDiagnostics } from './review-diagnostics.ts';
 import type { ReviewCommandResult, ReviewOptions } from './review-options.ts';
-import type { ReviewOutcome } from './review-runner.ts';
+import type { ReviewOutcome, ReviewTimings } from './review-runner.ts';
 import type { RuleHelp } from './rule-help.ts';
 import { gitPath, openSetting, type Settings } from './settings.ts';
 import { count, type ReviewStatusBar } from './status-bar.ts';
@@ -17,8 +17,19 @@ import { hasUncommittedChanges } from './uncommitted-changes.ts';
 
 const REVIEW_UNCOMMITTED = 'Review Including Uncommitted Changes';
 
+/** What is remembered of each branch's review (branch-reviews.ts). */
+export interface ReviewRecord {
+  /** A review of the repository at `root`, of HEAD at `headCommit`, shows its findings now. */
+  completed(review: { root: string; headCommit: string }): Promise<void>;
+  /** The branch at `root` has nothing to review: a review of it kept earlier is forgotten. */
+  nothingToReview(review: { root: string; headCommit: string }): Promise<void>;
+  /** The user cleared the findings: the review they were of is forgotten. */
+  cleared(): void;
+}
+
 export interface OutcomeParts {
   diagnostics: ReviewDiagnostics;
+  reviews: ReviewRecord;
   statusBar: ReviewStatusBar;
   log: vscode.LogOutputChannel;
   ruleHelp: RuleHelp;
@@ -45,9 +56,10 @@ export class ReviewOutcomeView {
     // The review read the repository's config: whatever was wrong with it is not any more.
     this.parts.configDiagnostics.clear();
     if (outcome.kind === 'nothing-to-review') {
+      const { prepared } = outcome;
+      await this.parts.reviews.nothingToReview(prepared);
       diagnostics.clear();
       statusBar.show({ kind: 'nothing' });
-      const { prepared } = outcome;
       const uncommitted = !prepared.includesUncommitted && (await hasUncommittedChanges(prepared.root));
       const message = `Nothing to review: HEAD has no changes against ${prepared.baseRef}${uncommitted ? ', but there are uncommitted changes' : ''}.`;
       const actions = uncommitted ? [REVIEW_UNCOMMITTED] : [];
@@ -67,6 +79,7 @@ export class ReviewOutcomeView {
     }
 
     const { job, prepared } = outcome;
+    const placing = Date.now();
     this.parts.ruleHelp.remember(outcome.ruleHelp);
     const { comments, truncated } = splitTruncation(job.comments ?? []);
     const texts = await readTexts(
@@ -96,6 +109,10 @@ export class ReviewOutcomeView {
       hidden: plan.belowMinimum,
       ...(truncated ? { truncated } : {}),
     });
+    const placeMs = Date.now() - placing; // the diagnostics are shown: what follows is bookkeeping
+    await this.parts.reviews.completed(prepared);
+    const timings = { ...outcome.timings, placeMs };
+    log.info(`Review ${job.review_id} took ${durationMs()} ms: ${describeTimings(timings)}.`);
     log.info(
       `Review ${job.review_id}: ${comments.length} comment(s), ${shown} shown, ${plan.belowMinimum} below the minimum severity, ${plan.unplaced.length} not placed${truncated ? `, ${truncated.notReported} not reported (the service stops at ${truncated.limit})` : ''} (${durationMs()} ms from the command).`,
     );
@@ -113,6 +130,7 @@ export class ReviewOutcomeView {
       unplaced: notShown.length,
       notShown,
       ...(truncated ? { truncated } : {}),
+      timings,
       durationMs: durationMs(),
     };
   }
@@ -164,4 +182,22 @@ export class ReviewOutcomeView {
     else if (action === 'Choose Base Branch')
       void vscode.commands.executeCommand(COMMANDS.chooseBaseBranch, cwd ? vscode.Uri.file(cwd) : undefined);
   }
+}
+
+const PHASES: [keyof ReviewTimings, string][] = [
+  ['connectMs', 'connect'],
+  ['serviceStartMs', 'of which the service start'],
+  ['gitMs', 'git'],
+  ['submitMs', 'submit'],
+  ['reviewMs', 'review'],
+  ['sarifMs', 'SARIF'],
+  ['placeMs', 'placing'],
+];
+
+/** "connect 412 ms (of which the service start 380 ms), git 35 ms, …" */
+function describeTimings(timings: ReviewTimings): string {
+  return PHASES.filter(([key]) => timings[key] !== undefined)
+    .map(([key, label]) => (key === 'serviceStartMs' ? `(${label} ${timings[key]} ms)` : `${label} ${timings[key]} ms`))
+    .join(', ')
+    .replaceAll(', (', ' (');
 }

@@ -71,13 +71,32 @@ export function progressMessage(progress: ReviewProgress): string {
 export interface ReviewRunOptions {
   /** Any folder inside the working tree. */
   cwd: string;
-  client: DiffReviewClient;
+  /** The service's client, or its promise: connecting (the bundled service's start) runs beside git's work. */
+  client: DiffReviewClient | Promise<DiffReviewClient>;
   settings: ReviewRunSettings;
   signal: AbortSignal;
   log: ReviewLog;
   onProgress?: (progress: ReviewProgress) => void;
   /** The git executable (vscode's `git.path`); default `git` on the PATH. */
   git?: string;
+}
+
+/** Where a review's time went (ms), from the command to the diagnostics: the log says it, the command answers it. */
+export interface ReviewTimings {
+  /** Reaching the service: the bundled one's start when this review started it, and the extension's token. */
+  connectMs?: number;
+  /** Of connectMs: the bundled service's start (its store, workers and port), when this review started it. */
+  serviceStartMs?: number;
+  /** Finding the base and making the diff. */
+  gitMs?: number;
+  /** Sending the diff (the create request). */
+  submitMs?: number;
+  /** From the create to the job's end, as the client heard it (queue, review, events). */
+  reviewMs?: number;
+  /** Reading the review's SARIF (columns, rule help). */
+  sarifMs?: number;
+  /** Placing the comments on the current text and showing them. */
+  placeMs?: number;
 }
 
 export type ReviewOutcome =
@@ -88,9 +107,10 @@ export type ReviewOutcome =
       columnsOf: ColumnsOf;
       /** Rule id → its documentation (Markdown), from the review's SARIF. */
       ruleHelp: ReadonlyMap<string, string>;
+      timings: ReviewTimings;
     }
-  | { kind: 'failed'; prepared: PreparedReview; job: ReviewJob }
-  | { kind: 'nothing-to-review'; prepared: PreparedReview };
+  | { kind: 'failed'; prepared: PreparedReview; job: ReviewJob; timings: ReviewTimings }
+  | { kind: 'nothing-to-review'; prepared: PreparedReview; timings: ReviewTimings };
 
 /** The repository's .diff-review.yml is not valid: `message` is the loader's `file:line: problem`. */
 export class RepositoryConfigError extends Error {
@@ -131,7 +151,7 @@ export function formatBytes(bytes: number): string {
 const filesIn = (diff: string): number => diff.match(/^diff --git /gm)?.length ?? 0;
 
 export async function runReview(options: ReviewRunOptions): Promise<ReviewOutcome> {
-  const { client, settings, signal, log } = options;
+  const { settings, signal, log } = options;
   const started = Date.now();
   options.onProgress?.({ step: 'git' });
   const gitSignal = AbortSignal.any([signal, AbortSignal.timeout(settings.gitTimeoutMs)]);
@@ -160,34 +180,38 @@ export async function runReview(options: ReviewRunOptions): Promise<ReviewOutcom
     prepared = { ...prepared, diff, diffBytes: Buffer.byteLength(diff) };
   }
   const files = filesIn(prepared.diff);
+  const timings: ReviewTimings = { gitMs: Date.now() - started };
   log.info(
     `Prepared ${prepared.repository}: ${prepared.baseRef} at ${prepared.baseCommit.slice(0, 12)}...HEAD ${prepared.headCommit.slice(0, 12)}` +
-      `${prepared.includesUncommitted ? ' with uncommitted changes' : ''}: ${files} file(s), ${formatBytes(prepared.diffBytes)} (${Date.now() - started} ms).`,
+      `${prepared.includesUncommitted ? ' with uncommitted changes' : ''}: ${files} file(s), ${formatBytes(prepared.diffBytes)} (${timings.gitMs} ms).`,
   );
-  if (prepared.diff.trim() === '') return { kind: 'nothing-to-review', prepared };
+  if (prepared.diff.trim() === '') return { kind: 'nothing-to-review', prepared, timings };
   if (prepared.diffBytes > LIMITS.diffBytes) throw new DiffOverLimitError(prepared.diffBytes);
 
+  const client = await options.client;
   options.onProgress?.({ step: 'submitting', diffBytes: prepared.diffBytes, files });
-  const created = await createWithRateLimitRetries(options, prepared);
+  const submitting = Date.now();
+  const created = await createWithRateLimitRetries(client, options, prepared);
+  timings.submitMs = Date.now() - submitting;
   log.info(`Submitted review ${created.review_id} (${Date.now() - started} ms).`);
   options.onProgress?.({ step: 'job', job: created });
 
   try {
+    const waiting = Date.now();
     const job = await client.waitForReview(created.review_id, {
       signal,
       timeoutMs: settings.reviewTimeoutMs,
       pollIntervalMs: settings.pollIntervalMs,
       onUpdate: (update) => options.onProgress?.({ step: 'job', job: update }),
     });
+    timings.reviewMs = Date.now() - waiting;
     log.info(`Review ${job.review_id} ${job.status} in ${Date.now() - started} ms.`);
-    if (job.status !== 'completed') return { kind: 'failed', prepared, job };
+    if (job.status !== 'completed') return { kind: 'failed', prepared, job, timings };
     const configured = { ...job, comments: configuredComments(job.comments ?? [], config) };
-    return {
-      kind: 'completed',
-      prepared,
-      job: configured,
-      ...(await sarifOfReview(client, configured, signal, log)),
-    };
+    const reading = Date.now();
+    const sarif = await sarifOfReview(client, configured, signal, log);
+    timings.sarifMs = Date.now() - reading;
+    return { kind: 'completed', prepared, job: configured, ...sarif, timings };
   } catch (error) {
     // Cancelled or timed out: the job would still run on the service. Stop it there too, without
     // making the user wait for the service's answer (at most 3 s, in the background).
@@ -230,8 +254,12 @@ async function sarifOfReview(
   }
 }
 
-async function createWithRateLimitRetries(options: ReviewRunOptions, prepared: PreparedReview): Promise<ReviewJob> {
-  const { client, settings, signal, log } = options;
+async function createWithRateLimitRetries(
+  client: DiffReviewClient,
+  options: ReviewRunOptions,
+  prepared: PreparedReview,
+): Promise<ReviewJob> {
+  const { settings, signal, log } = options;
   // One key for every attempt: a create that did get through is answered again, not repeated.
   const idempotencyKey = crypto.randomUUID();
   for (let attempt = 0; ; attempt++) {

@@ -3,7 +3,7 @@
 // live in SecretStorage only, one per service.
 import type * as vscode from 'vscode';
 import { ApiError, createClient, NetworkError, type DiffReviewClient } from '../../service/client/index.ts';
-import type { BundledService } from './bundled-service.ts';
+import type { BundledService, BundledServiceEndpoint } from './bundled-service.ts';
 import type { ReviewLog } from './review-runner.ts';
 
 /** A token as kept in SecretStorage. `provisioned`: created by the extension on the bundled service. */
@@ -27,6 +27,8 @@ export interface Connection {
   /** The service's base URL. */
   url: string;
   bundled: boolean;
+  /** The bundled service's start (ms), when this connect started it. */
+  serviceStartMs?: number;
 }
 
 /** No token is set for a configured service. */
@@ -45,6 +47,8 @@ export class ServiceSession {
   private readonly secrets: vscode.SecretStorage;
   private readonly bundled: BundledService;
   private readonly log: ReviewLog;
+  /** The extension's token being made, shared by the reviews that need it at once. */
+  private provisioning: Promise<StoredToken> | undefined;
 
   constructor(secrets: vscode.SecretStorage, bundled: BundledService, log: ReviewLog) {
     this.secrets = secrets;
@@ -68,19 +72,43 @@ export class ServiceSession {
       };
     }
     const endpoint = await this.bundled.endpoint();
+    const serviceStartMs = this.bundled.takeStartMs();
     let stored = await this.stored('bundled');
     if (!stored || (stored.provisioned && expiresSoon(stored))) {
+      // One token for reviews that connect at once (one superseding another, review on save):
+      // each making its own would leave all but the stored one behind.
       const replaced = stored;
-      stored = await this.provision(endpoint.url, await endpoint.dashboardToken(), requestTimeoutMs, signal);
-      if (replaced) await this.revoke(replaced);
-      await this.revokeLeftBehind();
+      this.provisioning ??= this.renewToken(endpoint, replaced, requestTimeoutMs).finally(() => {
+        this.provisioning = undefined;
+      });
+      stored = await this.provisioning;
+      signal.throwIfAborted();
     }
     return {
       client: this.client(endpoint.url, stored.token, requestTimeoutMs),
       label: serviceLabel(''),
       url: endpoint.url,
       bundled: true,
+      ...(serviceStartMs === undefined ? {} : { serviceStartMs }),
     };
+  }
+
+  /** Makes the extension's token on the bundled service, then revokes the one it replaces and any left behind. */
+  private async renewToken(
+    endpoint: BundledServiceEndpoint,
+    replaced: StoredToken | undefined,
+    requestTimeoutMs: number,
+  ): Promise<StoredToken> {
+    // Not the review's signal: another review may be waiting for this token too.
+    const made = await this.provision(
+      endpoint.url,
+      await endpoint.dashboardToken(),
+      requestTimeoutMs,
+      AbortSignal.timeout(requestTimeoutMs),
+    );
+    if (replaced) await this.revoke(replaced);
+    await this.revokeLeftBehind();
+    return made;
   }
 
   /**

@@ -3,11 +3,26 @@
 import * as vscode from 'vscode';
 import { COMMANDS } from './command-ids.ts';
 import type { SeverityCounts, Truncation } from './comment-mapping.ts';
+import { hiddenFindingsText } from './hidden-findings.ts';
 
 export type ReviewState =
   | { kind: 'idle' }
   | { kind: 'running'; detail?: string }
-  | { kind: 'done'; findings: number; bySeverity: SeverityCounts; hidden: number; truncated?: Truncation }
+  | {
+      kind: 'done';
+      /** Shown now. */
+      findings: number;
+      bySeverity: SeverityCounts;
+      /** Below the minimum severity. */
+      hidden: number;
+      truncated?: Truncation;
+      /** The review's findings whose text is not in the files as they are on disk (another branch is checked out). */
+      notHere?: number;
+      /** The branch the review was of (headLabel). */
+      reviewedOn?: string;
+      /** The branch checked out now. */
+      checkedOut?: string;
+    }
   | { kind: 'nothing' }
   | { kind: 'failed'; message: string }
   /** No folder, or not a git repository: the item is hidden. */
@@ -56,7 +71,12 @@ export class ReviewStatusBar implements vscode.Disposable {
         break;
       case 'done': {
         const notReported = state.truncated?.notReported ?? 0;
-        item.text = `${worstIcon(state.bySeverity, notReported)} Diff Review: ${state.findings}${notReported > 0 ? ` (+${count(notReported)} not reported)` : ''}`;
+        const notHere = state.notHere ?? 0;
+        // Findings that are only elsewhere are no clean review: never a ✓ and a 0 for them.
+        item.text =
+          state.findings === 0 && notHere > 0
+            ? `$(eye-closed) Diff Review: ${count(notHere)} hidden`
+            : `${worstIcon(state.bySeverity, notReported)} Diff Review: ${state.findings}${notHere > 0 ? ` (+${count(notHere)} hidden)` : ''}${notReported > 0 ? ` (+${count(notReported)} not reported)` : ''}`;
         item.tooltip = doneTooltip(state);
         break;
       }
@@ -105,9 +125,11 @@ const plural = (n: number, one: string, many: string) => `${count(n)} ${n === 1 
 /** The counts by severity, and what was left out, as a small Markdown table. */
 function doneTooltip(state: Extract<ReviewState, { kind: 'done' }>): vscode.MarkdownString {
   const { error, warning, info } = state.bySeverity;
+  const elsewhere = hiddenFindingsText(state);
   const lines = [
-    '**Diff Review**: the last review',
+    `**Diff Review**: the last review${state.reviewedOn ? ` (of ${state.reviewedOn})` : ''}`,
     '',
+    ...(elsewhere ? [elsewhere, ''] : []),
     '| | |',
     '|:--|--:|',
     `| $(error) Errors | ${count(error)} |`,

@@ -56,6 +56,16 @@ describe("the extension's token on the bundled service", () => {
     expect((await extensionTokens()).map((token) => token.id)).toEqual([tokens[0]!.id]);
   });
 
+  it('reviews that connect at once share the one token they need (none is left behind)', async () => {
+    const session = new ServiceSession(secretStorage, bundled, quiet);
+    await session.signOut('');
+    const connections = await Promise.all(
+      [1, 2, 3].map(() => session.connect('', 10_000, AbortSignal.timeout(10_000))),
+    );
+    expect(await extensionTokens()).toHaveLength(1);
+    for (const connection of connections) await connection.client.listReviews();
+  });
+
   it('a revoke that failed (the service had gone) is done once the service is back', async () => {
     const session = new ServiceSession(secretStorage, bundled, quiet);
     await session.connect('', 10_000, AbortSignal.timeout(10_000));

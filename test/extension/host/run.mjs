@@ -97,7 +97,9 @@ async function main() {
     if (reloaded) {
       const kept = { DIFF_REVIEW_HOST_SANDBOX: sandbox };
       if (wanted('reload-before')) codes.push(await launch('reload-before', reloaded.work, kept));
-      // Changed while the window was away: two lines above the finding.
+      // While the window was away: feature checked out again (reload-before left main), and two
+      // lines added above the finding.
+      if (wanted('reload-before')) spawnSync('git', ['checkout', '-q', 'feature'], { cwd: reloaded.work });
       const appJs = path.join(reloaded.work, 'src', 'app.js');
       writeFileSync(appJs, `// one\n// two\n${readFileSync(appJs, 'utf8')}`);
       if (wanted('reload-after')) codes.push(await launch('reload-after', reloaded.work, kept));

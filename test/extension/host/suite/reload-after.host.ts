@@ -1,7 +1,8 @@
 /// <reference types="mocha" />
-// Session "reload-after": the same window again (same profile, same workspace), after src/app.js
-// gained two lines on disk. With no command run: the findings are back, on their moved lines, and
-// review on save works as the very first thing the user does.
+// Session "reload-after": the same window again (same profile, same workspace), back on branch
+// feature after reload-before ended on main, and src/app.js gained two lines on disk. With no
+// command run: feature's findings are back, on their moved lines, and review on save works as the
+// very first thing the user does.
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { DEBUGGER_LINE, SECRET_LINE } from '../fixture.mjs';

@@ -59,8 +59,15 @@ suite('Diff Review in a real extension host', () => {
     assert.equal(ours(vscode.Uri.file(path.join(root(), 'src', 'old.js'))).length, 0);
     assert.deepEqual(
       api().status().state,
-      { kind: 'done', findings: 2, bySeverity: { error: 1, warning: 1, info: 0 }, hidden: 0 },
-      'the status bar counts the findings shown',
+      {
+        kind: 'done',
+        findings: 2,
+        bySeverity: { error: 1, warning: 1, info: 0 },
+        hidden: 0,
+        reviewedOn: 'feature',
+        checkedOut: 'feature',
+      },
+      'the status bar counts the findings shown, of the review of branch feature',
     );
     // The product's name, the icon of the worst severity, and the count by severity in the tooltip.
     assert.equal(api().status().text, '$(error) Diff Review: 2');
@@ -177,6 +184,8 @@ suite('Diff Review in a real extension host', () => {
         findings: 1,
         bySeverity: { error: 1, warning: 0, info: 0 },
         hidden: 2,
+        reviewedOn: 'feature',
+        checkedOut: 'feature',
       });
       assert.match(api().status().tooltip, /2 more are below the minimum severity/);
     } finally {

@@ -103,8 +103,63 @@ suite('Findings follow their code', () => {
         },
       );
       assert.equal(findings(), 0, api().status().text);
+      // Hidden, not absent: no "found nothing", no ✓ and 0 (issue 25, item 1).
+      const words =
+        '2 findings from the review of feature; none in the files as they are on main. Check out feature to see them, or review main.';
+      await waitFor('the words for findings left on feature', () => api().findingsMessage() === words, 8000).catch(
+        (error: Error) => {
+          throw new Error(`${error.message} Message: ${api().findingsMessage()}; status ${api().status().text}`);
+        },
+      );
+      assert.equal(api().status().text, '$(eye-closed) Diff Review: 2 hidden');
+      assert.ok(api().status().tooltip.includes(words), api().status().tooltip);
+      assert.deepEqual(api().findingsTree(), []);
     });
     assert.equal(findings(), 2);
+    assert.equal(api().status().text, '$(error) Diff Review: 2');
+    assert.equal(api().findingsMessage(), undefined);
+    rmSync(path.join(root(), 'src', 'old.js'), { force: true });
+  });
+
+  test("each branch keeps its last review: checking a branch out again shows that branch's findings", async () => {
+    const onFeature = await review();
+    assert.equal(onFeature.outcome, 'completed', JSON.stringify(onFeature));
+    const secondJs = vscode.Uri.file(path.join(root(), 'src', 'second.js'));
+    const featureBack = () =>
+      waitFor(
+        "feature's findings back",
+        () => lineOf(appJs(), 'no-debugger') === DEBUGGER_LINE && lineOf(configPy(), 'secret') === SECRET_LINE,
+        8000,
+      ).catch((error: Error) => {
+        throw new Error(`${error.message} ${appJsState()}; status ${api().status().text}`);
+      });
+    git('stash', '--include-untracked');
+    git('checkout', '-q', '-b', 'second', 'main');
+    try {
+      // Another branch, with a finding of its own, reviewed there: its review replaces feature's on screen.
+      writeFileSync(secondJs.fsPath, 'export const second = 2;\ndebugger;\n');
+      git('add', '-A');
+      git('commit', '-q', '-m', 'second');
+      const onSecond = await review();
+      assert.equal(onSecond.outcome, 'completed', JSON.stringify(onSecond));
+      assert.equal(onSecond.shown, 1, JSON.stringify(onSecond));
+      assert.equal(lineOf(secondJs, 'no-debugger'), 1);
+
+      // Back on feature: feature's findings, from the workspace state (no review run).
+      git('checkout', '-q', 'feature');
+      await featureBack();
+      assert.equal(api().status().text, '$(error) Diff Review: 2');
+      assert.equal(ours(secondJs).length, 0);
+      // And second's on second.
+      git('checkout', '-q', 'second');
+      await waitFor("second's finding back", () => lineOf(secondJs, 'no-debugger') === 1, 8000);
+      assert.equal(api().status().text, '$(warning) Diff Review: 1');
+    } finally {
+      git('checkout', '-q', 'feature');
+      git('branch', '-q', '-D', 'second');
+      git('stash', 'pop', '-q');
+    }
+    await featureBack();
     rmSync(path.join(root(), 'src', 'old.js'), { force: true });
   });
 
@@ -151,7 +206,8 @@ suite('Findings follow their code', () => {
       lineText,
     };
     before.replace(new Map([[appJs().fsPath, [planned]]]));
-    await new ReviewMemory(memento).save(before.saved(), {
+    const place = { root: root(), branch: 'feature', headCommit: 'f'.repeat(40) };
+    await new ReviewMemory(memento).save(place, before.saved(), {
       kind: 'done',
       findings: 1,
       bySeverity: { error: 0, warning: 1, info: 0 },
@@ -163,7 +219,8 @@ suite('Findings follow their code', () => {
     writeFileSync(appJs().fsPath, `// 1\n// 2\n${APP_JS}`); // changed while the window was away
     const after = new ReviewDiagnostics(() => 'drop');
     try {
-      const saved = new ReviewMemory(memento).load();
+      const saved = new ReviewMemory(memento).forPlace(place);
+      assert.deepEqual(new ReviewMemory(memento).load(), saved);
       assert.deepEqual(saved?.state, {
         kind: 'done',
         findings: 1,
