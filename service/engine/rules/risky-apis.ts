@@ -16,6 +16,7 @@ const JS_EVAL: LanguageSyntax = {
         'vm.runInNewContext',
         'vm.runInThisContext',
         'vm.runInContext',
+        'vm.compileFunction',
         'new vm.Script',
       ],
       danger: 'not-constant',
@@ -23,7 +24,7 @@ const JS_EVAL: LanguageSyntax = {
     // a string of code run later (a function is fine)
     { calls: ['setTimeout', 'setInterval', 'window.setTimeout', 'window.setInterval'], danger: 'built-string' },
     // the body is the last argument, the parameters' names the others
-    { calls: ['new Function', 'Function', 'vm.compileFunction'], argument: 'any', danger: 'not-constant' },
+    { calls: ['new Function', 'Function'], argument: 'any', danger: 'not-constant' },
   ],
 };
 const EVAL_SYNTAX: Partial<Record<SyntaxLanguage, LanguageSyntax>> = {
@@ -119,6 +120,9 @@ const SHELL_SYNTAX: Partial<Record<SyntaxLanguage, LanguageSyntax>> = {
         calls: [
           'os.system',
           'os.popen',
+          'os.popen2',
+          'os.popen3',
+          'os.popen4',
           'popen2.popen2',
           'popen2.popen3',
           'popen2.popen4',

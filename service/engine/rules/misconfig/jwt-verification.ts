@@ -5,7 +5,14 @@ import type { LineRule } from '../rule.ts';
 import { isCodeAt, spanOf } from '../rule.ts';
 
 const VERIFY_OFF =
-  /\balgorithms?\s*[:=][^\n]{0,100}?["']none["']|["']verify_signature["']\s*:\s*False\b|\bverify\s*=\s*False\b(?=[^)]{0,200}\))|\bjwt\.SigningMethodNone\b|\bUnsafeAllowNoneSignatureType\b|\bparseUnsecuredClaims\b|\bAlgorithm\.none\s*\(\s*\)|\bParseUnverified\s*\(|\bRequireSignedTokens\s*=\s*false\b|\bJWT\.decode\s*\([^)]{0,200}?,\s*(?:nil|false)\s*[,)]/i;
+  /\balgorithms?\s*[:=][^\n]{0,100}?["']none["']|["']verify_signature["']\s*:\s*False\b|\bverify\s*=\s*False\b(?=[^)]{0,200}\))|\bjwt\.SigningMethodNone\b|\bUnsafeAllowNoneSignatureType\b|\bparseUnsecuredClaims\b|\bAlgorithm\.none\s*\(\s*\)|\bParseUnverified\s*\(|\bRequireSignedTokens\s*=\s*false\b/i;
+
+/** Ruby's jwt gem: JWT.decode(token, key, false) skips verification; JWT.encode(payload, nil, 'none') signs with nothing. */
+const RUBY_OFF =
+  /\bJWT\.decode\b\s*\(?\s*[^,\n]{1,200},\s*[^,\n]{1,200},\s*false\b|\bJWT\.encode\b[^\n]{0,200}?,\s*["']none["']/;
+/** jwt-simple: decode(token, key, noVerify) with a truthy third argument. */
+const JWT_SIMPLE_OFF =
+  /\bjwt\.decode\s*\(\s*[^,()\n]{1,200},\s*[^,()\n]{1,200},\s*(?:true|["'][^"'\n]{1,20}["'])\s*[,)]/;
 
 /** A call or object of a JWT library on the line: jwt.verify, jwtVerify, jose, jws, JWT.require, Jwts. */
 const JWT_CALL = /\b(?:jwt|jose|jws|jsonwebtoken)\w*\b|\bJWT\w*\.|\bJwts\b/i;
@@ -32,9 +39,17 @@ export const noJwtVerifyOff: LineRule = {
     'ParseUnverified',
     'RequireSignedTokens',
     'JWT.decode',
+    'JWT.encode',
+    'jwt.decode',
   ],
   reads: 'text',
   check(line) {
+    const own = isRuby(line.path)
+      ? RUBY_OFF.exec(line.text)
+      : isJavaScript(line.path)
+        ? JWT_SIMPLE_OFF.exec(line.text)
+        : null;
+    if (own && isCodeAt(line, own.index)) return spanOf(own);
     const m = VERIFY_OFF.exec(line.text);
     if (!m || !isCodeAt(line, m.index)) return null;
     // verify=False is PyJWT 1's switch on jwt.decode (requests' verify=False is TLS: no-tls-verify-off).

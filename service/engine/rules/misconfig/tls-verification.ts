@@ -38,7 +38,7 @@ const CODE_PATTERNS: { files: (path: string) => boolean; pattern: RegExp }[] = [
   {
     files: isRust,
     pattern:
-      /\bdanger_accept_invalid_(?:certs|hostnames)\s*\(\s*true\s*\)|\bSslVerifyMode::NONE\b|\bSSL_VERIFY_NONE\b|\.dangerous\(\)\s*\.set_certificate_verifier\b/,
+      /\bdanger_accept_invalid_(?:certs|hostnames)\s*\(\s*true\s*\)|\bSslVerifyMode::NONE\b|\bSSL_VERIFY_NONE\b|\.dangerous\(\)\s*\.set_certificate_verifier\b|\bDangerousClientConfig\b|\bClientConfig::dangerous\(/,
   },
   // a package manager's configuration (.npmrc, .yarnrc): every package download unchecked
   { files: (path) => /^\.(?:npmrc|yarnrc)$/.test(baseName(path)), pattern: /^\s*strict-ssl\s*=\s*false\b/ },
@@ -109,7 +109,8 @@ export const noTlsVerifyOff: LineRule = {
     'danger_accept_invalid',
     'SslVerifyMode',
     'SSL_VERIFY_NONE',
-    'dangerous()',
+    'dangerous',
+    'DangerousClientConfig',
     'cert_reqs',
   ],
   syntax: {
@@ -121,7 +122,7 @@ export const noTlsVerifyOff: LineRule = {
         query: `
 (method_declaration
   name: (identifier) @finding (#match? @finding "^check(Server|Client)Trusted$")
-  body: (block) @body (#match? @body "^[{][ \\t\\r\\n]*[}]$"))
+  body: (block) @body (#match? @body "^[{]([ \\t\\r\\n]|//[^\\n]*|/[*]([^*]|[*][^/])*[*]/)*[}]$"))
 (method_declaration
   name: (identifier) @finding (#match? @finding "^(verify|isTrusted)$")
   body: (block . (return_statement (true)) .))`,
