@@ -18,6 +18,7 @@ import {
   review,
   revertAndCloseAll,
   root,
+  screenshot,
   waitFor,
 } from './host-helpers.ts';
 import { ReviewDiagnostics } from '../../../../extension/src/review-diagnostics.ts';
@@ -114,6 +115,8 @@ suite('Findings follow their code', () => {
       assert.equal(api().status().text, '$(eye-closed) Diff Review: 2 hidden');
       assert.ok(api().status().tooltip.includes(words), api().status().tooltip);
       assert.deepEqual(api().findingsTree(), []);
+      await vscode.commands.executeCommand('diffReview.findings.focus');
+      await screenshot('findings-hidden-on-main', '[id$="diffReview.status"]');
     });
     assert.equal(findings(), 2);
     assert.equal(api().status().text, '$(error) Diff Review: 2');
