@@ -183,6 +183,7 @@ describe.skipIf(!chromiumPath && !inCI())('desktop renderer in Chromium: fits it
     const count = page.locator('.list-count');
     await expect.poll(() => count.textContent()).toBe(`25 of ${SEEDED} reviews`);
     expect(await page.locator('.job-row').count()).toBe(25);
+    await shot(page, 'fit-first-page-1280-light');
     // A status the service counts: its total, still from the first page.
     const completed = jobs.filter((job) => job.status === 'completed').length;
     await page.getByLabel('Status').selectOption('completed');
@@ -261,6 +262,7 @@ describe.skipIf(!chromiumPath && !inCI())('desktop renderer in Chromium: fits it
     // With the keyboard on its row (its Revoke button), the whole name shows.
     await long.getByRole('button', { name: `Revoke ${LONG_TOKEN}` }).focus();
     expect(await name.evaluate((el) => el.scrollWidth <= el.clientWidth + 1)).toBe(true);
+    await shot(page, 'fit-tokens-800-focused-row');
     await page.mouse.move(0, 0);
     await page.locator('#tokens-list-title').focus();
     // Hovered, too.
