@@ -37,6 +37,9 @@ export function desktopBundles(outdir = 'dist/desktop') {
       ...node,
       entryPoints: { main: 'desktop/main/index.ts', preload: 'desktop/preload/index.ts' },
       external: ['electron'],
+      // The main process reads project configs (which name the engine's rules) but never reviews:
+      // the engine's grammar lookup, which reads import.meta.url, is never called here.
+      define: { 'import.meta.url': 'undefined' },
       plugins: [appManifest(out)],
     },
     {
