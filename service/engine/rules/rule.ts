@@ -131,6 +131,8 @@ export interface SyntaxSink {
 
 /** What a rule looks for in one language. */
 export interface LanguageSyntax {
+  /** More keywords for hunks in this language (see SyntaxPart). */
+  keywords?: readonly string[];
   sinks?: readonly SyntaxSink[];
   /**
    * A tree-sitter query for what is not a call (a trust manager whose check is empty, HTML
@@ -145,7 +147,11 @@ export interface LanguageSyntax {
 }
 
 export interface SyntaxPart {
-  /** A hunk is parsed for the rule only when its text contains one of these (case-sensitive). */
+  /**
+   * A hunk is parsed for the rule only when its text (context and added lines) contains one of
+   * these, or of its language's (case-sensitive). Precise keywords keep most reviews from
+   * loading a grammar at all.
+   */
   keywords: readonly string[];
   /** The rule's line part still reads these files too (the syntax finds what lines cannot; one finding per line either way). */
   linesToo?: boolean;

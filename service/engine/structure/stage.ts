@@ -19,12 +19,15 @@ import type { SyntaxHit } from './sinks.ts';
 import { dangerous, sinkHits } from './sinks.ts';
 import { Bindings } from './string-parts.ts';
 
-/** The hunks of one file the stage parses, and the rules that read them. */
+/** The hunks of one file the stage parses, each with the rules that read it. */
 export interface SyntaxTarget {
   path: string;
   language: SyntaxLanguage;
+  hunks: TargetHunk[];
+}
+
+interface TargetHunk extends HunkSource {
   rules: readonly LineRule[];
-  hunks: HunkSource[];
 }
 
 /** A file the stage could not analyse, and why (the review goes on without it). */
@@ -38,34 +41,39 @@ const HUNK_PARSE_BUDGET_MS = 5000;
 /** Parsing stops for the rest of a review after this much time in all (its other stages go on). */
 const REVIEW_PARSE_BUDGET_MS = 15_000;
 
-/** The file's hunks the plan's syntax rules read: those with an added line and one of their keywords. */
+/**
+ * The file's hunks that the plan's syntax rules read: those with an added line and a keyword of
+ * one of the rules (in the language). Each hunk keeps the rules whose keywords it has: the
+ * others are not run on it, and a diff with none is not parsed at all (no grammar is loaded).
+ */
 export function syntaxTarget(diff: DiffIndex, file: IndexedFile, path: string, plan: FilePlan): SyntaxTarget | null {
-  if (!plan.language || plan.syntax.length === 0) return null;
-  const keywords = keywordPattern(plan.syntax);
-  const profile = PROFILES[plan.language];
-  const hunks: HunkSource[] = [];
+  const language = plan.language;
+  if (!language || plan.syntax.length === 0) return null;
+  const profile = PROFILES[language];
+  const hunks: SyntaxTarget['hunks'] = [];
   const { start, end, kind } = diff.lines;
   for (const hunk of file.hunks) {
     let added = false;
     for (let k = hunk.first; k < hunk.first + hunk.count && !added; k++) added = kind[k] === ADDED;
     if (!added) continue;
-    const first = start[hunk.first]!;
-    const last = end[hunk.first + hunk.count - 1]!;
-    keywords.lastIndex = 0;
-    if (!keywords.test(diff.text.slice(first, last))) continue;
-    hunks.push(hunkSource(diff, hunk, profile));
+    const text = diff.text.slice(start[hunk.first]!, end[hunk.first + hunk.count - 1]!);
+    const rules = plan.syntax.filter((rule) => keywordPattern(rule, language).test(text));
+    if (rules.length > 0) hunks.push({ ...hunkSource(diff, hunk, profile), rules });
   }
-  return hunks.length > 0 ? { path, language: plan.language, rules: plan.syntax, hunks } : null;
+  return hunks.length > 0 ? { path, language, hunks } : null;
 }
 
-const keywordPatterns = new WeakMap<readonly LineRule[], RegExp>();
+const keywordPatterns = new WeakMap<LineRule, Map<SyntaxLanguage, RegExp>>();
 
-function keywordPattern(rules: readonly LineRule[]): RegExp {
-  let pattern = keywordPatterns.get(rules);
+/** The rule's keywords and its language's, as one pattern. */
+function keywordPattern(rule: LineRule, language: SyntaxLanguage): RegExp {
+  let byLanguage = keywordPatterns.get(rule);
+  if (!byLanguage) keywordPatterns.set(rule, (byLanguage = new Map()));
+  let pattern = byLanguage.get(language);
   if (!pattern) {
-    const words = [...new Set(rules.flatMap((rule) => rule.syntax?.keywords ?? []))];
+    const words = [...(rule.syntax?.keywords ?? []), ...(rule.syntax?.languages[language]?.keywords ?? [])];
     pattern = new RegExp(words.map((word) => word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'));
-    keywordPatterns.set(rules, pattern);
+    byLanguage.set(language, pattern);
   }
   return pattern;
 }
@@ -125,7 +133,7 @@ export async function reviewSyntax(
 function findInTree(
   root: Node,
   target: SyntaxTarget,
-  hunk: HunkSource,
+  hunk: TargetHunk,
   grammar: LoadedGrammar,
   raw: RawFinding[],
 ): void {
@@ -135,7 +143,7 @@ function findInTree(
     .filter((capture) => capture.name === 'call')
     .map((capture) => capture.node);
   const bindings = new Bindings(root, query(grammar, profile.assignments), profile);
-  for (const rule of target.rules) {
+  for (const rule of hunk.rules) {
     const syntax = rule.syntax?.languages[target.language];
     if (!syntax) continue;
     const hits: SyntaxHit[] = syntax.sinks ? sinkHits(calls, syntax.sinks, profile, bindings, root) : [];

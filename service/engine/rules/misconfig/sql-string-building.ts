@@ -178,6 +178,7 @@ const SQL_SYNTAX: Partial<Record<SyntaxLanguage, LanguageSyntax>> = {
     ['.setFilter', '.setGrouping', '.setOrdering', '.newQuery', 'Restrictions.sqlRestriction'],
   ),
   ruby: {
+    keywords: ['#{', '" +', "' +", '<<', '.concat('],
     sinks: [
       {
         calls: [
@@ -286,14 +287,37 @@ export const noSqlStringBuilding: LineRule = {
   ),
   keywords: CALL_NAMES.map((name) => `${name}(`),
   syntax: {
+    // SQL text (what the sinks judge must be in the hunk), or a condition's sink
     keywords: [
-      ...new Set(
-        Object.values(SQL_SYNTAX).flatMap((syntax) =>
-          syntax.sinks!.flatMap((sink) =>
-            sink.calls.map((call) => call.slice(call.lastIndexOf('.') + 1).replace(/^new /, '')),
-          ),
-        ),
-      ),
+      ...[
+        'SELECT',
+        'INSERT',
+        'UPDATE',
+        'DELETE',
+        'MERGE',
+        'REPLACE',
+        'UPSERT',
+        'CREATE',
+        'DROP',
+        'ALTER',
+        'TRUNCATE',
+        'GRANT',
+        'EXEC',
+        'CALL',
+        'WITH',
+      ].flatMap((verb) => [verb, `${verb[0]}${verb.slice(1).toLowerCase()} `, `${verb.toLowerCase()} `]),
+      'Raw(',
+      'Where(',
+      'Having(',
+      'Order(',
+      'Group(',
+      'Joins(',
+      'WhereOr(',
+      'setFilter',
+      'setGrouping',
+      'setOrdering',
+      'newQuery',
+      'sqlRestriction',
       'CommandText',
     ],
     languages: SQL_SYNTAX,

@@ -116,7 +116,14 @@ export const noTlsVerifyOff: LineRule = {
   syntax: {
     // what lines cannot show: a trust manager or hostname verifier whose body checks nothing
     linesToo: true,
-    keywords: ['checkServerTrusted', 'checkClientTrusted', 'verify', 'isTrusted'],
+    keywords: [
+      'checkServerTrusted',
+      'checkClientTrusted',
+      'HostnameVerifier',
+      'verify(String',
+      'verify(final String',
+      'isTrusted(',
+    ],
     languages: {
       java: {
         query: `
