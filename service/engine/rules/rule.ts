@@ -153,6 +153,8 @@ export interface SyntaxPart {
    * loading a grammar at all.
    */
   keywords: readonly string[];
+  /** Hunks that match this are parsed too (for what keywords cannot say: `update … set` in any case). Linear. */
+  hunkPattern?: RegExp;
   /** The rule's line part still reads these files too (the syntax finds what lines cannot; one finding per line either way). */
   linesToo?: boolean;
   languages: Partial<Record<SyntaxLanguage, LanguageSyntax>>;

@@ -57,25 +57,34 @@ export function syntaxTarget(diff: DiffIndex, file: IndexedFile, path: string, p
     for (let k = hunk.first; k < hunk.first + hunk.count && !added; k++) added = kind[k] === ADDED;
     if (!added) continue;
     const text = diff.text.slice(start[hunk.first]!, end[hunk.first + hunk.count - 1]!);
-    const rules = plan.syntax.filter((rule) => keywordPattern(rule, language).test(text));
+    const rules = plan.syntax.filter((rule) => readsHunk(rule, language, text));
     if (rules.length > 0) hunks.push({ ...hunkSource(diff, hunk, profile), rules });
   }
   return hunks.length > 0 ? { path, language, hunks } : null;
 }
 
-const keywordPatterns = new WeakMap<LineRule, Map<SyntaxLanguage, RegExp>>();
+const hunkTests = new WeakMap<LineRule, Map<SyntaxLanguage, (text: string) => boolean>>();
 
-/** The rule's keywords and its language's, as one pattern. */
-function keywordPattern(rule: LineRule, language: SyntaxLanguage): RegExp {
-  let byLanguage = keywordPatterns.get(rule);
-  if (!byLanguage) keywordPatterns.set(rule, (byLanguage = new Map()));
-  let pattern = byLanguage.get(language);
-  if (!pattern) {
+/**
+ * Whether a hunk's text has one of the rule's keywords or its language's (a keyword that begins
+ * with a letter begins a word: `Function(` is not in `isFunction(`), or matches its hunkPattern.
+ */
+function readsHunk(rule: LineRule, language: SyntaxLanguage, text: string): boolean {
+  let byLanguage = hunkTests.get(rule);
+  if (!byLanguage) hunkTests.set(rule, (byLanguage = new Map()));
+  let test = byLanguage.get(language);
+  if (!test) {
     const words = [...(rule.syntax?.keywords ?? []), ...(rule.syntax?.languages[language]?.keywords ?? [])];
-    pattern = new RegExp(words.map((word) => word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'));
-    byLanguage.set(language, pattern);
+    const keywords = new RegExp(
+      words
+        .map((word) => (/^[\w$]/.test(word) ? '(?<![\\w$])' : '') + word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+        .join('|'),
+    );
+    const pattern = rule.syntax?.hunkPattern;
+    test = (hunk) => keywords.test(hunk) || (pattern !== undefined && pattern.test(hunk));
+    byLanguage.set(language, test);
   }
-  return pattern;
+  return test(text);
 }
 
 export interface SyntaxOutcome {

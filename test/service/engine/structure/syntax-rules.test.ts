@@ -6,6 +6,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { createEngine } from '../../../../service/engine/index.ts';
 import { modifiedFileDiff, newFileDiff, reviewDiff } from '../review-helpers.ts';
 import { SYNTAX_CASES } from './syntax-cases.ts';
 
@@ -125,5 +126,23 @@ describe('what the stage cannot read', () => {
     expect(notAnalysed).toEqual([
       { path: 'app/users.py', reason: expect.stringContaining('python grammar did not load') },
     ]);
+  });
+});
+
+describe('what the stage parses', () => {
+  it('parses only hunks with a keyword of a rule about syntax, as a word: isFunction( is not Function(', async () => {
+    const engine = createEngine();
+    const quiet = { parseMs: 0 };
+    await engine.review(
+      newFileDiff('src/util.js', [
+        'export const isFunction = (f) => typeof f === "function";',
+        '// update the cache with the call',
+      ]),
+      { timings: quiet },
+    );
+    expect(quiet.parseMs).toBe(0);
+    const parsed = { parseMs: 0 };
+    await engine.review(newFileDiff('src/util.js', ['export const f = new Function(body);']), { timings: parsed });
+    expect(parsed.parseMs).toBeGreaterThan(0);
   });
 });
