@@ -18,8 +18,8 @@ const chosenValue = (value: string, entropy: number): boolean =>
  * header, not the header names (Authorization and Auth… start thousands of names in code).
  */
 const HEADER_KEYWORDS = ['-H ', '-H\t', '-H=', '-H"', "-H'", '--header'];
-/** Headers that carry a credential: `Authorization: Bearer …`, `X-Api-Key: …`, `X-Auth-Token: …`. */
-const CREDENTIAL_HEADER = String.raw`(?:authorization:[ \t]{0,5}(?:(?:basic|bearer|token|api-token)[ \t]{1,3})?|(?:x-)?api-key:[ \t]{0,5}|x-(?:auth|access)-token:[ \t]{0,5})`;
+/** Headers that carry a credential: `Authorization: Bearer …`, a name that ends in key, token or secret (`X-Api-Key: …`, `X-Octopus-ApiKey: …`, `Api-Token: …`). */
+const CREDENTIAL_HEADER = String.raw`(?:authorization:[ \t]{0,5}(?:(?:basic|bearer|token|api-token)[ \t]{1,3})?|[\w-]{0,30}(?:key|token|secret):[ \t]{0,5})`;
 
 const TOKEN_CHARS = '[\\w=~@.+/-]';
 

@@ -6,7 +6,7 @@
 import { baseName } from '../files.ts';
 import type { CredentialFormat } from './format.ts';
 import { END } from './format.ts';
-import { isJwtStructured } from './jwt.ts';
+import { isLiveJwt } from './jwt.ts';
 import { looksLikePassword, looksLikeRandomKey } from './named-values.ts';
 import { isPlaceholderPair, isPlaceholderSecret, isReference } from './placeholders.ts';
 
@@ -44,7 +44,7 @@ function afterAuthorizationHeader(match: RegExpExecArray): boolean {
 
 /** A bearer token worth reporting: random, and if it is a JWT, a well-formed one. */
 export function isBearerToken(value: string): boolean {
-  if (value.startsWith('eyJ') && value.split('.').length === 3) return isJwtStructured(value);
+  if (value.startsWith('eyJ') && value.split('.').length === 3) return isLiveJwt(value);
   return looksLikeRandomKey(value);
 }
 

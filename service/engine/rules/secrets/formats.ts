@@ -15,8 +15,9 @@
 // - public tokens (Mapbox pk., Flutterwave public keys, Datadog pub… client tokens, Algolia
 //   search-only keys, Lob publishable keys, PostHog project keys phc_, DevCycle client and mobile
 //   SDK keys, Midtrans client keys, Supabase publishable keys), which ship in pages and apps by design;
-// - JWTs that grant no privileged role (jwt-privileged reads the claims; Temporal Cloud and Scalr
-//   keys are such JWTs);
+// - JWTs that grant no privileged role and are no Kubernetes service account's (the claims say),
+//   unless assigned to a credential's name (access_token = eyJ…) unexpired; Temporal Cloud and
+//   Scalr keys are such JWTs;
 // - values known only by names as common as key, secret or app key (OVH's application and consumer
 //   keys, Polymarket's, Alibaba STS secrets, Box tokens: box is inside sandbox and checkbox), which
 //   the generic rules read where the value looks random;
@@ -29,7 +30,7 @@
 import type { CredentialFormat } from './format.ts';
 import { named, prefixed } from './format.ts';
 import { bech32Holds, isBase64Json, pypiMacaroonHolds } from './checksums.ts';
-import { isJwtStructured, privilegedJwt } from './jwt.ts';
+import { isKubernetesServiceAccountJwt, isLiveJwt, privilegedJwt } from './jwt.ts';
 import { NEWER_NAMED, NEWER_PREFIXED } from './newer-providers.ts';
 import { CONTEXT_FORMATS } from './context-formats.ts';
 import { CREDENTIAL_FILE_FORMATS } from './credential-files.ts';
@@ -204,9 +205,15 @@ const PREFIXED: CredentialFormat[] = [
   prefixed('slack-legacy-token', 'Slack legacy token', ['xoxs-'], '\\d{1,20}-\\d{1,20}-\\d{1,20}-[a-fA-F\\d]{8,128}', {
     entropy: 2,
   }),
-  prefixed('slack-legacy-workspace-token', 'Slack workspace token', ['xoxa-', 'xoxr-'], '(?:\\d-)?[0-9a-zA-Z]{8,48}', {
-    entropy: 2,
-  }),
+  prefixed(
+    'slack-legacy-workspace-token',
+    'Slack workspace token',
+    ['xoxa-', 'xoxr-'],
+    '(?:\\d-)?(?:\\d{6,15}-){0,3}[0-9a-zA-Z]{8,48}',
+    {
+      entropy: 2,
+    },
+  ),
   prefixed('slack-user-token', 'Slack user token', ['xoxe-'], '(?:[0-9]{10,13}-){3}[a-zA-Z0-9-]{28,34}', {
     entropy: 2,
   }),
@@ -261,7 +268,14 @@ const PREFIXED: CredentialFormat[] = [
     'JSON Web Token with a privileged role',
     ['eyJhbGciOi', 'eyJ0eXAiOi', 'eyJraWQiOi'],
     '[\\w-]{0,2000}\\.eyJ[\\w-]{10,4000}\\.[\\w-]{20,1000}',
-    { accepts: (token) => isJwtStructured(token) && privilegedJwt(token) },
+    { accepts: (token) => isLiveJwt(token) && privilegedJwt(token) },
+  ),
+  prefixed(
+    'kubernetes-service-account-token',
+    'Kubernetes service account token',
+    ['eyJhbGciOi', 'eyJ0eXAiOi', 'eyJraWQiOi'],
+    '[\\w-]{0,2000}\\.eyJ[\\w-]{10,4000}\\.[\\w-]{20,1000}',
+    { accepts: (token) => isLiveJwt(token) && isKubernetesServiceAccountJwt(token) },
   ),
 ];
 
@@ -344,7 +358,8 @@ const NAMED: CredentialFormat[] = [
     'Facebook app secret',
     'facebook|fb_app_secret',
     ['facebook', 'fb_app_secret'],
-    `${HEX}{32}`,
+    // an app secret, or an app access token (app id|secret)
+    `${HEX}{32}|\\d{15,16}\\|[\\w-]{27,40}`,
   ),
   named('fastly-api-token', 'Fastly API token', 'fastly', ['fastly'], '[\\w=-]{32}'),
   named('finicity-client-secret', 'Finicity client secret', 'finicity', ['finicity'], `${HEX}{32}|[a-z0-9]{20}`),
@@ -435,7 +450,13 @@ const NAMED: CredentialFormat[] = [
   named('snyk-api-token', 'Snyk API token', 'snyk', ['snyk'], UUID),
   named('sonar-api-token', 'SonarQube token', 'sonar', ['sonar'], '(?:squ_|sqp_|sqa_)[a-z0-9]{40}|[a-z0-9]{40}'),
   named('squarespace-access-token', 'Squarespace API key', 'squarespace', ['squarespace'], UUID),
-  named('sumologic-access-token', 'Sumo Logic access key', 'sumo', ['sumo'], 'su[a-zA-Z0-9]{12}|[a-z0-9]{64}'),
+  named(
+    'sumologic-access-token',
+    'Sumo Logic access key',
+    'sumo(?:logic)?',
+    ['sumo', 'sumologic'],
+    'su[a-zA-Z0-9]{12}|[a-z0-9]{64}',
+  ),
   named('telegram-bot-api-token', 'Telegram bot token', 'telegr', ['telegr'], '\\d{5,16}:A[\\w-]{34}'),
   named('travisci-access-token', 'Travis CI access token', 'travis', ['travis'], '[a-z0-9]{22}'),
   named('twilio-auth-token', 'Twilio API key or auth token', 'twilio', ['twilio'], `SK${HEX}{32}|${HEX}{32}`),
@@ -448,7 +469,11 @@ const NAMED: CredentialFormat[] = [
     { entropy: 2 },
   ),
   named('lob-api-key', 'Lob API key', 'lob', ['lob'], `(?:live|test)_${HEX}{35}`),
-  named('vault-service-token', 'HashiCorp Vault token', 'vault', ['vault'], 's\\.[A-Za-z0-9]{24}', { entropy: 3.5 }),
+  // s. and 24 random characters: upper and lower case and digits all appear (s.makeKubeConfigController is a word)
+  named('vault-service-token', 'HashiCorp Vault token', 'vault', ['vault'], 's\\.[A-Za-z0-9]{24}', {
+    entropy: 3.5,
+    accepts: (token) => /\d/.test(token) && /[a-z]/.test(token) && /[A-Z]/.test(token),
+  }),
   named('twitch-api-token', 'Twitch API token', 'twitch', ['twitch'], '[a-z0-9]{30}'),
   named(
     'twitter-secret',

@@ -45,3 +45,26 @@ export function isJwtStructured(token: string): boolean {
     typeof header === 'object' && header !== null && typeof (header as Record<string, unknown>)['alg'] === 'string'
   );
 }
+
+/** The token's `exp` claim is in the past: it no longer grants anything. */
+export function isExpiredJwt(token: string): boolean {
+  const payload = decodeSegment(token.split('.')[1] ?? '');
+  const exp = typeof payload === 'object' && payload !== null ? (payload as Record<string, unknown>)['exp'] : undefined;
+  return typeof exp === 'number' && exp * 1000 < Date.now();
+}
+
+/**
+ * A JWT-shaped value (three base64url segments, the first a JSON object's) is worth reporting only
+ * well-formed, signed (an unsigned one, alg none, anyone can make) and unexpired.
+ */
+export function isLiveJwt(token: string): boolean {
+  return isJwtStructured(token) && (token.split('.')[2] ?? '').length >= 16 && !isExpiredJwt(token);
+}
+
+/** A Kubernetes service account token: issued by kubernetes/serviceaccount (legacy, never expires) or carrying kubernetes.io claims. */
+export function isKubernetesServiceAccountJwt(token: string): boolean {
+  const payload = decodeSegment(token.split('.')[1] ?? '');
+  if (typeof payload !== 'object' || payload === null) return false;
+  const claims = payload as Record<string, unknown>;
+  return claims['iss'] === 'kubernetes/serviceaccount' || typeof claims['kubernetes.io'] === 'object';
+}

@@ -7,6 +7,7 @@
 import { isDockerfile, lastPathMemo } from '../files.ts';
 import type { CredentialFormat } from './format.ts';
 import { spellings } from './format.ts';
+import { isLiveJwt } from './jwt.ts';
 import { isPlaceholderSecret, isReference, shannonEntropy } from './placeholders.ts';
 
 /**
@@ -16,7 +17,8 @@ import { isPlaceholderSecret, isReference, shannonEntropy } from './placeholders
  */
 export const isConfigFile = lastPathMemo(
   (path: string): boolean =>
-    /\.(ya?ml|properties|toml|ini|cfg|conf|env|sh|bash|zsh)$/i.test(path) ||
+    // .txt and .log: notes and logs (a prose .txt is documentation, where names are not read)
+    /\.(ya?ml|properties|toml|ini|cfg|conf|env|sh|bash|zsh|txt|log)$/i.test(path) ||
     /(^|\/)\.env(\.[\w-]+)?$/.test(path) ||
     /(^|\/)\.?(npmrc|pypirc|netrc|envrc)$/.test(path) ||
     isDockerfile(path),
@@ -69,6 +71,8 @@ export function looksLikeRandomKey(value: string): boolean {
   if (isReference(value) || isPlaceholderSecret(value) || SLUG.test(value)) return false;
   if (/%[sd]|\{\d*\}|\$\{|:\/\/|^\.{0,2}\/|^[\w-]+\(/.test(value)) return false;
   if (!/\d/.test(value) || !/[A-Za-z]/.test(value)) return false;
+  // a JWT by name (an access, id or session token): only a well-formed one that has not expired
+  if (/^eyJ[\w-]+\.[\w-]*\.[\w-]*$/.test(value)) return isLiveJwt(value);
   if (/^[\w-]+(?:\.[\w-]+){2,}$/.test(value) && !/\d.*[A-Z]|[A-Z].*\d/.test(value)) return false; // a dotted name
   const entropy = shannonEntropy(value);
   return /^[a-f0-9-]+$/i.test(value) ? value.replace(/-/g, '').length >= 32 && entropy >= 3 : entropy >= 3.5;
@@ -77,6 +81,7 @@ export function looksLikeRandomKey(value: string): boolean {
 const PASSWORD_WORDS = ['password', 'passwd'];
 const KEY_WORDS = [
   'secret',
+  'credential',
   'token',
   'api_key',
   'api-key',
@@ -122,7 +127,7 @@ const inCode = (keywords: readonly string[]): string[] =>
   });
 const KEY_KEYWORDS_IN_CODE = inCode(KEY_KEYWORDS);
 const PASSWORD_KEYWORDS_IN_CODE = inCode(PASSWORD_KEYWORDS);
-const KEY_NAMES = '(?:secret|token|api[_-]?key|access[_-]?key|auth[_-]?key|private[_-]?key)';
+const KEY_NAMES = '(?:secret|credentials?|token|api[_-]?key|access[_-]?key|auth[_-]?key|private[_-]?key)';
 
 /** Tokens that are public by design, whatever name they are given (gitleaks' allowlists have them too). */
 const PUBLIC_VALUES: CredentialFormat['allowlist'] = {
@@ -132,6 +137,14 @@ const PUBLIC_VALUES: CredentialFormat['allowlist'] = {
     /^pk_(?:live|test)_\w+$/, // a Stripe publishable key
   ],
 };
+
+/**
+ * The name says the value is public: publicToken, PUBLISHABLE_KEY, NEXT_PUBLIC_API_KEY (Next.js
+ * puts NEXT_PUBLIC_ values in the page), VITE_… does not say it, so it is read.
+ */
+function isPublicName(match: RegExpExecArray): boolean {
+  return /(?:public|publishable)[\w.-]{0,12}$/i.test(match.input.slice(Math.max(0, match.index - 24), match.index));
+}
 
 function generic(
   id: string,
@@ -152,13 +165,14 @@ function generic(
     wordStart: false,
     generic: true,
     files: bare ? isConfigFile : (path) => !isConfigFile(path),
-    accepts: (secret, match) => NAME_TAIL.test(nameTailOf(match)) && accepts(secret),
+    accepts: (secret, match) => NAME_TAIL.test(nameTailOf(match)) && !isPublicName(match) && accepts(secret),
     allowlist: PUBLIC_VALUES,
   };
 }
 
 const passwordValue = (bare: boolean) => valueIn(String.raw`[^"'\x60\s]`, 6, 128, bare);
-const keyValue = (bare: boolean) => valueIn(bare ? String.raw`[\w+/=.~-]` : String.raw`[^"'\x60\s]`, 16, 300, bare);
+// up to 4,096 characters: JWTs and cloud session tokens are long
+const keyValue = (bare: boolean) => valueIn(bare ? String.raw`[\w+/=.~-]` : String.raw`[^"'\x60\s]`, 16, 4096, bare);
 
 export const NAMED_VALUES: CredentialFormat[] = [
   ...[false, true].flatMap((bare) => [

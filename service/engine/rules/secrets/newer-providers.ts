@@ -204,6 +204,7 @@ export const NEWER_PREFIXED: CredentialFormat[] = [
   }),
   prefixed('samsara-api-token', 'Samsara API token', ['samsara_api_'], `${ALNUM}{26,32}`, { entropy: 3.5 }),
   prefixed('segment-public-api-token', 'Segment Public API token', ['sgp_'], `${ALNUM}{64}`, { entropy: 4 }),
+  prefixed('slack-legacy-bot-token', 'Slack bot token', ['xoxb-'], '\\d{8,14}-[A-Za-z0-9]{18,26}', { entropy: 3.5 }),
   prefixed('slack-session-cookie', 'Slack session cookie', ['xoxd-'], '[\\w/%+-]{100,1000}={0,2}', { entropy: 4 }),
   prefixed('slack-session-token', 'Slack session token', ['xoxc-'], `\\d{9,15}-\\d{9,15}-\\d{9,15}-${HEX}{64}`, {
     entropy: 3,
@@ -367,6 +368,7 @@ export const NEWER_NAMED: CredentialFormat[] = [
   named('plivo-auth-token', 'Plivo auth token', 'plivo', ['plivo'], `${ALNUM}{40}`, { entropy: 3.5 }),
   named('postmark-server-token', 'Postmark server token', 'postmark', ['postmark'], UUID),
   named('scaleway-secret-key', 'Scaleway secret key', 'scaleway|scw_secret', ['scaleway', 'scw_secret'], UUID),
+  named('sourcegraph-legacy-token', 'Sourcegraph access token', 'sourcegraph', ['sourcegraph'], '[a-fA-F0-9]{40}'),
   named('stability-api-key', 'Stability AI API key', 'stability', ['stability'], `sk-${ALNUM}{48}`),
   named('telnyx-api-key', 'Telnyx API key', 'telnyx', ['telnyx'], 'KEY[\\w-]{55}'),
   named('trello-api-token', 'Trello API key or token', 'trello', ['trello'], `${HEX}{64}|${HEX}{32}|ATTA${HEX}{64}`),

@@ -38,8 +38,12 @@ const walk = (dir: string, accept: (path: string) => boolean): string[] =>
       return statSync(path).isDirectory() ? walk(path, accept) : accept(path) ? [path] : [];
     });
 
-/** A single token (no blank, no quote) is a value; anything else (a line, a snippet) is a text as written. */
-const shapeOf = (text: string): PeerItem['shape'] => (/^[^\s'"`]+$/.test(text) ? 'value' : 'as-written');
+/**
+ * A single token (no blank, no quote, not name=value or name:value) is a value; anything else (a
+ * line, a snippet, an assignment) is a text as written.
+ */
+const shapeOf = (text: string): PeerItem['shape'] =>
+  /^[^\s'"`]+$/.test(text) && !/^[A-Za-z_][\w.-]*(?:=|:(?!\/\/))./.test(text) ? 'value' : 'as-written';
 
 const isSample = (value: GoValue): value is Sample => typeof value === 'object' && value !== null && 'sample' in value;
 

@@ -56,6 +56,10 @@ describe('secret: placeholders, references and public values are not secrets', (
       'web/checkout.ts',
       'const stripe = loadStripe("pk_live_51H8Jd2KqAbC3dEf4GhI5jKl6MnO7pQr8StU9vWx0YzA1bC2dE3fG4hI5jKl6MnO7p");',
     ],
+    // a name that says the value is public, and a word after a Vault token's prefix
+    ['web/config.ts', 'const publicToken = "9Cnzj4p4WGeKLs1Pt8QuKUpRKfFLfRYC9AIKjbJTWit";'],
+    ['config/web.yml', 'NEXT_PUBLIC_API_KEY: Qm7xT2vK9pLwR4sZ8yN3cF6hJ1dG5bV0'],
+    ['ops/notes.txt', 'vault: s.makeKubeConfigController = args'],
     // documentation: a value known by its name only is an example there
     ['docs/setup.md', 'export DB_PASSWORD=Vd83kLq2Xz9pRt'],
     ['docs/setup.md', 'export GITHUB_TOKEN=<YOUR_TOKEN>'],
@@ -136,6 +140,26 @@ describe("secret: the engine's formats", () => {
         `const placeholder = "patXXXXXXXXXXXXXX.${'x'.repeat(64)}";`,
       ]),
     ).toEqual([]);
+  });
+
+  it('reads names with values in logs and notes (.log, .txt), not in prose', async () => {
+    const line = `[DEBUG] Using API_KEY=${HEX64.slice(0, 40)}`;
+    expect(await secretLines('logs/deploy.log', ['[INFO] start', line])).toEqual([2]);
+    expect(await secretLines('ops/notes.txt', [line])).toEqual([1]);
+    expect(await secretLines('docs/notes.txt', [line])).toEqual([]);
+    expect(await secretLines('README.txt', [line])).toEqual([]);
+  });
+
+  it('reads a JWT by its name only while it is well formed, signed and unexpired', async () => {
+    const token = (claims: object) => jwt(claims);
+    expect(await secretLines('config/client.yml', [`access_token: ${token({ sub: '42', exp: 4102444800 })}`])).toEqual([
+      1,
+    ]);
+    expect(await secretLines('config/client.yml', [`access_token: ${token({ sub: '42', exp: 1500000000 })}`])).toEqual(
+      [],
+    );
+    const unsigned = `${b64url({ alg: 'none' })}.${b64url({ sub: '42' })}.`;
+    expect(await secretLines('src/client.ts', [`const accessToken = "${unsigned}";`])).toEqual([]);
   });
 
   it('does not read test data by generic names, but does read provider tokens in tests', async () => {

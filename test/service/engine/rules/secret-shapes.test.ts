@@ -53,6 +53,12 @@ describe('secret: shapes found without a provider name', () => {
       `curl -H "Authorization: Bearer ${B64.slice(0, 40)}" https://api.acme.io`,
     ],
     ['credential in a curl header', 'ci/a.sh', `curl --header 'X-Api-Key: ${B64.slice(0, 40)}' https://api.acme.io`],
+    ['credential in a curl header', 'ci/a.sh', `curl -H "X-Octopus-ApiKey: ${B64.slice(0, 32)}" https://deploy.corp`],
+    [
+      'credential in a curl header',
+      'ci/a.sh',
+      `curl -X POST --header "Api-Token: ${B64.slice(0, 24)}" https://api.acme.io`,
+    ],
     [
       'credential in a curl header',
       'ci/a.sh',
@@ -75,6 +81,10 @@ describe('secret: shapes found without a provider name', () => {
     expect(await secretMessages('ci/a.sh', ['curl -H "Authorization: Bearer $TOKEN" https://api.acme.io'])).toEqual([]);
     expect(await secretMessages('ci/a.sh', ['curl -u "deploy:${PASSWORD}" https://dav.internal/x'])).toEqual([]);
     expect(await secretMessages('src/a.ts', [`headers.set("X-Api-Key: ${B64.slice(0, 40)}");`])).toEqual([]);
+    // a header whose name is no credential's
+    expect(await secretMessages('ci/a.sh', ['curl -H "X-Auth-Email: ops.team-7@acme.io" https://api.acme.io'])).toEqual(
+      [],
+    );
   });
 
   it('reads the data of a Kubernetes Secret by decoding it, not a ConfigMap or a harmless value', async () => {
