@@ -8,7 +8,7 @@ import { spanOf } from '../rule.ts';
 
 /** Contexts an outsider writes (GitHub Security Lab's list of untrusted inputs). */
 const UNTRUSTED =
-  /\$\{\{\s*(?:github\.event\.(?:issue\.(?:title|body)|pull_request\.(?:title|body|head\.ref|head\.label|head\.repo\.default_branch)|comment\.body|review\.body|review_comment\.body|discussion\.(?:title|body)|pages\.[\w*]+\.page_name|commits\.[\w*]+\.(?:message|author\.(?:email|name))|head_commit\.(?:message|author\.(?:email|name))|workflow_run\.(?:head_branch|head_commit\.message|display_title))|github\.head_ref)\s*\}\}/;
+  /\$\{\{\s*(?:github\.event\.(?:issue\.(?:title|body)|pull_request\.(?:title|body|head\.ref|head\.label|head\.repo\.default_branch)|comment\.body|review\.body|review_comment\.body|discussion\.(?:title|body)|pages\.[\w*]+\.page_name|commits\.[\w*-]+\.(?:message|author\.(?:email|name))|head_commit\.(?:message|author\.(?:email|name))|workflow_run\.(?:head_branch|head_commit\.message|display_title))|github\.head_ref)\s*\}\}/;
 
 /** How far up a line may look for the `run:` key whose script it belongs to. */
 const RUN_REACH = 60;
