@@ -62,11 +62,21 @@ export const isFixture = lastPathMemo(
       /(^|\/|[.-])fixtures?\.[a-z]+$/i.test(path)),
 );
 
-/** Source code a rule about code reads: not fixtures. */
+/**
+ * Third-party code kept in the repository (vendor/, third_party/, a committed coverage report,
+ * minified bundles): the change did not write it and will not fix it, so code rules do not read it.
+ */
+export const isVendored = lastPathMemo(
+  (path: string): boolean =>
+    /(^|\/)(?:vendor|vendors|third_party|third-party|bower_components|node_modules|coverage)\//.test(path) ||
+    /[.-]min\.(?:js|css|mjs)$/.test(path),
+);
+
+/** Source code a rule about code reads: not fixtures, not vendored code. */
 export const notFixture =
   (files: (path: string) => boolean) =>
   (path: string): boolean =>
-    files(path) && !isFixture(path);
+    files(path) && !isFixture(path) && !isVendored(path);
 
 /** Command-line programs and scripts, where printing to the console is the point. */
 export const isScriptOrCli = lastPathMemo(
@@ -101,8 +111,8 @@ export const isShellContext = lastPathMemo(
     isDockerfile(path) ||
     /(^|\/)(?:Makefile|GNUmakefile|Jenkinsfile|Vagrantfile)$/.test(path),
 );
-/** Code that runs in production, not its tests and fixtures. */
+/** Code that runs in production, not its tests and fixtures (nor vendored code). */
 export const notTestCode =
   (files: (path: string) => boolean) =>
   (path: string): boolean =>
-    files(path) && !isTestFile(path) && !isFixture(path);
+    files(path) && !isTestFile(path) && !isFixture(path) && !isVendored(path);

@@ -5,7 +5,9 @@ import type { AddedLine, LineRule } from './rule.ts';
 import { isCodeAt, withoutComment, spanOf } from './rule.ts';
 
 const SECRET_WORDS =
-  /passw(?:or)?d|passphrase|pwd|secret|signature|\bsign(?:ed|ing)?\b|hmac|token|credential|api_?key|session/i;
+  /passw(?:or)?d|passphrase|pwd|secret|signature|\bsign(?:ed|ing)?\b|token|credential|api_?key|session/i;
+/** HMAC with MD5 or SHA-1 is not broken (HMAC does not rest on collision resistance): not a weak use. */
+const HMAC = /hmac/i;
 
 export const noWeakHash: LineRule = {
   kind: 'line',
@@ -23,7 +25,7 @@ export const noWeakHash: LineRule = {
     const text = withoutComment(line);
     for (const m of text.matchAll(WEAK_HASH)) {
       if (!isCodeAt(line, m.index) && !isAlgorithmName(line, m.index)) continue;
-      if (!SECRET_WORDS.test(text)) return null;
+      if (!SECRET_WORDS.test(text) || HMAC.test(text)) return null;
       return spanOf(m);
     }
     return null;

@@ -30,7 +30,12 @@ export const MAX_PARSED_ROW = 2000;
 export function hunkSource(
   diff: DiffIndex,
   hunk: IndexedHunk,
-  options: { prelude?: string; dedent?: boolean; wrap?: { unless: RegExp; before: string; after: string } },
+  options: {
+    prelude?: string;
+    dedent?: boolean;
+    blockComments?: boolean;
+    wrap?: { unless: RegExp; before: string; after: string };
+  },
 ): HunkSource {
   const { start, end, kind, newLine } = diff.lines;
   const rows: number[] = [];
@@ -61,6 +66,9 @@ export function hunkSource(
     prelude = options.wrap.before;
     after = options.wrap.after;
   }
+  // a hunk that starts inside a block comment (its first delimiter closes one): open it first, so
+  // that the comment's words (a `command` in backticks, an example) are not read as code
+  if (options.blockComments && startsInBlockComment(body)) prelude += '/*\n';
   const preludeRows = prelude ? prelude.split('\n').length - 1 : 0;
   return {
     text: prelude + body + after,
@@ -71,4 +79,12 @@ export function hunkSource(
     preludeRows,
     longRows,
   };
+}
+
+/** The first block-comment delimiter of the text closes a comment (`*/ ` before any `; /*`). */
+function startsInBlockComment(text: string): boolean {
+  const close = text.indexOf('*/');
+  if (close < 0) return false;
+  const open = text.indexOf('/*');
+  return open < 0 || close < open;
 }

@@ -32,6 +32,8 @@ export interface LanguageProfile {
   wrap?: { unless: RegExp; before: string; after: string };
   /** Indentation is syntax: the hunk's common indentation is taken off before parsing. */
   dedent?: boolean;
+  /** Comments are also written /* … *\/: a hunk that starts inside one is parsed as such. */
+  blockComments?: boolean;
 }
 
 const JS_CALLS = `
@@ -55,6 +57,7 @@ const JS_LIKE = {
   stringText: ['string_fragment'],
   stringMarks: ['escape_sequence'],
   concat: [{ type: 'binary_expression', operators: ['+'] }],
+  blockComments: true,
 } as const;
 
 export const PROFILES: Readonly<Record<SyntaxLanguage, LanguageProfile>> = {
@@ -76,6 +79,7 @@ export const PROFILES: Readonly<Record<SyntaxLanguage, LanguageProfile>> = {
   },
   go: {
     grammar: 'go',
+    blockComments: true,
     calls: '(call_expression arguments: (argument_list) @args) @call',
     assignments: `
 (short_var_declaration left: (expression_list . (identifier) @name) right: (expression_list . (_) @value))
@@ -90,6 +94,7 @@ export const PROFILES: Readonly<Record<SyntaxLanguage, LanguageProfile>> = {
   },
   java: {
     grammar: 'java',
+    blockComments: true,
     calls: `
 (method_invocation arguments: (argument_list) @args) @call
 (object_creation_expression arguments: (argument_list) @args) @call`,
@@ -116,6 +121,7 @@ export const PROFILES: Readonly<Record<SyntaxLanguage, LanguageProfile>> = {
   },
   php: {
     grammar: 'php',
+    blockComments: true,
     calls: `
 (function_call_expression arguments: (arguments) @args) @call
 (member_call_expression arguments: (arguments) @args) @call
@@ -134,6 +140,7 @@ export const PROFILES: Readonly<Record<SyntaxLanguage, LanguageProfile>> = {
   },
   csharp: {
     grammar: 'c-sharp',
+    blockComments: true,
     calls: `
 (invocation_expression arguments: (argument_list) @args) @call
 (object_creation_expression arguments: (argument_list) @args) @call`,

@@ -83,6 +83,24 @@ describe('placement within what the diff shows', () => {
     expect(await linesOf(rule, cut)).toEqual([2]);
   });
 
+  it('reads a hunk that starts inside a block comment as a comment (PHP backticks in a doc comment are words)', async () => {
+    const diff = modifiedFileDiff(
+      'src/Crypt.php',
+      [' * Encrypts with `openssl_encrypt` and signs', ' * the result.'],
+      [' * Decrypts what `encrypt()` made ($value).', ' */', 'function decrypt($value) { return $value; }'],
+    );
+    expect((await reviewDiff(diff)).findings.map((f) => f.rule_id)).not.toContain('no-shell-injection');
+    const code = modifiedFileDiff('src/Run.php', ['<?php'], ['$out = `ls $dir`;']);
+    expect(await linesOf('no-shell-injection', code)).toEqual([2]);
+  });
+
+  it('does not read vendored code (vendor/, third_party/, minified bundles)', async () => {
+    for (const path of ['vendor/acme/db.php', 'third_party/lib/db.py', 'public/js/app.min.js'])
+      expect(
+        await linesOf(rule, newFileDiff(path, ['<?php', '$db->query("SELECT * FROM t WHERE a = " . $a);'])),
+      ).toEqual([]);
+  });
+
   it('places the finding at the call, columns in the line as the diff has it', async () => {
     const { findings } = await reviewDiff(
       newFileDiff('app/users.py', [
