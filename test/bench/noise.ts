@@ -5,7 +5,8 @@
 //   node test/bench/noise.ts --packages fastify,ky  the sources of installed packages, as new files
 //   node test/bench/noise.ts --dirs /usr/lib/python3.11,…  the sources (Python, Go, Java, shell,
 //                                                   YAML, …) under folders, as new files
-//   add --list to print every comment with its line
+//   add --list to print every comment with its line, --max N for the N most recent commits only
+//   (a bare clone from the fetch tool works: only rev-list and show are asked)
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -19,10 +20,11 @@ interface Reviewed {
   diff: string;
 }
 
-function commitsOf(repo: string): Reviewed[] {
+function commitsOf(repo: string, max: number | undefined): Reviewed[] {
   const git = (...args: string[]) =>
     execFileSync('git', ['-C', repo, ...args], { encoding: 'utf8', maxBuffer: 1 << 30 });
-  const shas = git('rev-list', '--reverse', '--no-merges', 'HEAD').trim().split('\n').filter(Boolean);
+  const limit = max === undefined ? [] : [`--max-count=${max}`];
+  const shas = git('rev-list', '--reverse', '--no-merges', ...limit, 'HEAD').trim().split('\n').filter(Boolean);
   return shas.map((sha) => ({
     name: sha.slice(0, 10),
     diff: git('show', '--no-color', '--no-ext-diff', '--format=commit %H%n%n%s%n', sha),
@@ -91,11 +93,12 @@ const packagesAt = args.indexOf('--packages');
 const packages = packagesAt >= 0 ? args[packagesAt + 1]!.split(',') : [];
 const dirsAt = args.indexOf('--dirs');
 const dirs = dirsAt >= 0 ? args[dirsAt + 1]!.split(',').map((dir) => resolve(dir)) : [];
-const repo = resolve(
-  args.find((arg, i) => !arg.startsWith('--') && args[i - 1] !== '--packages' && args[i - 1] !== '--dirs') ?? ROOT,
-);
+const maxAt = args.indexOf('--max');
+const max = maxAt >= 0 ? Number(args[maxAt + 1]) : undefined;
+const valued = new Set(['--packages', '--dirs', '--max']);
+const repo = resolve(args.find((arg, i) => !arg.startsWith('--') && !valued.has(args[i - 1] ?? '')) ?? ROOT);
 const inputs =
-  packages.length > 0 ? packages.map(packageAsNewFiles) : dirs.length > 0 ? dirs.map(folderSources) : commitsOf(repo);
+  packages.length > 0 ? packages.map(packageAsNewFiles) : dirs.length > 0 ? dirs.map(folderSources) : commitsOf(repo, max);
 
 const engine = createEngine({ maxFindings: 1_000_000 });
 const byRule = new Map<string, number>();

@@ -110,8 +110,12 @@ describe('the diffReview.rules setting', () => {
       .map((category: { properties: Record<string, unknown> }) => category.properties['diffReview.rules'])
       .find(Boolean);
     expect(Object.keys(rules.properties).sort()).toEqual(CONFIGURABLE_RULES.map((rule) => rule.id).sort());
-    for (const setting of Object.values(rules.properties))
+    for (const [id, setting] of Object.entries(rules.properties)) {
       expect((setting as { enum: string[] }).enum).toEqual(['off', 'error', 'warning', 'info']);
+      // the settings' words are the rules' own: a rule's summary changed is its setting changed
+      const rule = CONFIGURABLE_RULES.find((candidate) => candidate.id === id)!;
+      expect((setting as { description: string }).description, id).toBe(`${rule.summary} (default: ${rule.severity})`);
+    }
   });
 });
 

@@ -106,15 +106,16 @@ describe('project config: rules', () => {
 
 describe('project config: ignore', () => {
   it('gitignore-style globs leave files out of the review: their findings never count for the exit code', async () => {
-    const r = repoWithFindings(['src/app.js', 'vendor/lib.js', 'vendor/keep.js', 'dist/deep/out.min.js']);
+    // (not vendor/ or *.min.js: code rules do not read vendored code in any case)
+    const r = repoWithFindings(['src/app.js', 'legacy/lib.js', 'legacy/keep.js', 'dist/deep/out.bundle.js']);
     const unconfigured = (await review(r)).report!.findings;
     const inIgnoredPaths = unconfigured.filter(
-      (f) => f.file_path === 'vendor/lib.js' || f.file_path.endsWith('.min.js'),
+      (f) => f.file_path === 'legacy/lib.js' || f.file_path.endsWith('.bundle.js'),
     );
     expect(inIgnoredPaths.length).toBeGreaterThanOrEqual(6);
-    r.write('.diff-review.yml', 'ignore:\n  - vendor/*\n  - "!vendor/keep.js"\n  - "*.min.js"\n');
+    r.write('.diff-review.yml', 'ignore:\n  - legacy/*\n  - "!legacy/keep.js"\n  - "*.bundle.js"\n');
     const run = await review(r);
-    expect([...new Set(run.report!.findings.map((f) => f.file_path))]).toEqual(['src/app.js', 'vendor/keep.js']);
+    expect([...new Set(run.report!.findings.map((f) => f.file_path))]).toEqual(['legacy/keep.js', 'src/app.js']);
     expect(run.report!.summary).toMatchObject({ ignored_files: 2, ignored_by_config: 0 });
 
     r.write('.diff-review.yml', 'ignore: ["*"]\n');
