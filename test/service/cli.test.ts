@@ -51,7 +51,7 @@ describe('diff-review CLI', () => {
     expect(stderr).toContain('"ci"');
     expect(stderr).not.toContain(secret);
     const client = createClient({ baseUrl: url, token: secret, retry: 0 });
-    expect(await client.listReviews()).toEqual({ reviews: [], next_cursor: null });
+    expect(await client.listReviews()).toEqual({ reviews: [], next_cursor: null, total: 0 });
     await expect(client.createReview({ diff: DEBUGGER_DIFF, repository: 'r' })).rejects.toMatchObject({
       status: 403,
       error: 'insufficient_scope',
