@@ -1,6 +1,6 @@
 // Tests that were focused (only these run) or skipped without a reason.
 import { isJavaScript, isPython, notFixture } from './files.ts';
-import type { LineRule } from './rule.ts';
+import type { AddedLine, LineRule } from './rule.ts';
 import { patternRule, spanOf, unlessMoved } from './rule.ts';
 
 const TEST_FUNCTIONS = ['describe', 'it', 'test', 'context', 'suite', 'specify'];
@@ -31,8 +31,23 @@ const JS_SKIP =
 // The reason= lookahead is linear in the line: it reads up to the next parenthesis, not the next
 // ")" (from every decorator of a line without one it read to the end of the line), and no two of
 // its parts can match the same spaces ("\(\s*[^)]*" tried every split of a run of spaces).
-const PYTEST_SKIP =
-  /@pytest\.mark\.skip(?:if)?\b(?!\s*\((?:[^()]*,)?\s*reason\s*=)|@unittest\.skip\s*\(\s*\)|@unittest\.skip\b(?!\s*\()/;
+const PYTEST_SKIP = /@pytest\.mark\.skip(?:if)?\b|@unittest\.skip\s*\(\s*\)|@unittest\.skip\b(?!\s*\()/;
+/** reason= among a decorator's arguments, over parentheses one level deep (skipif(sys.version_info < (3, 8), reason=…)). */
+const REASON_ARGUMENT = /^\s*\((?:[^()]|\([^()]*\))*?\breason\s*=/;
+/** How many lines a decorator's arguments may run over. */
+const DECORATOR_LINES = 10;
+
+/** The arguments of the pytest decorator at `at` on the line give reason= (on this line or the next few). */
+function pytestReasonGiven(line: AddedLine, at: number): boolean {
+  let text = line.text.slice(at);
+  for (let offset = 1; offset <= DECORATOR_LINES; offset++) {
+    if (REASON_ARGUMENT.test(text)) return true;
+    const next = line.lineAt(offset);
+    if (next === undefined || next.kind === '-') break;
+    text += `\n${next.text}`;
+  }
+  return REASON_ARGUMENT.test(text);
+}
 
 /** A comment line: the reason for what the next line does. */
 const COMMENT_LINE = /^\s*(?:\/\/|#|\/\*|\*)\s*\S/;
@@ -58,6 +73,7 @@ export const noUnexplainedSkip: LineRule = unlessMoved({
     if (!m) return null;
     // pytest.mark.skip("text") gives the reason positionally, the same as reason=.
     if (python && /@pytest\.mark\.skip\s*\(\s*["']/.test(line.text)) return null;
+    if (python && m[0].startsWith('@pytest') && pytestReasonGiven(line, m.index + m[0].length)) return null;
     if (!python && line.comment.trim() !== '') return null;
     const above = line.lineAt(-1);
     if (above && above.kind !== '-' && COMMENT_LINE.test(above.text)) return null;

@@ -29,6 +29,8 @@ const CASES: Record<string, Case[]> = {
   'no-unexplained-skip': [
     ['tests/test_a.py', '@pytest.mark.skip', true],
     ['tests/test_a.py', '@pytest.mark.skip(reason="flaky on CI, see #12")', false],
+    ['tests/test_a.py', '@pytest.mark.skipif(sys.version_info < (3, 8), reason="needs 3.8")', false],
+    ['tests/test_a.py', '@pytest.mark.skipif(sys.platform == "win32")', true],
     ['src/a.test.ts', "it.skip('later', () => {});", true],
     ['src/a.test.ts', "it.skip('later', () => {}); // waits for #42", false],
   ],

@@ -1,7 +1,7 @@
 // Hygiene rules that read the diff's context: suppressions the diff only moved or kept,
 // reasons on the line above, console.log in examples and logger modules, innerHTML literals.
 import { describe, expect, it } from 'vitest';
-import { findings, modifiedFileDiff, reviewDiff } from '../review-helpers.ts';
+import { findings, modifiedFileDiff, newFileDiff, reviewDiff } from '../review-helpers.ts';
 
 const idsOn = async (diff: string): Promise<string[]> =>
   (await reviewDiff(diff)).findings.map((f) => `${f.rule_id}:${f.line}`);
@@ -129,5 +129,24 @@ describe('no-inner-html', () => {
     expect((await findings('src/a.js', ['el.innerHTML = `<b>${name}</b>`;'])).map((f) => f.rule_id)).toEqual([
       'no-inner-html',
     ]);
+  });
+});
+
+describe('pytest skips whose reason is on a later line', () => {
+  it('reads the decorator over its lines', async () => {
+    const lines = [
+      '@pytest.mark.skipif(',
+      '    sys.version_info < (3, 8),',
+      '    reason="needs 3.8",',
+      ')',
+      'def test_a():',
+      '    pass',
+    ];
+    const { findings } = await reviewDiff(newFileDiff('tests/test_a.py', lines));
+    expect(findings.map((f) => f.rule_id)).not.toContain('no-unexplained-skip');
+    const bare = await reviewDiff(
+      newFileDiff('tests/test_a.py', ['@pytest.mark.skipif(', '    sys.version_info < (3, 8),', ')']),
+    );
+    expect(bare.findings.map((f) => f.rule_id)).toContain('no-unexplained-skip');
   });
 });
