@@ -3,7 +3,6 @@
 import PQueue from 'p-queue';
 import type { JobErrorCode } from '../api/schemas.ts';
 import type { ReviewFileStore, ReviewStore, StoredReview } from '../store/types.ts';
-import { isTerminal } from '../api/review-status.ts';
 import type { ReviewJobRunner, ReviewRunSettings, StopReason } from './job-runner.ts';
 import type { ReviewTask } from './review-worker.ts';
 import { INTERNAL_ERROR_MESSAGE, ReviewWorkers, timeoutMessage } from './review-workers.ts';
@@ -121,12 +120,12 @@ export class JobRunner implements ReviewJobRunner {
     await this.#finish(reviewId, { status: 'failed', error: { code, message }, updated_at: now });
   }
 
-  /** Records a terminal state, unless the job got one meanwhile (a cancel wins over a late result). */
-  async #finish(reviewId: string, patch: Partial<StoredReview>) {
-    const current = await this.#options.store.getReview(reviewId);
-    if (!current || isTerminal(current)) return;
-    // The diff goes only once the terminal state is on disk: otherwise a restart runs the job again.
-    if (await this.#save(reviewId, patch)) await this.#options.store.deleteDiff(reviewId).catch(() => {});
+  /**
+   * Records a terminal state. The store keeps the first end (a cancel wins over a late result); the
+   * diff goes only once this end is on disk, or a restart would run the job again.
+   */
+  async #finish(reviewId: string, end: Partial<StoredReview>) {
+    if (await this.#save(reviewId, end)) await this.#options.store.deleteDiff(reviewId).catch(() => {});
   }
 
   async #requeue(reviewId: string) {
@@ -137,21 +136,32 @@ export class JobRunner implements ReviewJobRunner {
     });
   }
 
-  /** Records a change and tells the followers; false when it could not be written to disk. */
-  async #save(reviewId: string, patch: Partial<StoredReview>): Promise<boolean> {
+  /**
+   * Records a change and tells the followers. True once it is on disk; false when it could not be
+   * written, or the store kept the review as it was (it had ended meanwhile: nothing to tell).
+   */
+  async #save(reviewId: string, change: Partial<StoredReview>): Promise<boolean> {
     const { store, events, log } = this.#options;
-    let saved = true;
+    let current: StoredReview | undefined;
     try {
-      await store.updateReview(reviewId, patch);
+      current = await store.updateReview(reviewId, change);
+      if (!madeBy(current, change)) return false;
     } catch (error) {
       // Kept in memory; on disk the job stays unfinished and runs again after a restart.
       log.error({ review_id: reviewId, err: error }, 'could not save the job state');
-      saved = false;
+      current = await store.getReview(reviewId);
+      if (current) events.changed(current);
+      return false;
     }
-    const current = await store.getReview(reviewId);
-    if (current) events.changed(current);
-    return saved;
+    events.changed(current);
+    return true;
   }
 }
+
+/** True when the review is in the state the change sets (every change here sets status and updated_at). */
+const madeBy = (review: StoredReview, change: Partial<StoredReview>) =>
+  review.status === change.status &&
+  review.updated_at === change.updated_at &&
+  review.error?.code === change.error?.code;
 
 const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());

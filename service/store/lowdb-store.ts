@@ -142,7 +142,8 @@ export class LowdbStore implements Store, InMemoryLookups {
     const snapshot = moving.map((r) => JSON.stringify(r));
     // If not appended, they stay in the document and the next write tries again.
     if (!(await this.#archived.append(moving))) return;
-    // Only those unchanged since they were appended leave the document.
+    // Only those unchanged since they were appended leave the document: the archive's line of one
+    // that changed meanwhile is older than the change, which the document keeps (ReviewStore, rule 2).
     const moved = new Set(moving.filter((r, i) => JSON.stringify(r) === snapshot[i]));
     this.#db.data.reviews = this.#db.data.reviews.filter((r) => !moved.has(r));
     for (const r of moved) this.#reviews.delete(r.review_id);
@@ -173,18 +174,18 @@ export class LowdbStore implements Store, InMemoryLookups {
   }
 
   async updateReview(id: string, patch: Partial<StoredReview>) {
+    const current = this.#reviews.get(id) ?? (await this.#archived.get(id));
+    if (!current) throw new Error(`no review ${id}`);
+    // The first end wins (ReviewStore): an ended review takes no other status. Nothing is awaited
+    // from here to the change below, so a patch checked here is never applied over another end.
+    if (patch.status !== undefined && isTerminal(current)) return this.#reviews.get(id) ?? current;
     let review = this.#reviews.get(id);
     if (!review) {
       // An archived review that changes again comes back to the document, whose copy wins.
-      const archived = await this.#archived.get(id);
-      if (!archived) throw new Error(`no review ${id}`);
-      review = this.#reviews.get(id);
-      if (!review) {
-        review = { ...archived };
-        insertInOrder(this.#db.data.reviews, review);
-        this.#reviews.set(id, review);
-        this.#archived.returned(id);
-      }
+      review = { ...current };
+      insertInOrder(this.#db.data.reviews, review);
+      this.#reviews.set(id, review);
+      this.#archived.returned(id);
     }
     Object.assign(review, patch);
     for (const key of Object.keys(patch) as (keyof StoredReview)[]) {

@@ -1,11 +1,12 @@
 // What an instance in PostgreSQL mode keeps in memory for the hottest requests (a token check on
 // every request; the poll of a finished review), so that they need no round trip: every token,
-// and finished reviews (which never change). Other instances' changes arrive by NOTIFY (migration
-// 6): a token is read again when it changes (a revocation reaches every instance within
-// milliseconds), a deleted review is forgotten. While the listener is disconnected the tokens are
-// not trusted (tokensAtHand() is false) and each check asks the database, as the store does; the
-// finished reviews are forgotten then too (a deletion announced meanwhile would be missed), and none
-// is kept again until the listener is back.
+// and finished reviews (whose status never changes again). This instance's own writes replace or
+// drop its copies at once (postgres-reviews.ts, postgres-tokens.ts); other instances' changes
+// arrive by NOTIFY (migration 6): a token is read again when it changes (a revocation reaches every
+// instance within milliseconds), a deleted review is forgotten. While the listener is disconnected
+// the tokens are not trusted (tokensAtHand() is false) and each check asks the database, as the
+// store does; the finished reviews are forgotten then too (a deletion announced meanwhile would be
+// missed), and none is kept again until the listener is back.
 import { LRUCache } from 'lru-cache';
 import type pg from 'pg';
 import { isTerminal } from '../../api/review-status.ts';
@@ -43,7 +44,7 @@ export class PostgresAtHand implements InMemoryLookups {
     return this.#finished.get(id);
   }
 
-  /** Keeps a review that has ended (it will not change again; only its deletion is announced). */
+  /** Keeps a review that has ended (its status will not change again; its deletion is announced). */
   remember(review: StoredReview): void {
     if (this.#trusted && isTerminal(review)) this.#finished.set(review.review_id, { ...review });
   }

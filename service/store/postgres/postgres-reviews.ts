@@ -1,6 +1,6 @@
 // The reviews' records in PostgreSQL (the ReviewStore): guarded updates, so that the first end of a
-// review wins whichever instance wrote it, and finished reviews answered from the copies at hand.
-import { isTerminalStatus } from '../../api/review-status.ts';
+// review wins whichever instance wrote it, and finished reviews answered from the copies at hand,
+// which this instance's own writes replace or drop.
 import type { ReviewStore } from '../review-store.ts';
 import type { ReviewFilter, ReviewQuery, StoredReview } from '../types.ts';
 import type { PostgresAtHand } from './at-hand.ts';
@@ -23,7 +23,7 @@ export class PostgresReviews implements ReviewStore {
   }
 
   async getReview(id: string) {
-    const finished = this.#atHand.peekReview(id); // it will not change (a deletion is announced)
+    const finished = this.#atHand.peekReview(id); // its status will not change (a deletion is announced)
     if (finished) return { ...finished }; // a copy, as a read from the database would be
     const { rows } = await read<ReviewRow>(this.#pool, 'SELECT * FROM reviews WHERE review_id = $1', [id]);
     const review = rows[0] && toStoredReview(rows[0]);
@@ -32,21 +32,26 @@ export class PostgresReviews implements ReviewStore {
   }
 
   /**
-   * A patch that ends the review (completed or failed) applies only to one still queued or running:
-   * the first end wins, whichever instance wrote it, and the review as it is comes back.
+   * A patch that sets a status applies only to a review still queued or running: the first end wins
+   * (ReviewStore), whichever instance wrote it, and the review as it is comes back. The copy at hand
+   * is replaced by what was written: reads answer the live record.
    */
   async updateReview(id: string, patch: Partial<StoredReview>) {
     const columns = reviewPatchColumns(patch);
     const sets = columns.map(([column], i) => `${column} = $${i + 2}`);
-    const ending = patch.status !== undefined && isTerminalStatus(patch.status);
-    const guard = ending ? " AND status IN ('queued', 'running')" : '';
+    const guard = patch.status === undefined ? '' : " AND status IN ('queued', 'running')";
     const sql =
       sets.length === 0
         ? 'SELECT * FROM reviews WHERE review_id = $1'
         : `UPDATE reviews SET ${sets.join(', ')} WHERE review_id = $1${guard} RETURNING *`;
     const { rows } = await write<ReviewRow>(this.#pool, sql, [id, ...columns.map(([, value]) => value)]);
-    if (rows[0]) return toStoredReview(rows[0]);
-    const ended = ending ? await this.getReview(id) : undefined;
+    if (rows[0]) {
+      const review = toStoredReview(rows[0]);
+      this.#atHand.forget(id);
+      this.#atHand.remember(review);
+      return review;
+    }
+    const ended = guard === '' ? undefined : await this.getReview(id);
     if (!ended) throw new Error(`no review ${id}`);
     return ended;
   }
@@ -84,7 +89,7 @@ export class PostgresReviews implements ReviewStore {
 
   async deleteFinishedBefore(date: string) {
     // One statement: the records and their files go together, or not at all.
-    const { rows } = await write<{ n: number }>(
+    const { rows } = await write<{ review_id: string }>(
       this.#pool,
       `WITH gone AS (
          DELETE FROM reviews WHERE status IN ('completed', 'failed') AND updated_at < $1 RETURNING review_id
@@ -93,10 +98,12 @@ export class PostgresReviews implements ReviewStore {
        ), findings AS (
          DELETE FROM review_findings WHERE review_id IN (SELECT review_id FROM gone)
        )
-       SELECT count(*)::int AS n FROM gone`,
+       SELECT review_id FROM gone`,
       [date],
     );
-    return rows[0]!.n;
+    // Not answered from memory any more (other instances forget them when the deletion is announced).
+    for (const { review_id } of rows) this.#atHand.forget(review_id);
+    return rows.length;
   }
 
   claimPeriodicTask(task: string, periodMs: number, now: string) {

@@ -148,33 +148,4 @@ describe.skipIf(!postgresAvailable())('PostgreSQL store', () => {
       await Promise.all(stores.map((s) => s.close()));
     }
   });
-
-  it('a review that has ended keeps its end: a later terminal update (a cancel that lost the race) changes nothing', async () => {
-    const store = await PostgresStore.open(await cluster.createDatabase(), { poolSize: 2, log });
-    try {
-      const at = '2026-11-21T00:00:00.000Z';
-      const review = {
-        review_id: 'rev_01',
-        owner: 'o',
-        status: 'running' as const,
-        repository: 'r',
-        created_at: at,
-        updated_at: at,
-        attempts: 1,
-      };
-      await store.insertReview(review);
-      const done = await store.updateReview('rev_01', { status: 'completed', completed_at: at, updated_at: at });
-      const late = await store.updateReview('rev_01', {
-        status: 'failed',
-        error: { code: 'cancelled', message: 'cancelled' },
-        updated_at: '2026-11-21T00:00:01.000Z',
-      });
-      expect(late).toEqual(done);
-      expect(await store.getReview('rev_01')).toEqual(done);
-      // changes that end nothing still apply
-      expect((await store.updateReview('rev_01', { repository: 'r2' })).repository).toBe('r2');
-    } finally {
-      await store.close();
-    }
-  });
 });

@@ -1,14 +1,20 @@
 // The Store contract, once: every case runs against each store implementation (lowdb and
 // PostgreSQL, see store-contract.test.ts), through the interfaces alone. A place is where a store
 // keeps its data (a data dir, a database): opened again, it must hold what was written before.
+// The guarantees written in the interfaces (review-store.ts, token-store.ts, idempotency-store.ts)
+// each have a case here whose name starts with the rule.
 import { ulid } from 'ulid';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Finding } from '../../../service/engine/types.ts';
+import type { InMemoryLookups } from '../../../service/store/in-memory-lookups.ts';
 import type { IdempotencyRecord, Store, StoredReview, StoredToken } from '../../../service/store/types.ts';
 import { storedReview } from '../../support/stored-review.ts';
 
-export interface StorePlace {
-  open(): Promise<Store>;
+export interface StorePlace<S extends Store = Store> {
+  /** Opens the store as the service runs it (PostgreSQL: with its copies at hand trusted, as once its listener is up). */
+  open(): Promise<S>;
+  /** What the store answers without a promise (lowdb: the store itself; PostgreSQL: its copies at hand). */
+  lookups(store: S): InMemoryLookups;
   /** Removes the data (the store is closed by then). */
   remove(): Promise<void>;
 }
@@ -60,9 +66,9 @@ const finding = (line: number): Finding => ({
   fingerprint: `fp-${line}`,
 });
 
-export function storeContract(name: string, place: () => Promise<StorePlace>): void {
+export function storeContract<S extends Store>(name: string, place: () => Promise<StorePlace<S>>): void {
   describe(`Store contract: ${name}`, () => {
-    const open: { store: Store; place: StorePlace }[] = [];
+    const open: { store: S; place: StorePlace<S> }[] = [];
     afterEach(async () => {
       for (const { store, place } of open.splice(0)) {
         await store.close().catch(() => {});
@@ -80,7 +86,9 @@ export function storeContract(name: string, place: () => Promise<StorePlace>): v
         entry.store = await p.open();
         return entry.store;
       };
-      return { store, reopen };
+      /** The lookups without a promise of the store open now. */
+      const lookups = () => p.lookups(entry.store);
+      return { store, reopen, lookups };
     }
 
     it('keeps a review exactly: optional fields absent, not null or undefined', async () => {
@@ -128,6 +136,54 @@ export function storeContract(name: string, place: () => Promise<StorePlace>): v
       });
       expect(await (await reopen()).getReview(r.review_id)).toStrictEqual(done);
       await expect((await reopen()).updateReview(reviewId(50), { status: 'running' })).rejects.toThrow();
+    });
+
+    it("a review's first end wins: once it has ended, a patch with a status changes nothing of it", async () => {
+      const { store, reopen } = await fresh();
+      const r = review(1, { status: 'running', started_at: at(1), attempts: 1 });
+      await store.insertReview(r);
+      const cancel = { code: 'cancelled', message: 'The review was cancelled before it finished.' } as const;
+      const cancelled = { ...r, status: 'failed', error: cancel, updated_at: at(2) } satisfies StoredReview;
+      // copies: a store may answer the record it keeps
+      expect(
+        structuredClone(await store.updateReview(r.review_id, { status: 'failed', error: cancel, updated_at: at(2) })),
+      ).toStrictEqual(cancelled);
+      // A late result, another end, a second start, a requeue at shutdown: the review as it is.
+      const later: Partial<StoredReview>[] = [
+        { status: 'completed', completed_at: at(3), updated_at: at(3) },
+        { status: 'failed', error: { code: 'timeout', message: 'ran too long' }, updated_at: at(3) },
+        { status: 'running', started_at: at(3), updated_at: at(3), attempts: 2 },
+        { status: 'queued', started_at: undefined, updated_at: at(3) },
+      ];
+      for (const patch of later) {
+        expect(structuredClone(await store.updateReview(r.review_id, patch))).toStrictEqual(cancelled);
+      }
+      expect(await store.getReview(r.review_id)).toStrictEqual(cancelled);
+      // Two ends at once (a cancel and the result): one of them, whole, and both callers are told that one.
+      const q = review(5);
+      await store.insertReview(q);
+      const completed = { ...q, status: 'completed', completed_at: at(6), updated_at: at(6) } satisfies StoredReview;
+      const failed = { ...q, status: 'failed', error: cancel, updated_at: at(6) } satisfies StoredReview;
+      const answers = (
+        await Promise.all([
+          store.updateReview(q.review_id, { status: 'completed', completed_at: at(6), updated_at: at(6) }),
+          store.updateReview(q.review_id, { status: 'failed', error: cancel, updated_at: at(6) }),
+        ])
+      ).map((answer) => structuredClone(answer));
+      const first = structuredClone(await store.getReview(q.review_id));
+      expect([completed, failed]).toContainEqual(first);
+      expect(answers).toStrictEqual([first, first]);
+
+      const again = await reopen();
+      expect(await again.getReview(r.review_id)).toStrictEqual(cancelled);
+      expect(await again.getReview(q.review_id)).toStrictEqual(first);
+      expect(await again.unfinishedReviews()).toEqual([]);
+      expect(structuredClone(await again.updateReview(r.review_id, later[2]!))).toStrictEqual(cancelled);
+      // A patch without a status still applies.
+      expect(await again.updateReview(r.review_id, { repository: 'moved' })).toStrictEqual({
+        ...cancelled,
+        repository: 'moved',
+      });
     });
 
     it("lists an owner's reviews newest first, filtered, and paged by id", async () => {
@@ -188,10 +244,40 @@ export function storeContract(name: string, place: () => Promise<StorePlace>): v
       // Counted once each, wherever the store keeps them (lowdb: most of them archived by now),
       // also one that changed again after it was archived (a copy in the document and one in the archive).
       expect(await again.countReviews({ owner: 'tok_owner_a' })).toBe(450);
+      // The first end wins for an archived review too.
+      expect(await again.updateReview(ids[0]!, { status: 'queued', updated_at: at(1000) })).toStrictEqual(
+        review(0, { status: 'completed', completed_at: at(0) }),
+      );
       await again.updateReview(ids[0]!, { updated_at: at(1000) });
       expect(await again.countReviews({ owner: 'tok_owner_a' })).toBe(450);
       expect(await again.countReviews({ owner: 'tok_owner_a', status: 'completed' })).toBe(450);
       expect(await again.countReviews({ owner: 'tok_owner_a', status: 'failed' })).toBe(0);
+    });
+
+    it('the live record wins over any copy: a change made while the store moves the review is the one answered, listed and counted once', async () => {
+      const { store, reopen } = await fresh();
+      const finished = (i: number) => review(i, { status: 'completed', completed_at: at(i) });
+      for (let i = 0; i < 400; i++) await store.insertReview(finished(i));
+      expect(await store.getReview(reviewId(0))).toStrictEqual(finished(0)); // a store may keep a copy of it now
+      // One more finished review: on this write lowdb moves the oldest ones to its archive. While
+      // their lines are being written (after the write's first turn of the event loop), the oldest changes.
+      const inserting = store.insertReview(finished(400));
+      await new Promise((resolve) => setImmediate(resolve));
+      const changed = structuredClone(await store.updateReview(reviewId(0), { repository: 'moved' }));
+      await inserting;
+      expect(changed).toStrictEqual({ ...finished(0), repository: 'moved' });
+      const answersTheChange = async (s: Store) => {
+        expect(await s.getReview(reviewId(0))).toStrictEqual(changed);
+        expect(await s.listReviews({ owner: 'tok_owner_a', repository: 'moved', limit: 10 })).toStrictEqual([changed]);
+        const all = await s.listReviews({ owner: 'tok_owner_a', limit: 1000 });
+        expect(all.map((r) => r.review_id)).toEqual(Array.from({ length: 401 }, (_, i) => reviewId(400 - i)));
+        expect(all.at(-1)).toStrictEqual(changed);
+        expect(await s.countReviews({ owner: 'tok_owner_a' })).toBe(401);
+        expect(await s.countReviews({ owner: 'tok_owner_a', repository: 'moved' })).toBe(1);
+        expect(await s.countReviews({ owner: 'tok_owner_a', repository: 'github.com/acme/app' })).toBe(400);
+      };
+      await answersTheChange(store);
+      await answersTheChange(await reopen());
     });
 
     it('answers the unfinished reviews oldest first', async () => {
@@ -223,7 +309,10 @@ export function storeContract(name: string, place: () => Promise<StorePlace>): v
       }
       await store.writeFindings(old.review_id, [finding(1)]);
       await store.writeFindings(recent.review_id, [finding(2)]);
+      expect(await store.getReview(old.review_id)).toStrictEqual(old); // a store may keep a copy of it now
       expect(await store.deleteFinishedBefore(at(50))).toBe(2);
+      // The live record wins over a copy: a deleted review is not answered.
+      expect(await store.getReview(old.review_id)).toBeUndefined();
       const again = await reopen();
       expect(await again.getReview(old.review_id)).toBeUndefined();
       expect(await again.getReview(oldFailed.review_id)).toBeUndefined();
@@ -316,6 +405,32 @@ export function storeContract(name: string, place: () => Promise<StorePlace>): v
       await expect(again.updateToken('tok_missing', { name: 'x' })).rejects.toThrow();
     });
 
+    it('a change of a token is seen at once by every lookup, the one without a promise too', async () => {
+      const { store, reopen, lookups } = await fresh();
+      const revoked = token(1);
+      const rotated = token(2, { type: 'dashboard', scopes: ['tokens:read', 'tokens:write'], name: 'Dashboard' });
+      await store.insertToken(revoked);
+      await store.insertToken(rotated);
+      const again = await reopen(); // a copy of the tokens (PostgreSQL) holds them all now
+      expect(lookups().getTokenByHashSync(revoked.hash)).toStrictEqual(revoked);
+      expect(lookups().getTokenByHashSync(rotated.hash)).toStrictEqual(rotated);
+
+      await again.updateToken(revoked.id, { revoked_at: at(10) });
+      const asRevoked = { ...revoked, revoked_at: at(10) };
+      expect(await again.getToken(revoked.id)).toStrictEqual(asRevoked);
+      expect(await again.getTokenByHash(revoked.hash)).toStrictEqual(asRevoked);
+      expect(lookups().getTokenByHashSync(revoked.hash)).toStrictEqual(asRevoked);
+      expect(await again.listTokens('local', 'review')).toEqual([]);
+
+      const newHash = 'e'.repeat(64);
+      await again.updateToken(rotated.id, { hash: newHash, prefix: 'drv_new1', created_at: at(20) });
+      const asRotated = { ...rotated, hash: newHash, prefix: 'drv_new1', created_at: at(20) };
+      expect(await again.getTokenByHash(rotated.hash)).toBeUndefined();
+      expect(lookups().getTokenByHashSync(rotated.hash)).toBeUndefined();
+      expect(await again.getTokenByHash(newHash)).toStrictEqual(asRotated);
+      expect(lookups().getTokenByHashSync(newHash)).toStrictEqual(asRotated);
+    });
+
     it("records a token's last use without a write per request, and keeps it across a restart", async () => {
       const { store, reopen } = await fresh();
       const t = token(1);
@@ -353,6 +468,49 @@ export function storeContract(name: string, place: () => Promise<StorePlace>): v
       expect(await again.getIdempotency('tok_a', 'k2')).toStrictEqual(record('tok_a', 'k2', 100));
       await again.putIdempotency(record('tok_a', 'k2', 101));
       expect(await (await reopen()).getIdempotency('tok_a', 'k2')).toStrictEqual(record('tok_a', 'k2', 101));
+    });
+
+    it("a key's first live claim wins: a keyed create that finds its key held writes nothing", async (context) => {
+      const { store, reopen } = await fresh();
+      const claim = store.insertReviewWithKey?.bind(store);
+      if (!claim) return context.skip('a store of one process: ReviewCreator serialises keyed creates itself');
+      const keyed = (seconds: number, key: string) => {
+        const r = review(seconds);
+        const record: IdempotencyRecord = {
+          owner: r.owner,
+          key,
+          request_hash: `${seconds}`.padStart(64, 'a'),
+          review_id: r.review_id,
+          created_at: r.created_at,
+        };
+        return { review: r, record };
+      };
+      const a = keyed(1, 'k');
+      const b = keyed(2, 'k');
+      expect(await claim(a.review, a.record, at(0))).toBeUndefined();
+      expect(await claim(b.review, b.record, at(0))).toStrictEqual(a.record);
+      expect(await store.getReview(b.review.review_id)).toBeUndefined();
+      // A holder created before liveSince has expired: the next claim takes the key.
+      const c = keyed(3, 'k');
+      expect(await claim(c.review, c.record, at(2))).toBeUndefined();
+      // Claims at once: one wins, the others are told its record and write nothing.
+      const racing = [4, 5, 6].map((seconds) => keyed(seconds, 'k2'));
+      const answers = await Promise.all(racing.map(({ review, record }) => claim(review, record, at(0))));
+      const winner = answers.indexOf(undefined);
+      expect(answers.filter((answer) => answer === undefined)).toHaveLength(1);
+      for (const answer of answers) if (answer) expect(answer).toStrictEqual(racing[winner]!.record);
+
+      const again = await reopen();
+      expect(await again.getReview(a.review.review_id)).toStrictEqual(a.review);
+      expect(await again.getReview(c.review.review_id)).toStrictEqual(c.review);
+      expect(await again.getIdempotency('tok_owner_a', 'k')).toStrictEqual(c.record);
+      expect(await again.getIdempotency('tok_owner_a', 'k2')).toStrictEqual(racing[winner]!.record);
+      const made = await again.listReviews({ owner: 'tok_owner_a', limit: 10 });
+      expect(made.map((r) => r.review_id)).toEqual([
+        racing[winner]!.review.review_id,
+        c.review.review_id,
+        a.review.review_id,
+      ]);
     });
   });
 }
