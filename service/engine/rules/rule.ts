@@ -226,16 +226,32 @@ export interface PatternRuleSpec extends RuleMeta {
 
 /**
  * The rule, except on lines the diff only moved or kept (the same text is removed elsewhere in
- * the file): a suppression that was already there is not the change's doing.
+ * the file), and except where the line the added one replaces already said it (an edited line
+ * that kept its `# type: ignore`): a suppression that was already there is not the change's doing.
  */
 export function unlessMoved(rule: LineRule): LineRule {
   return {
     ...rule,
     check(line) {
       const match = rule.check(line);
-      return match && !line.wasRemoved() ? match : null;
+      if (!match || line.wasRemoved()) return null;
+      const said = line.text.slice(match.column - 1, match.endColumn - 1);
+      return said.trim() !== '' && replacedLine(line)?.includes(said) ? null : match;
     },
   };
+}
+
+/**
+ * The removed line an added line takes the place of: in a change block (removed lines, then added
+ * lines), the removed line at the same position. Undefined when the added line is new.
+ */
+function replacedLine(line: AddedLine): string | undefined {
+  let added = 0;
+  while (line.lineAt(-added - 1)?.kind === '+') added++;
+  let removed = 0;
+  while (line.lineAt(-added - removed - 1)?.kind === '-') removed++;
+  if (added >= removed) return undefined;
+  return line.lineAt(-added - removed + added)?.text;
 }
 
 export function patternRule(spec: PatternRuleSpec): LineRule {

@@ -150,3 +150,21 @@ describe('pytest skips whose reason is on a later line', () => {
     expect(bare.findings.map((f) => f.rule_id)).toContain('no-unexplained-skip');
   });
 });
+
+describe('a suppression the edited line already had', () => {
+  it('is not the change: a line rewritten with its bare type: ignore kept is quiet, one that gains it is reported', async () => {
+    const edited = [
+      'diff --git a/src/app.py b/src/app.py',
+      '--- a/src/app.py',
+      '+++ b/src/app.py',
+      '@@ -1,3 +1,3 @@',
+      ' class App:',
+      '-    name: t.Optional[str] = None  # type: ignore',
+      '-    port: int = 0',
+      '+    name: str | None = None  # type: ignore',
+      '+    port: int = 0  # type: ignore',
+      '',
+    ].join('\n');
+    expect(await idsOn(edited)).toEqual(['no-blanket-type-ignore:3']);
+  });
+});
