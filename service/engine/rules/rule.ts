@@ -222,6 +222,25 @@ export interface PatternRuleSpec extends RuleMeta {
   pattern: RegExp;
   /** The finding is dropped when this matches the line's text (e.g. a reason or an issue reference). */
   unless?: RegExp;
+  /**
+   * Shell: a command goes on over lines that end in a backslash (a Dockerfile's RUN, a script's
+   * long pipeline). The pattern reads them joined; a match must begin on this line.
+   */
+  continued?: boolean;
+}
+
+/** How many continuation lines a command is read over. */
+const MAX_CONTINUED = 20;
+
+/** The line's view with the lines its trailing backslashes continue it over (each backslash and line break a space). */
+function continuedText(line: AddedLine, text: string): string {
+  let joined = text;
+  for (let offset = 1; offset <= MAX_CONTINUED && /\\\s*$/.test(joined); offset++) {
+    const next = line.lineAt(offset);
+    if (next === undefined || next.kind === '-') break;
+    joined = `${joined.replace(/\\\s*$/, ' ')}${next.text}`;
+  }
+  return joined;
 }
 
 /**
@@ -255,17 +274,19 @@ function replacedLine(line: AddedLine): string | undefined {
 }
 
 export function patternRule(spec: PatternRuleSpec): LineRule {
-  const { in: view, pattern, unless, ...meta } = spec;
+  const { in: view, pattern, unless, continued, ...meta } = spec;
   return {
     kind: 'line',
     ...meta,
     reads: view,
     check(line) {
-      const haystack = view === 'code' ? line.code : view === 'comment' ? line.comment : line.text;
+      const own = view === 'code' ? line.code : view === 'comment' ? line.comment : line.text;
+      const haystack = continued ? continuedText(line, own) : own;
       const m = pattern.exec(haystack);
-      if (!m) return null;
+      if (!m || m.index >= own.length) return null;
       if (unless?.test(line.text)) return null;
-      return spanOf(m);
+      const span = spanOf(m);
+      return { column: span.column, endColumn: Math.min(span.endColumn, own.length + 1) };
     },
   };
 }

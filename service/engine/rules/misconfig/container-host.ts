@@ -43,6 +43,7 @@ export const noPipeToShell = patternRule({
   pattern:
     /\b(?:curl|wget|iwr|irm|Invoke-WebRequest|Invoke-RestMethod)\b[^|;&#\n]{0,300}?\|\s*(?:sudo\s+(?:-\S+\s+)*)?(?:\/(?:usr\/)?(?:local\/)?bin\/)?(?:ba|z|k|da)?sh\b|\b(?:curl|wget)\b[^|;&#\n]{0,300}?\|\s*(?:sudo\s+)?(?:python3?|perl|ruby|node)\b|\b(?:iwr|irm|Invoke-WebRequest|Invoke-RestMethod)\b[^|;&#\n]{0,300}?\|\s*iex\b|\b(?:(?:ba|z|k|da)?sh|source)\s+(?:-\S+\s+){0,5}<\(\s*(?:curl|wget)\b|(?<![\w.])\.\s+<\(\s*(?:curl|wget)\b|\b(?:ba|z|k|da)?sh\s+(?:-\S+\s+){0,5}-c\s+["']?\$\(\s*(?:curl|wget)\b|\beval\s+["']?\$\(\s*(?:curl|wget)\b/,
   unless: /^\s*#/,
+  continued: true,
 });
 
 /** chmod 777 and its spellings: in shell, Dockerfiles and CI, and in code (os.chmod, fs.chmod, os.Chmod). */

@@ -2,7 +2,7 @@
 // pull_request_target workflow, CORS settings over several lines. One-line cases of every family
 // are in misconfig-cases.ts (run by families.test.ts).
 import { describe, expect, it } from 'vitest';
-import { findings, modifiedFileDiff, reviewDiff } from '../review-helpers.ts';
+import { findings, modifiedFileDiff, newFileDiff, reviewDiff } from '../review-helpers.ts';
 
 const linesOf = async (rule: string, path: string, lines: string[]): Promise<number[]> =>
   (await findings(path, lines)).filter((f) => f.rule_id === rule).map((f) => f.line);
@@ -174,5 +174,24 @@ describe('no-sql-string-building', () => {
         'await db.query(`SELECT * FROM users WHERE id = ${id}`);',
       ]),
     ).toEqual([]);
+  });
+});
+
+describe('no-pipe-to-shell over continued lines', () => {
+  it('reads a command over the lines its backslashes continue it to, and reports where it begins', async () => {
+    const docker = newFileDiff('Dockerfile', [
+      'FROM debian:12',
+      'RUN curl -fsSL https://example.com/install.sh \\',
+      '    | sudo /bin/bash -s -- --yes',
+    ]);
+    expect(
+      (await reviewDiff(docker)).findings.filter((f) => f.rule_id === 'no-pipe-to-shell').map((f) => f.line),
+    ).toEqual([2]);
+    const saved = newFileDiff('scripts/install.sh', [
+      'curl -fsSL https://example.com/install.sh \\',
+      '  -o install.sh',
+      'sha256sum -c install.sh.sha256',
+    ]);
+    expect((await reviewDiff(saved)).findings.map((f) => f.rule_id)).not.toContain('no-pipe-to-shell');
   });
 });
