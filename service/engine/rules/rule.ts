@@ -111,7 +111,9 @@ export type SinkDanger =
   /** Anything but a constant. */
   | 'not-constant'
   /** The call itself, whatever its arguments. */
-  | 'any';
+  | 'any'
+  /** A value made by an MD5 or SHA-1 hasher (its digest), followed through names and receivers. */
+  | 'weak-hash';
 
 /** Calls a rule reports, in one language. */
 export interface SyntaxSink {

@@ -1,13 +1,33 @@
 // Cryptography too weak for its job: fast hashes for passwords and signatures, a
 // non-cryptographic random generator for secrets.
+import type { SyntaxLanguage } from '../structure/languages.ts';
+import { PROFILES } from '../structure/languages.ts';
 import { isSourceCode, notFixture } from './files.ts';
-import type { AddedLine, LineRule } from './rule.ts';
+import type { AddedLine, LanguageSyntax, LineRule } from './rule.ts';
 import { isCodeAt, withoutComment, spanOf } from './rule.ts';
 
 const SECRET_WORDS =
   /passw(?:or)?d|passphrase|pwd|secret|signature|\bsign(?:ed|ing)?\b|token|credential|api_?key|session/i;
 /** HMAC with MD5 or SHA-1 is not broken (HMAC does not rest on collision resistance): not a weak use. */
 const HMAC = /hmac/i;
+
+/** Where a password is kept: a digest of MD5 or SHA-1 handed to one, however many lines after it was made. */
+const PASSWORD_SINKS: LanguageSyntax = {
+  sinks: [
+    {
+      calls: [
+        '.setPassword',
+        '.set_password',
+        '.setPasswordHash',
+        '.set_password_hash',
+        '.setHashedPassword',
+        '.SetPassword',
+      ],
+      argument: 'any',
+      danger: 'weak-hash',
+    },
+  ],
+};
 
 export const noWeakHash: LineRule = {
   kind: 'line',
@@ -19,6 +39,14 @@ export const noWeakHash: LineRule = {
     'MD5/SHA-1 are broken for passwords and signatures; use argon2/scrypt/bcrypt for passwords and HMAC-SHA-256 or stronger for signatures.',
   files: notFixture(isSourceCode),
   keywords: ['md5', 'MD5', 'Md5', 'sha1', 'SHA1', 'Sha1', 'sha-1', 'SHA-1', 'Sha-1'],
+  syntax: {
+    // the line rule reads each line (a hash beside a secret's name); the syntax follows a digest to a password
+    linesToo: true,
+    keywords: ['setPassword', 'set_password', 'PasswordHash', 'password_hash', 'HashedPassword', 'SetPassword'],
+    languages: Object.fromEntries(
+      (Object.keys(PROFILES) as SyntaxLanguage[]).map((language) => [language, PASSWORD_SINKS]),
+    ),
+  },
   check(line) {
     // Hash names are code (hashlib.sha1, MD5.new) or strings that are just the name ('md5',
     // "RSA-SHA1"); a sentence that mentions MD5 is prose, not a use.

@@ -5,6 +5,7 @@ import type { Node } from '@vscode/tree-sitter-wasm';
 import type { SinkDanger, SyntaxSink } from '../rules/rule.ts';
 import type { LanguageProfile } from './languages.ts';
 import type { Bindings } from './string-parts.ts';
+import { madeByWeakHash } from './origins.ts';
 import { argumentsOf, calleeText, partsOf } from './string-parts.ts';
 
 export interface SyntaxHit {
@@ -88,6 +89,7 @@ export function dangerous(
     if (!first) return null;
     arg = first;
   }
+  if (danger === 'weak-hash') return madeByWeakHash(arg, profile, bindings) ? [] : null;
   const parts = partsOf(arg, profile, bindings);
   if (danger === 'not-constant') return parts.values.some((value) => !harmless(value)) ? parts.builtAt : null;
   if (danger === 'sql' ? !looksLikeSql(parts.literal) : parts.literal.trim() === '') return null;

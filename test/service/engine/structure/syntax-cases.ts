@@ -508,3 +508,106 @@ SYNTAX_CASES['no-tls-verify-off'] = [
   },
   { path: 'pkg/client_test.go', code: `var cfg = &tls.Config{\n\tInsecureSkipVerify: true,\n}`, lines: [] },
 ];
+
+SYNTAX_CASES['no-weak-hash'] = [
+  {
+    path: 'app/users.py',
+    code: `def save(user, pw):\n    h = hashlib.md5()\n    h.update(pw.encode())\n    user.set_password(h.hexdigest())`,
+    lines: [4],
+  },
+  {
+    path: 'app/users.py',
+    code: `def save(user, pw):\n    digest = hashlib.sha1(pw.encode()).hexdigest()\n    user.setPassword(digest)`,
+    lines: [3],
+  },
+  {
+    path: 'src/users.js',
+    code: `function save(user, pw) {\n  const digest = crypto.createHash('md5').update(pw).digest('hex');\n  user.setPassword(digest);\n}`,
+    lines: [3],
+  },
+  {
+    path: 'src/users.ts',
+    code: `export function save(user: User, pw: string) {\n  user.setPassword(createHash('sha1').update(pw).digest('hex'));\n}`,
+    lines: [2],
+  },
+  {
+    path: 'pkg/users/save.go',
+    code: `func Save(u *User, pw string) {\n\th := md5.New()\n\th.Write([]byte(pw))\n\tu.SetPassword(h.Sum(nil))\n}`,
+    lines: [4],
+  },
+  {
+    path: 'src/main/java/app/Users.java',
+    code: `class Users {\n  void save(User u, String pw) throws Exception {\n    MessageDigest md = MessageDigest.getInstance("MD5");\n    md.update(pw.getBytes());\n    u.setPassword(md.digest());\n  }\n}`,
+    lines: [5],
+  },
+  {
+    path: 'app/models/user.rb',
+    code: `def save(user, pw)\n  dig = Digest::MD5.hexdigest(pw)\n  user.set_password dig\nend`,
+    lines: [3],
+  },
+  {
+    path: 'public/users.php',
+    code: `<?php\nfunction save($user, $pw) {\n  $pass = md5($pw);\n  $user->setPassword($pass);\n}`,
+    lines: [4],
+  },
+  {
+    path: 'public/users.php',
+    code: `<?php\nfunction save($user, $pw) {\n  $pass = hash('sha1', $pw);\n  $user->setPassword($pass);\n}`,
+    lines: [4],
+  },
+  {
+    path: 'src/Users.cs',
+    code: `class Users {\n  void Save(User u, string pw) {\n    var md5 = MD5.Create();\n    u.SetPassword(md5.ComputeHash(Encoding.UTF8.GetBytes(pw)));\n  }\n}`,
+    lines: [4],
+  },
+  {
+    path: 'app/users.py',
+    code: `def save(user, pw):\n    user.set_password(bcrypt.hashpw(pw.encode(), bcrypt.gensalt()))`,
+    lines: [],
+  },
+  {
+    path: 'app/users.py',
+    code: `def save(user, pw):\n    h = hashlib.sha256(pw.encode())\n    user.set_password(h.hexdigest())`,
+    lines: [],
+  },
+  {
+    path: 'src/users.js',
+    code: `function save(user, pw) {\n  const digest = crypto.createHash('sha256').update(pw).digest('hex');\n  user.setPassword(digest);\n}`,
+    lines: [],
+  },
+  {
+    path: 'src/users.ts',
+    code: `export async function save(user: User, pw: string) {\n  user.setPassword(await argon2.hash(pw));\n}`,
+    lines: [],
+  },
+  {
+    path: 'pkg/users/save.go',
+    code: `func Save(u *User, pw string) {\n\thash, _ := bcrypt.GenerateFromPassword([]byte(pw), 12)\n\tu.SetPassword(hash)\n}`,
+    lines: [],
+  },
+  {
+    path: 'src/main/java/app/Users.java',
+    code: `class Users {\n  void save(User u, String pw) {\n    u.setPassword(encoder.encode(pw));\n  }\n}`,
+    lines: [],
+  },
+  {
+    path: 'app/models/user.rb',
+    code: `def save(user, pw)\n  user.set_password BCrypt::Password.create(pw)\nend`,
+    lines: [],
+  },
+  {
+    path: 'public/users.php',
+    code: `<?php\nfunction save($user, $pw) {\n  $user->setPassword(password_hash($pw, PASSWORD_DEFAULT));\n}`,
+    lines: [],
+  },
+  {
+    path: 'public/users.php',
+    code: `<?php\nfunction etag($body) {\n  $tag = md5($body);\n  header('ETag: ' . $tag);\n}`,
+    lines: [],
+  },
+  {
+    path: 'src/Users.cs',
+    code: `class Users {\n  void Save(User u, string pw) {\n    u.SetPassword(hasher.HashPassword(u, pw));\n  }\n}`,
+    lines: [],
+  },
+];
