@@ -81,7 +81,7 @@ function readsHunk(rule: LineRule, language: SyntaxLanguage, text: string): bool
         .join('|'),
     );
     const pattern = rule.syntax?.hunkPattern;
-    test = (hunk) => keywords.test(hunk) || (pattern !== undefined && pattern.test(hunk));
+    test = (hunk) => keywords.test(hunk) || pattern?.test(hunk) === true;
     byLanguage.set(language, test);
   }
   return test(text);
