@@ -24,7 +24,10 @@ function commitsOf(repo: string, max: number | undefined): Reviewed[] {
   const git = (...args: string[]) =>
     execFileSync('git', ['-C', repo, ...args], { encoding: 'utf8', maxBuffer: 1 << 30 });
   const limit = max === undefined ? [] : [`--max-count=${max}`];
-  const shas = git('rev-list', '--reverse', '--no-merges', ...limit, 'HEAD').trim().split('\n').filter(Boolean);
+  const shas = git('rev-list', '--reverse', '--no-merges', ...limit, 'HEAD')
+    .trim()
+    .split('\n')
+    .filter(Boolean);
   return shas.map((sha) => ({
     name: sha.slice(0, 10),
     diff: git('show', '--no-color', '--no-ext-diff', '--format=commit %H%n%n%s%n', sha),
@@ -98,7 +101,11 @@ const max = maxAt >= 0 ? Number(args[maxAt + 1]) : undefined;
 const valued = new Set(['--packages', '--dirs', '--max']);
 const repo = resolve(args.find((arg, i) => !arg.startsWith('--') && !valued.has(args[i - 1] ?? '')) ?? ROOT);
 const inputs =
-  packages.length > 0 ? packages.map(packageAsNewFiles) : dirs.length > 0 ? dirs.map(folderSources) : commitsOf(repo, max);
+  packages.length > 0
+    ? packages.map(packageAsNewFiles)
+    : dirs.length > 0
+      ? dirs.map(folderSources)
+      : commitsOf(repo, max);
 
 const engine = createEngine({ maxFindings: 1_000_000 });
 const byRule = new Map<string, number>();
