@@ -162,7 +162,11 @@ export const RULE_DOCS: Readonly<Record<string, RuleDocData>> = {
     why: "SQL text built from a value lets the value change the query: reading other users' rows, changing data, dropping tables. In JavaScript, TypeScript, Python, Go, Java, Ruby, PHP and C# the rule reads the code's syntax: a query built into a name and run lines later is found, on the line that runs it (or, when that line was already there, on the added line that built it); a column checked against a fixed list before it is used, and numbers, are fine.",
     fires: {
       path: 'app/users.py',
-      lines: ['def find(cur, name):', '    q = "SELECT * FROM users WHERE name = \'%s\'" % name', '    return cur.execute(q)'],
+      lines: [
+        'def find(cur, name):',
+        '    q = "SELECT * FROM users WHERE name = \'%s\'" % name',
+        '    return cur.execute(q)',
+      ],
     },
     passes: {
       path: 'app/users.py',
