@@ -113,7 +113,9 @@ export type SinkDanger =
   /** The call itself, whatever its arguments. */
   | 'any'
   /** A value made by an MD5 or SHA-1 hasher (its digest), followed through names and receivers. */
-  | 'weak-hash';
+  | 'weak-hash'
+  /** Shell: the output of a download ($(curl …)), followed through variables. */
+  | 'download';
 
 /** Calls a rule reports, in one language. */
 export interface SyntaxSink {

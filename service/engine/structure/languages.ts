@@ -2,7 +2,17 @@
 // how calls, assignments, strings and functions are spelled in its syntax tree. Data, read by
 // string-parts.ts and sinks.ts; a rule names its sinks per language (rules/*.ts, `syntax`).
 
-export type SyntaxLanguage = 'javascript' | 'typescript' | 'tsx' | 'python' | 'go' | 'java' | 'ruby' | 'php' | 'csharp';
+export type SyntaxLanguage =
+  | 'javascript'
+  | 'typescript'
+  | 'tsx'
+  | 'python'
+  | 'go'
+  | 'java'
+  | 'ruby'
+  | 'php'
+  | 'csharp'
+  | 'bash';
 
 export interface LanguageProfile {
   /** The grammar's file: tree-sitter-<grammar>.wasm in @vscode/tree-sitter-wasm. */
@@ -160,6 +170,17 @@ export const PROFILES: Readonly<Record<SyntaxLanguage, LanguageProfile>> = {
     concat: [{ type: 'binary_expression', operators: ['+'] }],
     argument: 'argument',
   },
+  bash: {
+    grammar: 'bash',
+    // a command's arguments are its own children: the rules that read shell use queries, not sinks
+    calls: '(command) @call',
+    assignments: '(variable_assignment name: (variable_name) @name value: (_) @value)',
+    functions: ['function_definition'],
+    strings: ['string', 'raw_string'],
+    stringText: ['string_content'],
+    stringMarks: [],
+    concat: [],
+  },
 };
 
 const BY_EXTENSION: ReadonlyMap<string, SyntaxLanguage> = new Map([
@@ -179,6 +200,8 @@ const BY_EXTENSION: ReadonlyMap<string, SyntaxLanguage> = new Map([
   ['rake', 'ruby'],
   ['php', 'php'],
   ['cs', 'csharp'],
+  ['sh', 'bash'],
+  ['bash', 'bash'],
 ]);
 
 /** The language a file is parsed as, by its extension, or null. */

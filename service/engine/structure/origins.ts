@@ -62,3 +62,31 @@ function walk(
     (node.type === 'parenthesized_expression' ? node.namedChildren[0] : null);
   return inner !== null && inner !== undefined && walk(inner, profile, bindings, depth, budget);
 }
+
+/** A download: curl or wget, the programs a script fetches code with. */
+const DOWNLOADER = /^(?:curl|wget)$/;
+const SUBSTITUTIONS = new Set(['command_substitution', 'process_substitution']);
+
+/** Shell: the value is the output of a download ($(curl …), <(wget …)), followed through variables. */
+export function madeByDownload(node: Node, profile: LanguageProfile, bindings: Bindings): boolean {
+  return downloaded(node, profile, bindings, 0, { nodes: 0 });
+}
+
+function downloaded(
+  node: Node,
+  profile: LanguageProfile,
+  bindings: Bindings,
+  depth: number,
+  budget: { nodes: number },
+): boolean {
+  if (++budget.nodes > MAX_NODES) return false;
+  if (SUBSTITUTIONS.has(node.type))
+    return node.descendantsOfType('command_name').some((name) => name !== null && DOWNLOADER.test(name.text));
+  if (node.type === 'variable_name') {
+    if (depth >= MAX_DEPTH) return false;
+    return bindings
+      .valuesOf(node.text, node.startIndex, bindings.scopeOf(node))
+      .some((binding) => downloaded(binding.value, profile, bindings, depth + 1, budget));
+  }
+  return node.namedChildren.some((child) => child !== null && downloaded(child, profile, bindings, depth, budget));
+}

@@ -5,7 +5,7 @@ import type { Node } from '@vscode/tree-sitter-wasm';
 import type { SinkDanger, SyntaxSink } from '../rules/rule.ts';
 import type { LanguageProfile } from './languages.ts';
 import type { Bindings } from './string-parts.ts';
-import { madeByWeakHash } from './origins.ts';
+import { madeByDownload, madeByWeakHash } from './origins.ts';
 import { argumentsOf, calleeText, partsOf } from './string-parts.ts';
 
 export interface SyntaxHit {
@@ -90,6 +90,7 @@ export function dangerous(
     arg = first;
   }
   if (danger === 'weak-hash') return madeByWeakHash(arg, profile, bindings) ? [] : null;
+  if (danger === 'download') return madeByDownload(arg, profile, bindings) ? [] : null;
   const parts = partsOf(arg, profile, bindings);
   if (danger === 'not-constant') return parts.values.some((value) => !harmless(value)) ? parts.builtAt : null;
   if (danger === 'sql' ? !looksLikeSql(parts.literal) : parts.literal.trim() === '') return null;

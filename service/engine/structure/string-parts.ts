@@ -141,6 +141,11 @@ function collect(node: Node, profile: LanguageProfile, bindings: Bindings, depth
     for (const child of node.namedChildren) if (child) collect(child, profile, bindings, depth, out);
     return;
   }
+  // shell: "$x" and "${x}" are the variable x; a word run together of parts is its parts
+  if (type === 'simple_expansion' || type === 'expansion' || type === 'concatenation') {
+    for (const child of node.namedChildren) if (child) collect(child, profile, bindings, depth, out);
+    return;
+  }
   // Ruby's constants (TABLE), by the same convention as names in capitals
   if (type === 'constant' && CONSTANT_NAME.test(node.text)) return;
   // a ? b : c: what it can be is b or c

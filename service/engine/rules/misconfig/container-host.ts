@@ -29,22 +29,37 @@ export const noPrivilegedContainer = patternRule({
     /^\s*(?:-\s+)?["']?(?:privileged|allowPrivilegeEscalation|hostNetwork|hostPID|hostIPC)["']?\s*:\s*["']?true\b|\{[^}]{0,200}?(?<![\w-])["']?(?:privileged|allowPrivilegeEscalation|hostNetwork|hostPID|hostIPC)["']?\s*:\s*true\b|^\s*(?:-\s+)?(?:network_mode|pid)\s*:\s*["']?host\b|\bdocker\s+(?:container\s+)?(?:run|create)\b[^|;&#\n]{0,300}?\s(?:--privileged\b|--(?:network|net|pid)[= ]host\b)/,
 });
 
-export const noPipeToShell = patternRule({
-  id: 'no-pipe-to-shell',
-  severity: 'warning',
-  summary:
-    'A download piped straight into a shell (curl … | sh, bash <(curl …), bash -c "$(curl …)", eval "$(curl …)"): whatever the server sends that day runs, unchecked.',
-  help: 'Download to a file, check its checksum or signature, then run it; or install from a package manager that verifies what it installs.',
-  message:
-    'A download is piped into a shell: it runs whatever the server (or anyone between) sends; download, verify a checksum or signature, then run it.',
-  files: notTestCode(isShellContext),
-  keywords: ['curl', 'wget', 'iwr', 'Invoke-WebRequest', 'irm'],
-  in: 'text',
-  pattern:
-    /\b(?:curl|wget|iwr|irm|Invoke-WebRequest|Invoke-RestMethod)\b[^|;&#\n]{0,300}?\|\s*(?:sudo\s+(?:-\S+\s+)*)?(?:\/(?:usr\/)?(?:local\/)?bin\/)?(?:ba|z|k|da)?sh\b|\b(?:curl|wget)\b[^|;&#\n]{0,300}?\|\s*(?:sudo\s+)?(?:python3?|perl|ruby|node)\b|\b(?:iwr|irm|Invoke-WebRequest|Invoke-RestMethod)\b[^|;&#\n]{0,300}?\|\s*iex\b|\b(?:(?:ba|z|k|da)?sh|source)\s+(?:-\S+\s+){0,5}<\(\s*(?:curl|wget)\b|(?<![\w.])\.\s+<\(\s*(?:curl|wget)\b|\b(?:ba|z|k|da)?sh\s+(?:-\S+\s+){0,5}-c\s+["']?\$\(\s*(?:curl|wget)\b|\beval\s+["']?\$\(\s*(?:curl|wget)\b/,
-  unless: /^\s*#/,
-  continued: true,
-});
+export const noPipeToShell: LineRule = {
+  ...patternRule({
+    id: 'no-pipe-to-shell',
+    severity: 'warning',
+    summary:
+      'A download piped straight into a shell (curl … | sh, bash <(curl …), bash -c "$(curl …)", eval "$(curl …)"): whatever the server sends that day runs, unchecked.',
+    help: 'Download to a file, check its checksum or signature, then run it; or install from a package manager that verifies what it installs.',
+    message:
+      'A download is piped into a shell: it runs whatever the server (or anyone between) sends; download, verify a checksum or signature, then run it.',
+    files: notTestCode(isShellContext),
+    keywords: ['curl', 'wget', 'iwr', 'Invoke-WebRequest', 'irm'],
+    in: 'text',
+    pattern:
+      /\b(?:curl|wget|iwr|irm|Invoke-WebRequest|Invoke-RestMethod)\b[^|;&#\n]{0,300}?\|\s*(?:sudo\s+(?:-\S+\s+)*)?(?:\/(?:usr\/)?(?:local\/)?bin\/)?(?:ba|z|k|da)?sh\b|\b(?:curl|wget)\b[^|;&#\n]{0,300}?\|\s*(?:sudo\s+)?(?:python3?|perl|ruby|node)\b|\b(?:iwr|irm|Invoke-WebRequest|Invoke-RestMethod)\b[^|;&#\n]{0,300}?\|\s*iex\b|\b(?:(?:ba|z|k|da)?sh|source)\s+(?:-\S+\s+){0,5}<\(\s*(?:curl|wget)\b|(?<![\w.])\.\s+<\(\s*(?:curl|wget)\b|\b(?:ba|z|k|da)?sh\s+(?:-\S+\s+){0,5}-c\s+["']?\$\(\s*(?:curl|wget)\b|\beval\s+["']?\$\(\s*(?:curl|wget)\b/,
+    unless: /^\s*#/,
+    continued: true,
+  }),
+  syntax: {
+    // what one line cannot show: a download kept in a variable, run by eval, source or a shell later
+    linesToo: true,
+    keywords: ['curl', 'wget'],
+    languages: {
+      bash: {
+        query: `(command
+  name: (command_name) @name (#match? @name "^(eval|source|[.]|(/usr)?(/local)?(/bin/)?(ba|z|k|da)?sh)$")
+  argument: (_) @value) @finding`,
+        queryDanger: 'download',
+      },
+    },
+  },
+};
 
 /** chmod 777 and its spellings: in shell, Dockerfiles and CI, and in code (os.chmod, fs.chmod, os.Chmod). */
 export const noWorldWritable: LineRule = {

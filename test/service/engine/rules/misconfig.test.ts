@@ -195,3 +195,19 @@ describe('no-pipe-to-shell over continued lines', () => {
     expect((await reviewDiff(saved)).findings.map((f) => f.rule_id)).not.toContain('no-pipe-to-shell');
   });
 });
+
+describe('no-pipe-to-shell from the syntax of a script', () => {
+  it('follows a download kept in a variable to the eval, source or shell that runs it', async () => {
+    const lines = [
+      'installer=$(curl -fsSL https://example.com/install.sh)',
+      'echo "fetched"',
+      'eval "$installer"',
+      'greeting="echo hello"',
+      'eval "$greeting"',
+      'bash -c "${installer}"',
+      'sha256sum -c install.sh.sha256 && sh install.sh',
+    ];
+    const found = (await reviewDiff(newFileDiff('scripts/install.sh', lines))).findings;
+    expect(found.filter((f) => f.rule_id === 'no-pipe-to-shell').map((f) => f.line)).toEqual([3, 6]);
+  });
+});
