@@ -1,7 +1,8 @@
 // The built extension bundle (CommonJS, everything inlined) embeds a service that really reviews:
-// piscina's worker and the review worker beside it, secretlint (ESM packages) converted to CJS.
+// piscina's worker and the review worker beside it, secretlint (ESM packages) converted to CJS,
+// tree-sitter's runtime and grammars in grammars/ (the structural stage).
 // It runs from a copy outside the project, as from an installed .vsix: no node_modules to fall back on.
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import Module, { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
@@ -22,6 +23,10 @@ beforeAll(async () => {
   await buildExtension();
   mkdirSync(path.dirname(bundle));
   for (const file of BUNDLE_FILES) copyFileSync(path.join(built, file), path.join(installed, 'dist', file));
+  // the files package.json's "files" ships beside them: the grammars the review worker loads
+  mkdirSync(path.join(installed, 'dist', 'grammars'));
+  for (const file of readdirSync(path.join(built, 'grammars')))
+    copyFileSync(path.join(built, 'grammars', file), path.join(installed, 'dist', 'grammars', file));
   // `vscode` exists only inside an extension host; nothing in the bundle touches it while loading.
   const load = (Module as unknown as { _load: (request: string, ...rest: unknown[]) => unknown })._load;
   (Module as unknown as { _load: typeof load })._load = function (request, ...rest) {
@@ -51,7 +56,7 @@ describe('the extension bundle', () => {
     for (const file of BUNDLE_FILES) expect(statSync(path.join(built, file)).size).toBeGreaterThan(1000);
   });
 
-  it("runs the bundled service, which reviews a diff with the engine's rules (secretlint included)", async () => {
+  it("runs the bundled service, which reviews a diff with the engine's rules (secretlint and the structural stage included)", async () => {
     const endpoint = await service.endpoint();
     expect(endpoint.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     const { token } = await createClient({ baseUrl: endpoint.url, token: await endpoint.dashboardToken() }).createToken(
@@ -62,6 +67,8 @@ describe('the extension bundle', () => {
       'function main() {',
       '  debugger;',
       '  const aws_secret_access_key = "Zq3rT8vK2mN9pX4wL7yB1cF6hJ0dS5gA2eR8tY3u";',
+      '  const q = "SELECT * FROM users WHERE id = " + id;',
+      '  return db.query(q);',
       '}',
     ];
     const diff = [
@@ -80,6 +87,8 @@ describe('the extension bundle', () => {
     expect(job.comments?.map((c) => [c.line, c.severity, c.message.split(':')[0]])).toEqual([
       [2, 'warning', 'no-debugger'],
       [3, 'error', 'secret'],
+      // read from the syntax tree: the query is built a line before it runs
+      [5, 'warning', 'no-sql-string-building'],
     ]);
     expect(logged.join('\n')).not.toContain(token);
   });
