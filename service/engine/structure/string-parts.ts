@@ -82,6 +82,8 @@ const CONSTANT_NAME = /^\$?[A-Z][A-Z0-9_]*$/;
 /** Calls that fill a format string with their other arguments (the format is the first, or the receiver). */
 const FORMAT_FIRST = /(?:^|\.)(?:Sprintf|sprintf|format|Format|vsprintf)$/;
 const FORMAT_RECEIVER = /\.(?:format|formatted|concat)$/;
+/** Calls whose result is their arguments run together: String.Concat(a, b), string.Concat(new[] {…}). */
+const CONCAT_ALL = /^(?:string|String|System\.String)\.Concat$/;
 /** Calls that wrap text without changing what it can hold: SQLAlchemy's text(), Arel.sql, Sequel.lit, DB::raw, dedent. */
 const WRAPPER = /(?:^|\.)(?:text|sql|lit|raw|RawSQL|dedent|strip|trim|trimStart|trimEnd|lstrip|rstrip|chomp)$/;
 /** Collections: a value made of constants is constant (`"…" % ()`, a list of literal arguments). */
@@ -92,6 +94,7 @@ const COLLECTIONS = new Set([
   'expression_list',
   'array_creation_expression',
   'array_initializer',
+  'initializer_expression',
 ]);
 const CONDITIONALS = new Set(['ternary_expression', 'conditional', 'conditional_expression']);
 /** A format that fills in only numbers (%d): its values cannot carry text. */
@@ -233,6 +236,10 @@ function collectFormat(node: Node, profile: LanguageProfile, bindings: Bindings,
   // "…{}".format(x), q.format(x): the receiver is the format (String.format(f, x): a class's is not)
   if (FORMAT_RECEIVER.test(callee) && receiver && !/^[A-Z]\w*$/.test(receiver.text)) {
     collect(receiver, profile, bindings, depth, out);
+    for (const arg of args) collect(arg, profile, bindings, depth, out);
+    return true;
+  }
+  if (CONCAT_ALL.test(callee)) {
     for (const arg of args) collect(arg, profile, bindings, depth, out);
     return true;
   }
