@@ -21,8 +21,9 @@ function makeAjv(options: Options) {
   return ajv;
 }
 
-const bodyAjv = makeAjv({ coerceTypes: false });
-const urlAjv = makeAjv({ coerceTypes: true });
+// Made when a request is first validated, not at start: each compiles JSON Schema's meta-schema.
+let bodyAjv: Ajv | undefined;
+let urlAjv: Ajv | undefined;
 
 /**
  * `minLength: 1` on its own, checked as `length === 0`. Ajv counts a string's characters by code
@@ -32,13 +33,18 @@ const urlAjv = makeAjv({ coerceTypes: true });
  * error (keyword, limit, message), are the same.
  */
 const NON_EMPTY = 'x-non-empty';
-bodyAjv.addKeyword({
-  keyword: NON_EMPTY,
-  type: 'string',
-  schemaType: 'boolean',
-  error: { message: 'must NOT have fewer than 1 characters', params: () => _`{limit: 1}` },
-  code: (cxt) => cxt.fail(_`${cxt.data}.length === 0`),
-});
+
+function makeBodyAjv() {
+  const ajv = makeAjv({ coerceTypes: false });
+  ajv.addKeyword({
+    keyword: NON_EMPTY,
+    type: 'string',
+    schemaType: 'boolean',
+    error: { message: 'must NOT have fewer than 1 characters', params: () => _`{limit: 1}` },
+    code: (cxt) => cxt.fail(_`${cxt.data}.length === 0`),
+  });
+  return ajv;
+}
 
 /** A copy of a body schema with every lone `minLength: 1` (no other string rule) checked by NON_EMPTY. */
 function withCheapNonEmpty(schema: unknown): unknown {
@@ -61,12 +67,24 @@ function withCheapNonEmpty(schema: unknown): unknown {
   return copy;
 }
 
+/** Fastify asks for every route's validators at start; each is compiled when it first validates. */
 export const validatorCompiler: FastifySchemaCompiler<FastifySchema> = ({ schema, httpPart }) =>
-  (httpPart === 'body'
-    ? bodyAjv.compile(withCheapNonEmpty(schema) as object)
-    : withDecimalIntegers(schema, urlAjv.compile(schema as object))) as ReturnType<
-    FastifySchemaCompiler<FastifySchema>
-  >;
+  compiledOnFirstUse(() =>
+    httpPart === 'body'
+      ? (bodyAjv ??= makeBodyAjv()).compile(withCheapNonEmpty(schema) as object)
+      : withDecimalIntegers(schema, (urlAjv ??= makeAjv({ coerceTypes: true })).compile(schema as object)),
+  ) as ReturnType<FastifySchemaCompiler<FastifySchema>>;
+
+function compiledOnFirstUse(compile: () => ValidateFunction): ValidateFunction {
+  let validate: ValidateFunction | undefined;
+  const lazy = ((data: unknown) => {
+    validate ??= compile();
+    const valid = validate(data);
+    lazy.errors = validate.errors;
+    return valid;
+  }) as ValidateFunction;
+  return lazy;
+}
 
 const DECIMAL_INTEGER = /^-?[0-9]+$/;
 const NOT_DECIMAL = 'x-decimal-digits';
