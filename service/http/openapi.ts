@@ -3,6 +3,7 @@ import type { FastifyDynamicSwaggerOptions } from '@fastify/swagger';
 import { DIFF_LIMIT_TEXT } from '../api/errors.ts';
 import { LIMITS } from '../api/limits.ts';
 import { CREATE_TEXT_BOUND } from './diff-size-bound.ts';
+import { errorResponses } from './route-schemas.ts';
 import { formatCount } from '../format-count.ts';
 
 export function openapiOptions(version: string): FastifyDynamicSwaggerOptions {
@@ -48,6 +49,13 @@ export function openapiOptions(version: string): FastifyDynamicSwaggerOptions {
         },
       },
     },
+    // A route's error answers are documented beside its other responses (route-schemas.ts).
+    transform: ({ schema, url }) => ({
+      schema: schema?.errorStatuses
+        ? { ...schema, response: { ...(schema.response as object), ...errorResponses(schema.errorStatuses) } }
+        : schema,
+      url,
+    }),
     // Components are named after the schemas' $id (ReviewJob, ReviewComment, ...).
     refResolver: {
       buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`),

@@ -13,7 +13,7 @@ import {
 } from '../../api/schemas.ts';
 import type { ReviewService } from '../../reviews/review-service.ts';
 import { principalOf } from '../auth.ts';
-import { errorResponses, JSON_TYPE, reviewSecurity } from '../route-schemas.ts';
+import { JSON_TYPE, reviewSecurity } from '../route-schemas.ts';
 import { streamReviewEvents } from '../review-events-stream.ts';
 import { streamOwnerEvents } from '../owner-events-stream.ts';
 import type { FinishedBodies } from '../finished-bodies.ts';
@@ -76,8 +76,8 @@ export function reviewRoutes(
       body: CreateReviewBody,
       response: {
         202: Type.Ref('ReviewJob', { description: 'Queued. `Location` names the job.' }),
-        ...errorResponses(400, 401, 403, 413, 429, 500),
       },
+      errorStatuses: [400, 401, 403, 413, 429, 500],
     },
     handler: async (request, reply) => {
       const { owner } = principalOf(request);
@@ -96,7 +96,8 @@ export function reviewRoutes(
       tags,
       security: reviewSecurity,
       querystring: ListReviewsQuery,
-      response: { 200: ReviewList, ...errorResponses(400, 401, 403, 429, 500) },
+      response: { 200: ReviewList },
+      errorStatuses: [400, 401, 403, 429, 500],
     },
     handler: async (request) => reviews.list(principalOf(request).owner, request.query),
   });
@@ -111,7 +112,8 @@ export function reviewRoutes(
       tags,
       security: reviewSecurity,
       params: ReviewIdParams,
-      response: { 200: Type.Ref('ReviewJob'), ...errorResponses(401, 403, 404, 500) },
+      response: { 200: Type.Ref('ReviewJob') },
+      errorStatuses: [401, 403, 404, 500],
     },
     // A finished review's bytes are serialized once and kept: later polls of it are answered from
     // them, most before Fastify sees them (poll-answerer.ts).
@@ -136,7 +138,8 @@ export function reviewRoutes(
       tags,
       security: reviewSecurity,
       params: ReviewIdParams,
-      response: { 200: Type.Ref('ReviewJob'), ...errorResponses(401, 403, 404, 409, 429, 500) },
+      response: { 200: Type.Ref('ReviewJob') },
+      errorStatuses: [401, 403, 404, 409, 429, 500],
     },
     handler: async (request) => reviews.cancel(principalOf(request).owner, request.params.review_id),
   });
@@ -156,8 +159,8 @@ export function reviewRoutes(
           description: 'A SARIF 2.1.0 log.',
           content: { 'application/sarif+json': { schema: Type.Object({}, { additionalProperties: true }) } },
         },
-        ...errorResponses(401, 403, 404, 409, 429, 500),
       },
+      errorStatuses: [401, 403, 404, 409, 429, 500],
     },
     handler: async (request, reply) => {
       const sarif = await reviews.sarif(principalOf(request).owner, request.params.review_id);
@@ -179,8 +182,8 @@ export function reviewRoutes(
       params: ReviewIdParams,
       response: {
         200: { description: 'An event stream.', content: { 'text/event-stream': { schema: Type.String() } } },
-        ...errorResponses(401, 403, 404, 429, 500),
       },
+      errorStatuses: [401, 403, 404, 429, 500],
     },
     handler: async (request, reply) => {
       const { owner, tokenId } = principalOf(request);
@@ -212,8 +215,8 @@ export function reviewRoutes(
       security: reviewSecurity,
       response: {
         200: { description: 'An event stream.', content: { 'text/event-stream': { schema: Type.String() } } },
-        ...errorResponses(401, 403, 429, 500),
       },
+      errorStatuses: [401, 403, 429, 500],
     },
     handler: async (request, reply) => {
       const { owner, tokenId } = principalOf(request);

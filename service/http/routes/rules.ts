@@ -4,7 +4,6 @@ import type { FastifyInstance } from 'fastify';
 import { type RuleDetail, RuleDetail as RuleDetailSchema, RuleIdParams, RuleList } from '../../api/rule-schemas.ts';
 import { NotFoundError } from '../../api/errors.ts';
 import { ruleDetailOf, ruleDocs } from '../../engine/rule-pages.ts';
-import { errorResponses } from '../route-schemas.ts';
 
 const tags = ['rules'];
 
@@ -18,7 +17,8 @@ export function ruleRoutes(app: FastifyInstance) {
       summary: 'Every rule of the review engine',
       description: 'Public: no token needed. The id, severity and summary of each rule, sorted by id.',
       tags,
-      response: { 200: RuleList, ...errorResponses(500) },
+      response: { 200: RuleList },
+      errorStatuses: [500],
     },
     handler: async () => ({
       rules: [...all().values()]
@@ -35,7 +35,8 @@ export function ruleRoutes(app: FastifyInstance) {
         'Public: no token needed. What the rule finds, why it matters, how to fix and suppress a finding, an example it reports and one it does not, and the whole page as Markdown.',
       tags,
       params: RuleIdParams,
-      response: { 200: RuleDetailSchema, ...errorResponses(400, 404, 500) },
+      response: { 200: RuleDetailSchema },
+      errorStatuses: [400, 404, 500],
     },
     handler: async (request) => {
       const detail = all().get(request.params.rule_id);

@@ -11,7 +11,7 @@ import {
 } from '../../api/schemas.ts';
 import type { TokenService } from '../../auth/tokens.ts';
 import { principalOf } from '../auth.ts';
-import { dashboardSecurity, errorResponses } from '../route-schemas.ts';
+import { dashboardSecurity } from '../route-schemas.ts';
 
 const tags = ['tokens'];
 
@@ -32,7 +32,8 @@ export function tokenRoutes(app: FastifyInstance, { tokens, rateLimit }: { token
       tags,
       security: dashboardSecurity,
       body: CreateTokenBody,
-      response: { 201: CreatedToken, ...errorResponses(400, 401, 403, 429, 500) },
+      response: { 201: CreatedToken },
+      errorStatuses: [400, 401, 403, 429, 500],
     },
     handler: async (request, reply) => {
       const created = await tokens.createReviewToken(principalOf(request).owner, request.body);
@@ -48,7 +49,8 @@ export function tokenRoutes(app: FastifyInstance, { tokens, rateLimit }: { token
       description: 'Revoked tokens and the dashboard token are not listed.',
       tags,
       security: dashboardSecurity,
-      response: { 200: TokenList, ...errorResponses(401, 403, 429, 500) },
+      response: { 200: TokenList },
+      errorStatuses: [401, 403, 429, 500],
     },
     handler: async (request) => ({ tokens: await tokens.list(principalOf(request).owner) }),
   });
@@ -62,7 +64,8 @@ export function tokenRoutes(app: FastifyInstance, { tokens, rateLimit }: { token
       tags,
       security: dashboardSecurity,
       params: TokenIdParams,
-      response: { 204: Type.Null({ description: 'Revoked.' }), ...errorResponses(401, 403, 404, 429, 500) },
+      response: { 204: Type.Null({ description: 'Revoked.' }) },
+      errorStatuses: [401, 403, 404, 429, 500],
     },
     handler: async (request, reply) => {
       await tokens.revoke(principalOf(request).owner, request.params.id);
