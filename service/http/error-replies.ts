@@ -2,7 +2,6 @@
 // which know nothing of HTTP: their status, identifier and headers are decided here and nowhere else),
 // errors the framework throws (validation, body limits, media type), unknown routes, and the errors
 // Node's HTTP parser answers on its own (oversize headers, timeouts, malformed requests).
-import http from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
@@ -21,6 +20,9 @@ import {
 import { JSON_TYPE } from './route-schemas.ts';
 import { drainRefusedBody } from './refused-body.ts';
 import { describeValidationError } from './validation.ts';
+
+// Read so, not imported: see server.ts.
+const http = process.getBuiltinModule('node:http');
 
 /** An answer decided: status, the contract's identifier, a message for people, headers. */
 export class HttpError extends Error {

@@ -1,6 +1,6 @@
 // The HTTP face of the service: Fastify with the contract's schemas for validation, serialization
 // and the OpenAPI document; auth, rate limits, body limits, timeouts and error replies.
-import http from 'node:http';
+import type { RequestListener } from 'node:http';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import rateLimit from '@fastify/rate-limit';
@@ -34,6 +34,10 @@ import { PollAnswerer } from './poll-answerer.ts';
 import { isLevelEnabled, LazyChildLogger, RequestLog } from './request-log.ts';
 import { tokenRoutes } from './routes/tokens.ts';
 import { validatorCompiler } from './validation.ts';
+
+// Not `import http from 'node:http'`: an ES module's import of node:http reads all its exports, and
+// its WebSocket getters load undici, at every start, for classes the service never uses.
+const http = process.getBuiltinModule('node:http');
 
 export interface RateLimits {
   /** Requests per minute per token, shared by list, events and SARIF (not get: see its route); 0 turns it off. */
@@ -156,7 +160,7 @@ function methodNotAllowedRoutes(app: FastifyInstance, routes: Map<string, Set<st
   }
 }
 
-function createHttpServer(handler: http.RequestListener, timeouts: ServerTimeouts) {
+function createHttpServer(handler: RequestListener, timeouts: ServerTimeouts) {
   const server = http.createServer(
     {
       requestTimeout: timeouts.requestMs,
