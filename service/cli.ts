@@ -1,6 +1,7 @@
 // `diff-review serve | token | review | rules`: the service's command line (the commands' code: service/cli/). Every flag of
 // `serve` can also be set with a DIFF_REVIEW_* variable (flags win). Each command's code is imported when it runs, so
 // `review` never loads Fastify, pg or the store, and `--help` loads none of them (test/bench/cli.ts).
+import { enableCompileCache } from 'node:module';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { LIMITS } from './api/limits.ts';
 import type { ReviewScope } from './api/schemas.ts';
@@ -196,6 +197,9 @@ function parseDays(value: string): number | null {
 // Run when executed, not when imported by tests.
 const entry = process.argv[1] ?? '';
 if (/cli\.(ts|js|mjs)$/.test(entry) || entry.endsWith('diff-review')) {
+  // V8 keeps the code it compiles for the command's modules (in the OS's temp folder, as tsc does), so
+  // a later start does not compile them again (test/bench/cold-start.ts).
+  enableCompileCache();
   // Output piped into a program that stops reading (`| head`): stop quietly, as other tools do.
   process.stdout.on('error', (error: NodeJS.ErrnoException) => {
     if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
