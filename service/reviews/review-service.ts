@@ -7,7 +7,6 @@ import { LIMITS } from '../api/limits.ts';
 import { isTerminal } from '../api/review-status.ts';
 import type { CreateReviewBody, ListReviewsQuery, ReviewJob, ReviewList } from '../api/schemas.ts';
 import type { Clock } from '../clock.ts';
-import { toSarif } from '../engine/index.ts';
 import type { ReviewJobRunner } from '../jobs/job-runner.ts';
 import type { ReviewEvents } from '../jobs/review-events.ts';
 import type { StoredFinding } from '../store/flagged-lines.ts';
@@ -148,6 +147,8 @@ export class ReviewService {
       throw new ConflictError(`The review is ${review.status}; SARIF is available once it is completed.`);
     }
     const findings = await this.#findingsOf(id);
+    // the engine (its rules, secretlint) is loaded when a SARIF is first asked for, not at start
+    const { toSarif } = await import('../engine/index.ts');
     const sarif = toSarif({
       findings,
       reviewId: id,

@@ -1,15 +1,18 @@
 // /v1/rules: every rule of the engine and its documentation, public like the OpenAPI document
-// (nothing in it is anyone's data). Built once: the rules do not change while the service runs.
+// (nothing in it is anyone's data). Built once, when first asked for (the engine's rules are not
+// loaded at start): the rules do not change while the service runs.
 import type { FastifyInstance } from 'fastify';
 import { type RuleDetail, RuleDetail as RuleDetailSchema, RuleIdParams, RuleList } from '../../api/rule-schemas.ts';
 import { NotFoundError } from '../../api/errors.ts';
-import { ruleDetailOf, ruleDocs } from '../../engine/rule-pages.ts';
 
 const tags = ['rules'];
 
 export function ruleRoutes(app: FastifyInstance) {
-  let details: Map<string, RuleDetail> | undefined;
-  const all = () => (details ??= new Map(ruleDocs().map((doc) => [doc.id, ruleDetailOf(doc)])));
+  let details: Promise<Map<string, RuleDetail>> | undefined;
+  const all = () =>
+    (details ??= import('../../engine/rule-pages.ts').then(
+      ({ ruleDetailOf, ruleDocs }) => new Map(ruleDocs().map((doc) => [doc.id, ruleDetailOf(doc)])),
+    ));
 
   app.get('/v1/rules', {
     schema: {
@@ -21,7 +24,7 @@ export function ruleRoutes(app: FastifyInstance) {
       errorStatuses: [500],
     },
     handler: async () => ({
-      rules: [...all().values()]
+      rules: [...(await all()).values()]
         .map(({ id, severity, summary }) => ({ id, severity, summary }))
         .sort((a, b) => a.id.localeCompare(b.id)),
     }),
@@ -39,7 +42,7 @@ export function ruleRoutes(app: FastifyInstance) {
       errorStatuses: [400, 404, 500],
     },
     handler: async (request) => {
-      const detail = all().get(request.params.rule_id);
+      const detail = (await all()).get(request.params.rule_id);
       if (!detail) throw new NotFoundError(`Rule ${JSON.stringify(request.params.rule_id)}`);
       return detail;
     },

@@ -1,6 +1,8 @@
 // `diff-review review` and `--help` load only what they need: not the HTTP server, the logger, the
-// store or PostgreSQL (each command's code is imported when it runs). Timings: test/bench/cli.ts.
-import { execFileSync } from 'node:child_process';
+// store or PostgreSQL (each command's code is imported when it runs); `serve` does not load the
+// review engine until a request needs it (its reviews run in worker threads). Timings:
+// test/bench/cli.ts and test/bench/cold-start.ts.
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -64,4 +66,38 @@ describe('what each command loads', () => {
       }).toEqual({ args, loaded: [] });
     }
   });
+});
+
+describe('what serve loads before its first request', () => {
+  it('not the review engine (rules, secretlint): the SARIF and rules endpoints load it when first asked', async () => {
+    const file = join(dir, 'serve-loaded.txt');
+    const data = mkdtempSync(join(tmpdir(), 'diff-review-lazy-data-'));
+    const child = spawn(process.execPath, ['--import', HOOK, BUILT_CLI, 'serve', '--port', '0', '--data-dir', data], {
+      env: { ...process.env, LOADED_PACKAGES_FILE: file },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    try {
+      let out = '';
+      child.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()));
+      const url = await new Promise<string>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`serve did not say where it listens: ${out}`)), 30_000);
+        child.stdout!.on('data', () => {
+          const match = /http:\/\/127\.0\.0\.1:\d+/.exec(out);
+          if (match) {
+            clearTimeout(timer);
+            resolve(match[0]);
+          }
+        });
+      });
+      expect((await fetch(`${url}/healthz`)).status).toBe(200);
+    } finally {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+      rmSync(data, { recursive: true, force: true });
+    }
+    const loaded = readFileSync(file, 'utf8').split('\n');
+    expect(loaded).toContain('fastify'); // the service did start
+    expect(loaded).not.toContain('@secretlint/core');
+  }, 60_000);
 });
