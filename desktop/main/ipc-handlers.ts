@@ -12,7 +12,7 @@ import { folderDiff } from './folder-diff.ts';
 import { InvalidInputError } from './ipc-errors.ts';
 import type { IpcHandlers } from './ipc-router.ts';
 import type { ReviewWatcher } from './review-watcher.ts';
-import { snippetsFromSarif } from './sarif-snippets.ts';
+import { snippetsFromSarif, suppressedFromSarif } from './sarif-snippets.ts';
 
 export interface IpcHandlerDependencies {
   connection: Connection;
@@ -124,6 +124,10 @@ export function createIpcHandlers(deps: IpcHandlerDependencies): IpcHandlers {
       };
       for (const key of secretLines(comments)) lines[key] = null;
       return lines;
+    },
+    'reviews:suppressed': async (reviewId) => {
+      const id = text(reviewId, 'reviewId');
+      return connection.withReviews((client) => client.getSarif(id)).then(suppressedFromSarif);
     },
     'reviews:rerun': async (reviewId) => {
       const id = text(reviewId, 'reviewId');

@@ -4,7 +4,7 @@
 // open its line in VS Code when the review came from a folder on this machine.
 import { useEffect, useState } from 'preact/hooks';
 import type { ReviewComment, Severity } from '../../service/api/schemas.ts';
-import type { ReviewJob } from '../shared/ipc-contract.ts';
+import type { ReviewJob, SuppressedInReview } from '../shared/ipc-contract.ts';
 import { EmptyState, SeverityBadge, useFlash } from './components.tsx';
 import { countSeverities, groupCommentsByFile, splitRuleId } from './format.ts';
 import { invoke } from './ipc.ts';
@@ -24,7 +24,13 @@ export function Comments(props: { job: ReviewJob; folder: string | undefined }) 
   const [current, setCurrent] = useState<number>();
   const [flash, setFlash] = useFlash();
   const [code, setCode] = useState<Record<string, string | null>>({});
+  const [suppressed, setSuppressed] = useState<SuppressedInReview[]>([]);
   const { folder } = props;
+  // What comments in the code suppressed: not comments, but the review saw them (issue 26).
+  useEffect(() => {
+    setSuppressed([]);
+    void invoke('reviews:suppressed', props.job.review_id).then((r) => r.ok && setSuppressed(r.value));
+  }, [props.job.review_id]);
   // The flagged lines' code: as the service read it (or, from an older service, the folder's).
   useEffect(() => {
     setCode({});
@@ -33,9 +39,14 @@ export function Comments(props: { job: ReviewJob; folder: string | undefined }) 
 
   if (comments.length === 0) {
     return (
-      <EmptyState title="No comments" icon="✓">
-        The review found nothing to flag in the added lines.
-      </EmptyState>
+      <>
+        <EmptyState title="No comments" icon="✓">
+          {suppressed.length === 0
+            ? 'The review found nothing to flag in the added lines.'
+            : 'The review found nothing to flag in the added lines beyond what comments in the code suppressed.'}
+        </EmptyState>
+        <SuppressedList suppressed={suppressed} />
+      </>
     );
   }
   const rules = [...new Set(comments.map((c) => splitRuleId(c.message).rule ?? ''))].filter(Boolean).sort();
@@ -227,6 +238,7 @@ export function Comments(props: { job: ReviewJob; folder: string | undefined }) 
           </ul>
         </details>
       ))}
+      <SuppressedList suppressed={suppressed} />
     </section>
   );
 }
@@ -240,5 +252,26 @@ function FlaggedLine(props: { code: string | null | undefined }) {
     <code class="comment-code mono" title="The flagged line">
       {props.code}
     </code>
+  );
+}
+
+/** What inline comments suppressed, folded: a count, and each with its place and reason when opened. */
+function SuppressedList(props: { suppressed: readonly SuppressedInReview[] }) {
+  const { suppressed } = props;
+  if (suppressed.length === 0) return null;
+  return (
+    <details class="suppressed">
+      <summary>
+        {suppressed.length} more finding{suppressed.length === 1 ? '' : 's'} suppressed by a comment in the code
+      </summary>
+      <ul>
+        {suppressed.map((s) => (
+          <li key={`${s.file_path}:${s.line}:${s.rule_id}`}>
+            <code class="rule">{s.rule_id}</code> {s.file_path}:{s.line}{' '}
+            <span class="suppression-reason">{s.reason === null ? `(${s.by}, no reason given)` : `— ${s.reason}`}</span>
+          </li>
+        ))}
+      </ul>
+    </details>
   );
 }

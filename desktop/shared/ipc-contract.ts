@@ -125,6 +125,17 @@ export interface OpenInEditorRequest {
   line: number;
 }
 
+/** A finding an inline comment suppressed (diff-review-ignore, …): not a comment, but kept with the review. */
+export interface SuppressedInReview {
+  rule_id: string;
+  file_path: string;
+  line: number;
+  /** The comment's marker: diff-review-ignore, nosemgrep, … */
+  by: string;
+  /** Why, as the comment says; null when it gives none. */
+  reason: string | null;
+}
+
 export interface LocalReviewInfo {
   /** The folder on this machine it was submitted from, or null. */
   folder: string | null;
@@ -160,6 +171,8 @@ export interface IpcChannels {
    * SARIF), else for a folder review as the folder has it now. null: the line holds a secret, never shown.
    */
   'reviews:flaggedLines': { args: [reviewId: string]; result: Record<string, string | null> };
+  /** What inline comments suppressed in a completed review (from the service's SARIF); [] from an older service. */
+  'reviews:suppressed': { args: [reviewId: string]; result: SuppressedInReview[] };
   /** Submits a review again with the same diff (one this app submitted in this session). */
   'reviews:rerun': { args: [reviewId: string]; result: ReviewJob };
   /** Cancels every queued review of the owner; answers how many. */
@@ -216,6 +229,7 @@ const channelSet = {
   'reviews:submitFolder': true,
   'reviews:localInfo': true,
   'reviews:flaggedLines': true,
+  'reviews:suppressed': true,
   'reviews:rerun': true,
   'reviews:cancelQueued': true,
   'reviews:saveSarif': true,

@@ -45,8 +45,19 @@ export function serviceReviewer(url: string, source: ReviewedDiff): DiffReview {
         if (code === 'invalid_diff') throw new UsageError(`${label} is not a unified diff: ${message}`);
         throw new ReviewFailedError(`the service at ${client.baseUrl} failed the review (${code}): ${message}`);
       }
-      // (the API keeps no suppressed findings: they are reported in-process only)
-      return { findings: findingsOf(await client.getSarif(created.review_id)), suppressed: [], stats: statsOf(diff) };
+      // the SARIF lists the findings, then what inline comments suppressed (results with suppressions)
+      const results = resultsOf(await client.getSarif(created.review_id));
+      return {
+        findings: results.filter((result) => !result.suppressions?.length).map(findingOf),
+        suppressed: results.flatMap((result) => {
+          const suppression = result.suppressions?.[0];
+          if (!suppression) return [];
+          const by = suppression.properties?.suppressedBy ?? 'a comment';
+          const reason = suppression.justification === `${by} on the line` ? undefined : suppression.justification;
+          return [{ ...findingOf(result), suppressed: reason === undefined ? { by } : { by, reason } }];
+        }),
+        stats: statsOf(diff),
+      };
     } catch (error) {
       if (!(error instanceof DiffReviewError)) throw error;
       const status = error instanceof ApiError ? ` (${error.status} ${error.error})` : '';
@@ -76,25 +87,28 @@ interface SarifResult {
     };
   }[];
   partialFingerprints: Record<string, string>;
+  suppressions?: { justification?: string; properties?: { suppressedBy?: string } }[];
 }
 
-/** The engine's findings back from the service's SARIF log (the service's own engine wrote it). */
-function findingsOf(log: SarifLog): Finding[] {
-  const results = ((log.runs[0] as { results?: SarifResult[] } | undefined)?.results ?? []) as SarifResult[];
-  return results.map((result) => {
-    const { artifactLocation, region } = result.locations[0]!.physicalLocation;
-    const finding: Finding = {
-      rule_id: result.ruleId,
-      severity: SEVERITY_OF_LEVEL[result.level] ?? 'warning',
-      file_path: artifactLocation.uri.split('/').map(decodeURIComponent).join('/'),
-      line: region.startLine,
-      message: result.message.text,
-      fingerprint: result.partialFingerprints['diffReview/v1'] ?? '',
-    };
-    if (region.startColumn !== undefined) finding.start_column = region.startColumn;
-    if (region.endColumn !== undefined) finding.end_column = region.endColumn;
-    return finding;
-  });
+/** The results of the service's SARIF log (the service's own engine wrote it). */
+function resultsOf(log: SarifLog): SarifResult[] {
+  return ((log.runs[0] as { results?: SarifResult[] } | undefined)?.results ?? []) as SarifResult[];
+}
+
+/** The engine's finding back from a result. */
+function findingOf(result: SarifResult): Finding {
+  const { artifactLocation, region } = result.locations[0]!.physicalLocation;
+  const finding: Finding = {
+    rule_id: result.ruleId,
+    severity: SEVERITY_OF_LEVEL[result.level] ?? 'warning',
+    file_path: artifactLocation.uri.split('/').map(decodeURIComponent).join('/'),
+    line: region.startLine,
+    message: result.message.text,
+    fingerprint: result.partialFingerprints['diffReview/v1'] ?? '',
+  };
+  if (region.startColumn !== undefined) finding.start_column = region.startColumn;
+  if (region.endColumn !== undefined) finding.end_column = region.endColumn;
+  return finding;
 }
 
 /** What the engine counts (files, added lines), counted here since the API does not return it. */

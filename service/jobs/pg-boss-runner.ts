@@ -226,10 +226,18 @@ export class PgBossRunner implements ReviewJobRunner {
       const diff = await this.#o.files.readDiff(reviewId);
       const result = await this.#workers.review(reviewId, { diff, engine: this.#o.engine }, controller.signal);
       if (result.ok) {
-        const done = await jobs.finish(reviewId, { at: now(), findings: result.findings });
+        const done = await jobs.finish(reviewId, { at: now(), findings: [...result.findings, ...result.suppressed] });
         if (done) {
           this.#o.events.changed(done);
-          log.info({ review_id: reviewId, findings: result.findings.length, ...result.stats }, 'review completed');
+          log.info(
+            {
+              review_id: reviewId,
+              findings: result.findings.length,
+              suppressed: result.suppressed.length,
+              ...result.stats,
+            },
+            'review completed',
+          );
         }
         await this.#settle(job);
       } else {

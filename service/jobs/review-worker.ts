@@ -4,7 +4,13 @@ import { readFile } from 'node:fs/promises';
 import os from 'node:os';
 import { isMainThread } from 'node:worker_threads';
 import { createEngine, type Engine } from '../engine/index.ts';
-import { InvalidDiffError, ReviewStoppedError, type EngineConfig, type Finding } from '../engine/types.ts';
+import {
+  InvalidDiffError,
+  ReviewStoppedError,
+  type EngineConfig,
+  type Finding,
+  type SuppressedFinding,
+} from '../engine/types.ts';
 
 /**
  * A review is background work; answering a poll is not. On Linux every thread has a nice value
@@ -43,7 +49,13 @@ export async function taskDiff(task: ReviewTask): Promise<string> {
 }
 
 export type ReviewTaskResult =
-  | { ok: true; findings: Finding[]; stats: { files: number; addedLines: number } }
+  | {
+      ok: true;
+      findings: Finding[];
+      /** What inline comments suppressed: kept with the findings, for SARIF and the dashboard, never as comments. */
+      suppressed: SuppressedFinding[];
+      stats: { files: number; addedLines: number };
+    }
   | { ok: false; code: 'invalid_diff'; message: string }
   | { ok: false; code: 'stopped' };
 
@@ -63,8 +75,10 @@ function engineFor(config: EngineConfig | undefined): Engine {
 export default async function runReviewTask(task: ReviewTask): Promise<ReviewTaskResult> {
   try {
     const diff = await taskDiff(task);
-    const { findings, stats } = await engineFor(task.engine).review(diff, { stopped: () => stopRequested(task) });
-    return { ok: true, findings, stats };
+    const { findings, suppressed, stats } = await engineFor(task.engine).review(diff, {
+      stopped: () => stopRequested(task),
+    });
+    return { ok: true, findings, suppressed, stats };
   } catch (error) {
     if (error instanceof InvalidDiffError) return { ok: false, code: 'invalid_diff', message: error.message };
     if (error instanceof ReviewStoppedError) return { ok: false, code: 'stopped' };

@@ -83,7 +83,8 @@ export class JobRunner implements ReviewJobRunner {
       const task: ReviewTask = diffFile === undefined ? { diff: await store.readDiff(reviewId) } : { diffFile };
       const result = await this.#workers.review(reviewId, { ...task, engine: this.#options.engine }, controller.signal);
       if (result.ok) {
-        await store.writeFindings(reviewId, result.findings);
+        // what comments suppressed is kept with them (SARIF shows it as suppressed; the API's comments leave it out)
+        await store.writeFindings(reviewId, [...result.findings, ...result.suppressed]);
         const now = new Date(clock.now()).toISOString();
         await this.#finish(reviewId, { status: 'completed', completed_at: now, updated_at: now });
         log.info(
@@ -91,6 +92,7 @@ export class JobRunner implements ReviewJobRunner {
             review_id: reviewId,
             ms: clock.now() - Date.parse(startedAt),
             findings: result.findings.length,
+            suppressed: result.suppressed.length,
             ...result.stats,
           },
           'review completed',

@@ -78,7 +78,12 @@ export class ReviewService {
 
   /** The public job, with its comments once completed. */
   async view(review: StoredReview): Promise<ReviewJob> {
-    return toReviewJob(review, review.status === 'completed' ? await this.#findingsOf(review.review_id) : undefined);
+    if (review.status !== 'completed') return toReviewJob(review);
+    // the comments are the findings no inline comment suppressed
+    return toReviewJob(
+      review,
+      (await this.#findingsOf(review.review_id)).filter((f) => f.suppressed === undefined),
+    );
   }
 
   async list(owner: string, query: ListReviewsQuery): Promise<ReviewList> {
@@ -146,17 +151,21 @@ export class ReviewService {
     if (review.status !== 'completed') {
       throw new ConflictError(`The review is ${review.status}; SARIF is available once it is completed.`);
     }
-    const findings = await this.#findingsOf(id);
+    const stored = await this.#findingsOf(id);
+    const findings = stored.filter((f) => f.suppressed === undefined);
+    const suppressed = stored.flatMap((f) => (f.suppressed === undefined ? [] : [{ ...f, suppressed: f.suppressed }]));
     // the engine (its rules, secretlint) is loaded when a SARIF is first asked for, not at start
     const { toSarif } = await import('../engine/index.ts');
+    // the engine lists the findings' results, then the suppressed ones: snippets in the same order
     const sarif = toSarif({
       findings,
+      suppressed,
       reviewId: id,
       repository: review.repository,
       baseCommit: review.base_commit,
       toolVersion: this.#o.version,
     });
-    return addSnippets(sarif, findings);
+    return addSnippets(sarif, [...findings, ...suppressed]);
   }
 
   /** Deletes finished reviews past retention and idempotency keys past 24 hours. */

@@ -9,6 +9,8 @@ import type { Finding } from '../engine/types.ts';
 export interface StoredFinding extends Finding {
   /** The flagged line as the diff added it; absent when it holds a secret or is over MAX_LINE_TEXT characters. */
   line_text?: string;
+  /** An inline comment suppressed it: kept for SARIF (a suppressed result) and the dashboard, never an API comment. */
+  suppressed?: { by: string; reason?: string };
 }
 
 /** Longer lines are not kept: their findings' columns place them, the text would not be read. */

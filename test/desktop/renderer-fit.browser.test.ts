@@ -40,17 +40,18 @@ const SEEDED = 220;
 const LONG_TOKEN = 'Nightly release pipeline of the payments gateway, with the ledger reconciliation job';
 const SECRET = 'Zq3rT8vK2mN9pX4wL7yB1cF6hJ0dS5gA2eR8tY3u';
 
-/** The newest review: a few debugger lines and a secret in config.py, in the long-named repository. */
+/** The newest review: a few debugger lines (one suppressed by its comment) and a secret in config.py, in the long-named repository. */
 const FLAGGED_DIFF = [
   'diff --git a/src/checkout.js b/src/checkout.js',
   '--- a/src/checkout.js',
   '+++ b/src/checkout.js',
-  '@@ -1,2 +1,5 @@',
+  '@@ -1,2 +1,6 @@',
   ' export function pay(order) {',
   '+  debugger; // step into the payment',
   '+  const total = order.items.reduce((sum, item) => sum + item.price, 0);',
   '+  debugger;',
   '   return total;',
+  '+  debugger; // diff-review-ignore no-debugger (kept while the gateway is tested, see #88)',
   'diff --git a/config.py b/config.py',
   '--- /dev/null',
   '+++ b/config.py',
@@ -306,6 +307,19 @@ describe.skipIf(!chromiumPath && !inCI())('desktop renderer in Chromium: fits it
     expect(await secret.locator('.comment-code').count()).toBe(0);
     expect(await secret.textContent()).toContain('line not shown: it holds a secret');
     expect(await page.content()).not.toContain(SECRET);
+  });
+
+  it('counts what comments in the code suppressed, and lists each with its reason when opened (issue 26)', async () => {
+    const { page } = app;
+    await setSize(page, 1280, 800);
+    await page.locator(`.job-row[data-review-id="${flagged.review_id}"]`).click();
+    const summary = page.locator('.suppressed summary');
+    await summary.waitFor();
+    expect(await summary.textContent()).toBe('1 more finding suppressed by a comment in the code');
+    await summary.click();
+    expect((await page.locator('.suppressed li').textContent())?.replace(/\s+/g, ' ')).toBe(
+      'no-debugger src/checkout.js:6 — kept while the gateway is tested, see #88',
+    );
   });
 
   for (const scheme of ['light', 'dark'] as const) {

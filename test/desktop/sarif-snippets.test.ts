@@ -1,6 +1,6 @@
-// The flagged lines' code the desktop app reads out of a review's SARIF (desktop/main/sarif-snippets.ts).
+// The flagged lines' code and what comments suppressed, as the desktop app reads them out of a review's SARIF (desktop/main/sarif-snippets.ts).
 import { describe, expect, it } from 'vitest';
-import { snippetsFromSarif } from '../../desktop/main/sarif-snippets.ts';
+import { snippetsFromSarif, suppressedFromSarif } from '../../desktop/main/sarif-snippets.ts';
 
 const result = (uri: unknown, startLine: unknown, snippet?: unknown) => ({
   locations: [{ physicalLocation: { artifactLocation: { uri }, region: { startLine, snippet } } }],
@@ -26,5 +26,46 @@ describe('snippetsFromSarif', () => {
       expect(snippetsFromSarif(sarif).size).toBe(0);
     expect(snippetsFromSarif({ runs: [{ results: [result('%E0%A4%A', 1, { text: 'x' })] }] }).size).toBe(0);
     expect(snippetsFromSarif({ runs: [{ results: [result('a.js', '1', { text: 'x' })] }] }).size).toBe(0);
+  });
+});
+
+describe('what comments suppressed, from the SARIF log', () => {
+  it('reads each suppressed result with its marker and reason; a reason the comment did not give is null', () => {
+    const result = (line: number, suppressions?: object[]) => ({
+      ruleId: 'no-debugger',
+      locations: [{ physicalLocation: { artifactLocation: { uri: 'src/a%20b.js' }, region: { startLine: line } } }],
+      ...(suppressions ? { suppressions } : {}),
+    });
+    const log = {
+      runs: [
+        {
+          results: [
+            result(1),
+            result(2, [
+              {
+                kind: 'inSource',
+                justification: 'kept for the demo',
+                properties: { suppressedBy: 'diff-review-ignore' },
+              },
+            ]),
+            result(3, [
+              { kind: 'inSource', justification: 'nosemgrep on the line', properties: { suppressedBy: 'nosemgrep' } },
+            ]),
+            { ruleId: 7, suppressions: [{}] },
+          ],
+        },
+      ],
+    };
+    expect(suppressedFromSarif(log)).toEqual([
+      {
+        rule_id: 'no-debugger',
+        file_path: 'src/a b.js',
+        line: 2,
+        by: 'diff-review-ignore',
+        reason: 'kept for the demo',
+      },
+      { rule_id: 'no-debugger', file_path: 'src/a b.js', line: 3, by: 'nosemgrep', reason: null },
+    ]);
+    expect(suppressedFromSarif(undefined)).toEqual([]);
   });
 });

@@ -19,7 +19,11 @@ afterEach(() => {
 function repoWithFindings(): TestRepo {
   const r = makeRepo({ 'src/app.js': 'const a = 1;\n' });
   repos.push(r);
-  r.write('src/app.js', `const a = 1;\nconst token = "${FAKE_GITHUB_TOKEN}";\ndebugger;\n// TODO later\n`);
+  // the last debugger is suppressed by its comment: in-process and through the service alike
+  r.write(
+    'src/app.js',
+    `const a = 1;\nconst token = "${FAKE_GITHUB_TOKEN}";\ndebugger;\n// TODO later\n\ndebugger; // diff-review-ignore no-debugger (kept for the demo, see #3)\n`,
+  );
   r.write('vendor/lib.js', 'debugger;\n');
   r.write('src/util.py', 'import pdb; pdb.set_trace()\nprint("x")  # FIXME\n');
   r.commit('work');
@@ -61,6 +65,9 @@ describe('diff-review review --service', () => {
       'no-print info',
     ]);
     expect(json.summary.ignored_files).toBe(1); // vendor/lib.js, not sent
+    expect(json.suppressed.map((f: { rule_id: string; line: number }) => `${f.rule_id} ${f.line}`)).toEqual([
+      'no-debugger 6',
+    ]);
   });
 
   it('DIFF_REVIEW_URL stands for --service; a diff from stdin and an empty diff work the same way', async () => {

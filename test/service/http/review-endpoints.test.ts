@@ -356,6 +356,52 @@ describe('SARIF', () => {
     expect(sarifSchemaErrors(sarif)).toEqual([]);
   });
 
+  it('what an inline comment suppressed: no comment, a SARIF result with its suppression (and its snippet)', async () => {
+    const diff = [
+      'diff --git a/src/pay.js b/src/pay.js',
+      '--- /dev/null',
+      '+++ b/src/pay.js',
+      '@@ -0,0 +1,3 @@',
+      '+export function pay() {',
+      '+  debugger;',
+      '+  debugger; // diff-review-ignore no-debugger (stepping through the payment, see #12)',
+      '',
+    ].join('\n');
+    const job = await create({ diff });
+    const done = await settle(job.review_id);
+    const comments = done.comments as { line: number; message: string }[];
+    expect(comments.map((c) => [c.line, c.message.split(':')[0]])).toEqual([[2, 'no-debugger']]);
+    const sarif = (await (await t.api('GET', `/v1/reviews/${job.review_id}/sarif`)).json()) as {
+      runs: {
+        results: {
+          ruleId: string;
+          suppressions?: { kind: string; justification: string }[];
+          locations: { physicalLocation: { region: { startLine: number; snippet?: { text: string } } } }[];
+        }[];
+      }[];
+    };
+    const results = sarif.runs[0]!.results.map((r) => ({
+      line: r.locations[0]!.physicalLocation.region.startLine,
+      snippet: r.locations[0]!.physicalLocation.region.snippet?.text,
+      suppressions: r.suppressions,
+    }));
+    expect(results).toEqual([
+      { line: 2, snippet: '  debugger;', suppressions: undefined },
+      {
+        line: 3,
+        snippet: '  debugger; // diff-review-ignore no-debugger (stepping through the payment, see #12)',
+        suppressions: [
+          {
+            kind: 'inSource',
+            justification: 'stepping through the payment, see #12',
+            properties: { suppressedBy: 'diff-review-ignore' },
+          },
+        ],
+      },
+    ]);
+    expect(sarifSchemaErrors(sarif)).toEqual([]);
+  });
+
   it('a queued (or running) review → 409 conflict', async () => {
     const blockers: Job[] = [];
     for (let i = 0; i < 3; i++) blockers.push(await create({ diff: `${DEBUGGER_DIFF}${'+x\n'.repeat(50_000)}` }));
