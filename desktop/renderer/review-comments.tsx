@@ -3,6 +3,7 @@
 // rule, collapse or expand every file, step to the next or previous finding, copy a finding, and
 // open its line in VS Code when the review came from a folder on this machine.
 import { useEffect, useState } from 'preact/hooks';
+import { foldedList, type ListEntry } from '../../service/api/folded-list.ts';
 import type { ReviewComment, Severity } from '../../service/api/schemas.ts';
 import type { ReviewJob, SuppressedInReview } from '../shared/ipc-contract.ts';
 import { EmptyState, SeverityBadge, useFlash } from './components.tsx';
@@ -10,6 +11,11 @@ import { countSeverities, groupCommentsByFile, splitRuleId } from './format.ts';
 import { invoke } from './ipc.ts';
 
 const SEVERITIES: readonly Severity[] = ['error', 'warning', 'info'];
+/** A rule's findings in one file past this many are folded into one entry (the CLI's default `fold`). */
+const FOLD_AT = 5;
+
+/** A comment with its rule id, as the fold groups them. */
+type Listed = ReviewComment & { rule_id: string };
 
 /** One finding as text, for the clipboard: where, how bad, what. */
 export const findingText = (comment: ReviewComment) =>
@@ -24,6 +30,8 @@ export function Comments(props: { job: ReviewJob; folder: string | undefined }) 
   const [current, setCurrent] = useState<number>();
   const [flash, setFlash] = useFlash();
   const [code, setCode] = useState<Record<string, string | null>>({});
+  /** Files whose folded findings were asked to be shown. */
+  const [unfolded, setUnfolded] = useState<ReadonlySet<string>>(new Set());
   const [suppressed, setSuppressed] = useState<SuppressedInReview[]>([]);
   const { folder } = props;
   // What comments in the code suppressed: not comments, but the review saw them (issue 26).
@@ -52,9 +60,16 @@ export function Comments(props: { job: ReviewJob; folder: string | undefined }) 
   const rules = [...new Set(comments.map((c) => splitRuleId(c.message).rule ?? ''))].filter(Boolean).sort();
   const shown = comments.filter((c) => severities.has(c.severity) && (!rule || splitRuleId(c.message).rule === rule));
   const totals = countSeverities(comments);
-  const files = groupCommentsByFile(shown);
-  /** Every shown finding in screen order, to step through. */
-  const order = files.flatMap((file) => file.comments);
+  // a rule that fires on many lines of a file: its first few, the rest one entry (until asked for)
+  const files = groupCommentsByFile(shown).map((file) => ({
+    ...file,
+    entries: foldedList<Listed>(
+      file.comments.map((c) => ({ ...c, rule_id: splitRuleId(c.message).rule ?? '' })),
+      unfolded.has(file.filePath) ? 0 : FOLD_AT,
+    ),
+  }));
+  /** Every finding on screen, in order, to step through. */
+  const order = files.flatMap((file) => file.entries.flatMap((entry) => ('finding' in entry ? [entry.finding] : [])));
 
   const go = (index: number) => {
     const target = order[index];
@@ -194,7 +209,29 @@ export function Comments(props: { job: ReviewJob; folder: string | undefined }) 
             </span>
           </summary>
           <ul class="comment-list">
-            {file.comments.map((comment) => {
+            {file.entries.map((entry: ListEntry<Listed>) => {
+              if ('folded' in entry) {
+                const { folded } = entry;
+                return (
+                  <li key={`folded-${folded.rule_id}`} class="comment folded">
+                    <span class="comment-text">
+                      … and {folded.lines.length} more <code class="rule">{folded.rule_id}</code> in this file: line
+                      {folded.lines.length === 1 ? '' : 's'} {folded.lines.slice(0, 8).join(', ')}
+                      {folded.lines.length > 8 ? ', …' : ''}
+                    </span>
+                    <span class="comment-actions">
+                      <button
+                        type="button"
+                        class="link-button"
+                        onClick={() => setUnfolded((u) => new Set([...u, file.filePath]))}
+                      >
+                        Show them
+                      </button>
+                    </span>
+                  </li>
+                );
+              }
+              const comment = entry.finding;
               const at = index++;
               const { rule: ruleId, text } = splitRuleId(comment.message);
               return (
@@ -268,7 +305,9 @@ function SuppressedList(props: { suppressed: readonly SuppressedInReview[] }) {
         {suppressed.map((s) => (
           <li key={`${s.file_path}:${s.line}:${s.rule_id}`}>
             <code class="rule">{s.rule_id}</code> {s.file_path}:{s.line}{' '}
-            <span class="suppression-reason">{s.reason === null ? `(${s.by}, no reason given)` : `— ${s.reason}`}</span>
+            <span class="suppression-reason">
+              {s.reason === null ? `(${s.by}, no reason given)` : `— ${s.reason} (${s.by})`}
+            </span>
           </li>
         ))}
       </ul>

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ReviewJob } from '../../desktop/shared/ipc-contract.ts';
 import { createService, type Service } from '../../service/index.ts';
 import { allReviews } from '../support/all-reviews.ts';
-import { settledReviews } from '../support/settled-review.ts';
+import { settledReview, settledReviews } from '../support/settled-review.ts';
 import { findChromium, inCI } from './support/chromium.ts';
 import {
   closeInOrder,
@@ -318,8 +318,35 @@ describe.skipIf(!chromiumPath && !inCI())('desktop renderer in Chromium: fits it
     expect(await summary.textContent()).toBe('1 more finding suppressed by a comment in the code');
     await summary.click();
     expect((await page.locator('.suppressed li').textContent())?.replace(/\s+/g, ' ')).toBe(
-      'no-debugger src/checkout.js:6 — kept while the gateway is tested, see #88',
+      'no-debugger src/checkout.js:6 — kept while the gateway is tested, see #88 (diff-review-ignore)',
     );
+  });
+
+  it('folds a rule past 5 findings in one file into one entry, and shows them when asked (issue 26)', async () => {
+    const { page } = app;
+    await setSize(page, 1280, 800);
+    const lines = Array.from({ length: 8 }, (_, i) => `+  debugger; // ${i + 1}`);
+    const diff = [
+      'diff --git a/src/steps.js b/src/steps.js',
+      '--- /dev/null',
+      '+++ b/src/steps.js',
+      `@@ -0,0 +1,${lines.length} @@`,
+      ...lines,
+      '',
+    ].join('\n');
+    const { client } = await dashboardClients(service);
+    const { review_id } = await client.createReview({ diff, repository: 'github.com/acme/steps' });
+    await settledReview(() => client.getReview(review_id));
+    await page.locator(`.job-row[data-review-id="${review_id}"]`).click();
+    const folded = page.locator('.comment.folded');
+    await folded.waitFor();
+    expect(await page.locator('.comment:not(.folded)').count()).toBe(5);
+    expect((await folded.locator('.comment-text').textContent())?.replace(/\s+/g, ' ')).toBe(
+      '… and 3 more no-debugger in this file: lines 6, 7, 8',
+    );
+    await folded.getByRole('button', { name: 'Show them' }).click();
+    await expect.poll(() => page.locator('.comment:not(.folded)').count()).toBe(8);
+    expect(await page.locator('.comment.folded').count()).toBe(0);
   });
 
   for (const scheme of ['light', 'dark'] as const) {
