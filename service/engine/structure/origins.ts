@@ -3,7 +3,7 @@
 // hasher of a kind made it. Bounded: a few names deep, a few hundred nodes.
 import type { Node } from '@vscode/tree-sitter-wasm';
 import type { Bindings } from './string-parts.ts';
-import { argumentsOf, calleeText } from './string-parts.ts';
+import { argumentsOf, calleeName, receiverOf } from './string-parts.ts';
 import type { LanguageProfile } from './languages.ts';
 import { isCall } from './languages.ts';
 
@@ -30,7 +30,7 @@ function walk(
 ): boolean {
   if (++budget.nodes > MAX_NODES) return false;
   if (isCall(profile, node.type)) {
-    const callee = calleeText(node).replace(/->|::/g, '.');
+    const callee = calleeName(node);
     if (callee.split('.').some((part) => WEAK_NAME.test(part))) return true;
     const args = argumentsOf(node, profile);
     if (
@@ -40,20 +40,12 @@ function walk(
       )
     )
       return true;
-    const callee_ = node.childForFieldName('function') ?? node.childForFieldName('method') ?? node;
-    const receiver =
-      callee_.childForFieldName('object') ??
-      callee_.childForFieldName('operand') ??
-      callee_.childForFieldName('expression') ??
-      node.childForFieldName('object') ??
-      node.childForFieldName('receiver');
+    const receiver = receiverOf(node);
     return receiver !== null && walk(receiver, profile, bindings, depth, budget);
   }
   if (node.type === 'identifier' || node.type === 'variable_name') {
     if (depth >= MAX_DEPTH) return false;
-    return bindings
-      .valuesOf(node.text, node.startIndex, bindings.scopeOf(node))
-      .some((binding) => walk(binding.value, profile, bindings, depth + 1, budget));
+    return bindings.valuesAt(node).some((binding) => walk(binding.value, profile, bindings, depth + 1, budget));
   }
   // a member of an object (h.digest in Go's h.Sum), a parenthesised value
   const inner =
@@ -84,9 +76,7 @@ function downloaded(
     return node.descendantsOfType('command_name').some((name) => name !== null && DOWNLOADER.test(name.text));
   if (node.type === 'variable_name') {
     if (depth >= MAX_DEPTH) return false;
-    return bindings
-      .valuesOf(node.text, node.startIndex, bindings.scopeOf(node))
-      .some((binding) => downloaded(binding.value, profile, bindings, depth + 1, budget));
+    return bindings.valuesAt(node).some((binding) => downloaded(binding.value, profile, bindings, depth + 1, budget));
   }
   return node.namedChildren.some((child) => child !== null && downloaded(child, profile, bindings, depth, budget));
 }

@@ -6,7 +6,7 @@ import type { SinkDanger, SyntaxSink } from '../rules/rule.ts';
 import type { LanguageProfile } from './languages.ts';
 import type { Bindings } from './string-parts.ts';
 import { madeByDownload, madeByWeakHash } from './origins.ts';
-import { argumentsOf, calleeText, partsOf } from './string-parts.ts';
+import { argumentsOf, calleeName, calleeText, partsOf } from './string-parts.ts';
 
 export interface SyntaxHit {
   /** Rows where the finding may be placed, best first. */
@@ -16,9 +16,8 @@ export interface SyntaxHit {
   message?: string;
 }
 
-/** Whether a callee as written is one of the sink's `calls` (see SyntaxSink). */
-export function calleeMatches(callee: string, calls: readonly string[]): boolean {
-  const written = callee.replace(/->|::/g, '.');
+/** Whether a callee (as calleeName gives it) is one of the sink's `calls` (see SyntaxSink). */
+function calleeMatches(written: string, calls: readonly string[]): boolean {
   const name = written.slice(written.lastIndexOf('.') + 1);
   for (const call of calls) {
     if (call.startsWith('.')) {
@@ -109,7 +108,7 @@ export function sinkHits(
 ): SyntaxHit[] {
   const hits: SyntaxHit[] = [];
   for (const call of calls) {
-    const callee = calleeText(call);
+    const callee = calleeName(call);
     for (const sink of sinks) {
       if (!calleeMatches(callee, sink.calls)) continue;
       if (sink.when && !sink.when.test(call.text)) continue;

@@ -60,10 +60,10 @@ export class Bindings {
     return null;
   }
 
-  /** The values assigned to `name` before `at` in the scope `scope`. */
-  /** The values assigned to `name` before `at` in `scope`; else at the top level (a module's constant). */
-  valuesOf(name: string, at: number, scope: Node | null): Binding[] {
-    const before = (this.byName.get(name) ?? []).filter((b) => b.start < at);
+  /** The values assigned, before it, to the name a node reads: in its function, else at the top level (a module's constant). */
+  valuesAt(name: Node): Binding[] {
+    const scope = this.scopeOf(name);
+    const before = (this.byName.get(name.text) ?? []).filter((b) => b.start < name.startIndex);
     const inScope = before.filter((b) => sameNode(b.scope, scope));
     return inScope.length > 0 || scope === null ? inScope : before.filter((b) => b.scope === null);
   }
@@ -180,7 +180,7 @@ function collect(node: Node, profile: LanguageProfile, bindings: Bindings, depth
   if (isCall(profile, type) && collectFormat(node, profile, bindings, depth, out)) return;
   if (type === 'identifier' || type === 'variable_name') {
     if (CONSTANT_NAME.test(node.text)) return;
-    const assigned = depth < MAX_DEPTH ? bindings.valuesOf(node.text, node.startIndex, bindings.scopeOf(node)) : [];
+    const assigned = depth < MAX_DEPTH ? bindings.valuesAt(node) : [];
     if (assigned.length === 0) {
       out.values.push(node);
       return;
@@ -231,7 +231,7 @@ function collectInterpolation(
 /** `fmt.Sprintf("… %s", x)`, `"…{}".format(x)`, `String.format(…)`: the format's text and the other arguments. */
 function collectFormat(node: Node, profile: LanguageProfile, bindings: Bindings, depth: number, out: Parts): boolean {
   const args = argumentsOf(node, profile);
-  const callee = calleeText(node).replace(/->|::/g, '.');
+  const callee = calleeName(node);
   const receiver = receiverOf(node);
   // "…{}".format(x), q.format(x): the receiver is the format (String.format(f, x): a class's is not)
   if (FORMAT_RECEIVER.test(callee) && receiver && !/^[A-Z]\w*$/.test(receiver.text)) {
@@ -263,12 +263,20 @@ function collectFormat(node: Node, profile: LanguageProfile, bindings: Bindings,
   return false;
 }
 
-/** What a method is called on: `x` in `x.strip()`. */
-function receiverOf(call: Node): Node | null {
+/** What a method is called on: `x` in `x.strip()` (C#'s member access names it `expression`). */
+export function receiverOf(call: Node): Node | null {
   const callee = call.childForFieldName('function') ?? call;
   return (
-    callee.childForFieldName('object') ?? callee.childForFieldName('receiver') ?? callee.childForFieldName('operand')
+    callee.childForFieldName('object') ??
+    callee.childForFieldName('receiver') ??
+    callee.childForFieldName('operand') ??
+    callee.childForFieldName('expression')
   );
+}
+
+/** The callee with every member access written `.` (PHP's `->` and `::`, Ruby's `::`): `DB.select`, `Digest.MD5.hexdigest`. */
+export function calleeName(call: Node): string {
+  return calleeText(call).replace(/->|::/g, '.');
 }
 
 /** The callee as written, without spaces: `cursor.execute`, `new Function`, `fmt.Sprintf`. */
