@@ -95,11 +95,16 @@ export class Planner {
     // The first level is the language the structural stage parses the file as (0: none).
     let node = this.branch(this.root, language ? 1 + SYNTAX_LANGUAGES.indexOf(language) : 0);
     const lineKeywords: (readonly string[] | null)[] = [];
+    /** The rules that read the file's syntax tree. */
+    const syntax: LineRule[] = [];
     for (const rule of this.rules.line) {
-      if (language && rule.syntax?.languages[language] && !rule.syntax.linesToo && rule.files(path)) {
-        lineKeywords.push(null);
-        node = this.branch(node, READ_AS_SYNTAX);
-        continue;
+      if (language && rule.syntax?.languages[language] && rule.files(path)) {
+        syntax.push(rule);
+        if (!rule.syntax.linesToo) {
+          lineKeywords.push(null);
+          node = this.branch(node, READ_AS_SYNTAX);
+          continue;
+        }
       }
       const keywords = rule.files(path) ? (rule.keywordsFor?.(path) ?? rule.keywords) : null;
       lineKeywords.push(keywords);
@@ -109,7 +114,7 @@ export class Planner {
       );
     }
     for (const rule of this.rules.scan) node = this.branch(node, rule.files(path) ? 1 : 0);
-    node.plan ??= this.makePlan(path, lineKeywords);
+    node.plan ??= this.makePlan(path, lineKeywords, language, syntax);
     return node.plan;
   }
 
@@ -130,12 +135,13 @@ export class Planner {
     return id;
   }
 
-  private makePlan(path: string, lineKeywords: readonly (readonly string[] | null)[]): FilePlan {
+  private makePlan(
+    path: string,
+    lineKeywords: readonly (readonly string[] | null)[],
+    language: SyntaxLanguage | null,
+    syntax: LineRule[],
+  ): FilePlan {
     const line = this.rules.line.filter((_, i) => lineKeywords[i] !== null);
-    const language = syntaxLanguageOf(path);
-    const syntax = language
-      ? this.rules.line.filter((rule) => rule.syntax?.languages[language] && rule.files(path))
-      : [];
     const keywordsOfLine = lineKeywords.filter((keywords) => keywords !== null);
     const scan = this.rules.scan.filter((rule) => rule.files(path));
     const everyLine =

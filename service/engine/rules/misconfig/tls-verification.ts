@@ -15,6 +15,9 @@ import {
 import type { LineRule } from '../rule.ts';
 import { isCodeAt, spanOf } from '../rule.ts';
 
+/** npm's and Yarn 1's configuration files, where strict-ssl turns verification off for every download. */
+const isPackageManagerConfig = (path: string): boolean => /^\.(?:npmrc|yarnrc)$/.test(baseName(path));
+
 /** In code: each pattern with the languages it is read in. */
 const CODE_PATTERNS: { files: (path: string) => boolean; pattern: RegExp }[] = [
   // An option (rejectUnauthorized: false) or an assignment (https.globalAgent.options.rejectUnauthorized = false).
@@ -41,7 +44,7 @@ const CODE_PATTERNS: { files: (path: string) => boolean; pattern: RegExp }[] = [
       /\bdanger_accept_invalid_(?:certs|hostnames)\s*\(\s*true\s*\)|\bSslVerifyMode::NONE\b|\bSSL_VERIFY_NONE\b|\.dangerous\(\)\s*\.set_certificate_verifier\b|\bDangerousClientConfig\b|\bClientConfig::dangerous\(/,
   },
   // a package manager's configuration (.npmrc, .yarnrc): every package download unchecked
-  { files: (path) => /^\.(?:npmrc|yarnrc)$/.test(baseName(path)), pattern: /^\s*strict-ssl\s*=\s*false\b/ },
+  { files: isPackageManagerConfig, pattern: /^\s*strict-ssl\s*=\s*false\b/ },
   {
     files: isJvm,
     pattern:
@@ -76,7 +79,7 @@ export const noTlsVerifyOff: LineRule = {
       isRuby(path) ||
       isRust(path) ||
       isShellContext(path) ||
-      /^\.(?:npmrc|yarnrc)$/.test(baseName(path)),
+      isPackageManagerConfig(path),
   ),
   keywords: [
     'rejectUnauthorized',
