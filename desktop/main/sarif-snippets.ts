@@ -1,6 +1,7 @@
 // The flagged lines' code the service gives in a review's SARIF (each result's region.snippet),
 // keyed `file:line` as the renderer looks comments up, and what inline comments suppressed (results
 // with suppressions). Anything unexpected in the log is skipped.
+import { reasonOf } from '../../service/api/sarif-suppression.ts';
 import type { SuppressedInReview } from '../shared/ipc-contract.ts';
 
 interface SarifResult {
@@ -40,9 +41,8 @@ export function suppressedFromSarif(sarif: unknown): SuppressedInReview[] {
     if (file === undefined) continue;
     const by =
       typeof suppression.properties?.suppressedBy === 'string' ? suppression.properties.suppressedBy : 'a comment';
-    const justification = typeof suppression.justification === 'string' ? suppression.justification : '';
-    // the service writes "<marker> on the line" when the comment gives no reason
-    const reason = justification === '' || justification === `${by} on the line` ? null : justification;
+    const justification = typeof suppression.justification === 'string' ? suppression.justification : undefined;
+    const reason = reasonOf(by, justification) ?? null;
     out.push({ rule_id: result.ruleId, file_path: file, line, by, reason });
   }
   return out;

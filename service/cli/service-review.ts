@@ -2,6 +2,7 @@
 // DIFF_REVIEW_TOKEN), with the same findings as in-process: the rule ids, columns and fingerprints
 // come from the review's SARIF, and the project's rule settings are applied to them afterwards
 // (apply-config.ts), since a create request carries no configuration.
+import { reasonOf } from '../api/sarif-suppression.ts';
 import { basename } from 'node:path';
 import { LIMITS } from '../api/limits.ts';
 import type { Severity } from '../api/schemas.ts';
@@ -53,7 +54,7 @@ export function serviceReviewer(url: string, source: ReviewedDiff): DiffReview {
           const suppression = result.suppressions?.[0];
           if (!suppression) return [];
           const by = suppression.properties?.suppressedBy ?? 'a comment';
-          const reason = suppression.justification === `${by} on the line` ? undefined : suppression.justification;
+          const reason = reasonOf(by, suppression.justification);
           return [{ ...findingOf(result), suppressed: reason === undefined ? { by } : { by, reason } }];
         }),
         stats: statsOf(diff),

@@ -1,5 +1,6 @@
 // Findings as SARIF 2.1.0, for tools that want more than the four comment fields
 // (GET /v1/reviews/{id}/sarif): rules with help text, ranges, fingerprints.
+import { justificationOf } from '../api/sarif-suppression.ts';
 import type { Severity } from '../api/schemas.ts';
 import { ruleDocOf, ruleHelpText, rulePage } from './rule-pages.ts';
 import type { Finding, RuleInfo, SuppressedFinding } from './types.ts';
@@ -91,7 +92,7 @@ export function buildSarif(input: SarifInput, rules: readonly RuleInfo[]): objec
     results.push({
       ...resultOf(finding),
       suppressions: [
-        { kind: 'inSource', justification: reason ?? `${by} on the line`, properties: { suppressedBy: by } },
+        { kind: 'inSource', justification: justificationOf(by, reason), properties: { suppressedBy: by } },
       ],
     });
   }
