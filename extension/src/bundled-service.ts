@@ -4,7 +4,7 @@
 import { readFile } from 'node:fs/promises';
 import { Writable } from 'node:stream';
 import { createService, dashboardTokenFile, type Service } from '../../service/index.ts';
-import { readLock } from '../../service/store/data-dir-lock.ts';
+import { liveLockOwner, readLock, type LockInfo } from '../../service/store/data-dir-lock.ts';
 import type { ReviewLog } from './review-runner.ts';
 
 /**
@@ -35,6 +35,8 @@ export class BundledService {
   private readonly log: ReviewLog;
   private starting: Promise<BundledServiceEndpoint> | undefined;
   private service: Service | undefined;
+  /** The lock of the other window's service this window uses, while that window holds the data dir. */
+  private borrowed: LockInfo | undefined;
   private disposed = false;
   private readonly ports: PortRange;
   /** How long this window's service took to start, until takeStartMs() reports it. */
@@ -52,6 +54,13 @@ export class BundledService {
     // After deactivation nothing would stop a service started now.
     if (this.disposed)
       return Promise.reject(new Error('Diff Review has been deactivated; reload the window to review again.'));
+    // The other window closed: its port is free, and may by now be another program's (another
+    // Diff Review's service would refuse this data dir's tokens). Its lock says so before any request.
+    if (this.borrowed && !sameLock(liveLockOwner(this.dataDir), this.borrowed)) {
+      this.log.info("The other window's bundled service has stopped; starting this window's own.");
+      this.borrowed = undefined;
+      this.starting = undefined;
+    }
     this.starting ??= this.start().catch((error: unknown) => {
       this.starting = undefined; // the next review tries again
       throw error;
@@ -73,6 +82,7 @@ export class BundledService {
   forgetOtherWindow(): boolean {
     if (this.service || !this.starting) return false;
     this.starting = undefined;
+    this.borrowed = undefined;
     return true;
   }
 
@@ -104,6 +114,7 @@ export class BundledService {
       const lock = readLock(this.dataDir);
       if (error instanceof Error && error.name === 'DataDirBusyError' && lock?.url) {
         this.log.info(`The bundled service already runs in another window (pid ${lock.pid}) at ${lock.url}; using it.`);
+        this.borrowed = lock;
         return { url: lock.url, dashboardToken: () => readSecretFile(dashboardTokenFile(this.dataDir)) };
       }
       throw error;
@@ -152,6 +163,10 @@ export class BundledService {
     });
   }
 }
+
+/** The same taking of the data dir's lock (its nonce, or for an older lock its pid and address). */
+const sameLock = (now: LockInfo | undefined, then: LockInfo): boolean =>
+  now !== undefined && (then.nonce ? now.nonce === then.nonce : now.pid === then.pid && now.url === then.url);
 
 async function readSecretFile(file: string | undefined): Promise<string> {
   if (!file)

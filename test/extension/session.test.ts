@@ -8,18 +8,22 @@ import type * as vscode from 'vscode';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dashboardTokenFile } from '../../service/auth/dashboard-token.ts';
 import { createClient } from '../../service/client/index.ts';
+import { createService } from '../../service/index.ts';
 import { BundledService } from '../../extension/src/bundled-service.ts';
 import { ServiceSession } from '../../extension/src/session.ts';
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'diff-review-session-'));
 const quiet = { info: () => {}, warn: () => {}, error: () => {} };
 const bundled = new BundledService(dataDir, quiet);
+/** SecretStorage over a Map. */
+const memorySecrets = (secrets: Map<string, string>) =>
+  ({
+    get: async (key: string) => secrets.get(key),
+    store: async (key: string, value: string) => void secrets.set(key, value),
+    delete: async (key: string) => void secrets.delete(key),
+  }) as unknown as vscode.SecretStorage;
 const secrets = new Map<string, string>();
-const secretStorage = {
-  get: async (key: string) => secrets.get(key),
-  store: async (key: string, value: string) => void secrets.set(key, value),
-  delete: async (key: string) => void secrets.delete(key),
-} as unknown as vscode.SecretStorage;
+const secretStorage = memorySecrets(secrets);
 let url: string;
 const dashboard = () => createClient({ baseUrl: url, token: readFileSync(dashboardTokenFile(dataDir), 'utf8').trim() });
 const extensionTokens = async () =>
@@ -79,5 +83,48 @@ describe("the extension's token on the bundled service", () => {
     const after = await extensionTokens();
     expect(after).toHaveLength(1);
     expect(after[0]!.id).not.toBe(before!.id);
+  });
+});
+
+describe("another window's bundled service", () => {
+  // A range of its own: the extension-host suite, which may run at the same time, uses BUNDLED_PORTS.
+  const RANGE = { first: 47360, last: 47379 };
+  const dirs: string[] = [];
+  const closers: (() => Promise<unknown>)[] = [];
+  afterAll(async () => {
+    for (const close of closers.reverse()) await close();
+    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+  });
+  const tempDir = () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'diff-review-window-'));
+    dirs.push(dir);
+    return dir;
+  };
+
+  it('is left once that window closes, even when its port is by then another service', async () => {
+    const shared = tempDir();
+    const otherWindow = new BundledService(shared, quiet, RANGE);
+    const borrowedUrl = (await otherWindow.endpoint()).url;
+    const thisWindow = new BundledService(shared, quiet, RANGE);
+    closers.push(() => thisWindow.dispose());
+    const session = new ServiceSession(memorySecrets(new Map()), thisWindow, quiet);
+    const first = await session.connect('', 10_000, AbortSignal.timeout(10_000));
+    expect(first.url).toBe(borrowedUrl);
+    await first.client.listReviews();
+
+    // The other window closes, and another Diff Review service (its own data dir, its own
+    // tokens) takes the port it freed before this window reviews again.
+    await otherWindow.dispose();
+    const stranger = await createService({
+      dataDir: tempDir(),
+      port: Number(new URL(borrowedUrl).port),
+      host: '127.0.0.1',
+      logLevel: 'silent',
+    });
+    closers.push(() => stranger.close());
+    const second = await session.connect('', 10_000, AbortSignal.timeout(10_000));
+    expect(second.url).not.toBe(borrowedUrl);
+    expect(second.serviceStartMs, "this window's own service").toBeGreaterThan(0);
+    await second.client.listReviews(); // the token made on the shared data dir works
   });
 });
