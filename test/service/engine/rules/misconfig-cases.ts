@@ -71,6 +71,12 @@ export const MISCONFIG_CASES: Record<string, Case[]> = {
     ['.github/workflows/ci.yml', '        run: echo "${{ github.event.pull_request.number }}"', false],
     ['.github/workflows/pr.yml', '        run: echo "${{ github.event.workflow_run.head_branch }}"', true],
     ['.github/workflows/triage.yml', '          script: console.log("${{ github.event.issue.title }}")', false],
+    ['.github/workflows/manual.yml', '        run: echo "${{ github.event.inputs.message }}"', true],
+    ['.github/workflows/notes.yml', '        run: python notes.py --event=${{ toJSON(github.event) }}', true],
+    ['.github/workflows/notes.yml', '        run: echo "${{ toJSON(github.event.pull_request.number) }}"', false],
+    ['action.yml', '      run: echo "Hello ${{ inputs.name }}"', true],
+    ['.github/workflows/reusable.yml', '        run: echo "Hello ${{ inputs.name }}"', false],
+    ['action.yml', '        TITLE: ${{ inputs.title }}', false],
   ],
   'no-pull-request-target-checkout': [
     ['.github/workflows/pr.yml', '          ref: ${{ github.event.pull_request.head.sha }}', false],

@@ -45,6 +45,37 @@ describe('no-actions-script-injection', () => {
     );
   });
 
+  it("climbs through a script's own nesting to its run: key, and stops at the step's other keys", async () => {
+    const step = [
+      '    steps:',
+      '      - run: |',
+      '          notes(',
+      '              event=${{ toJSON(github.event) }},',
+      '          )',
+      '        env:',
+      '          TITLE: ${{ github.event.issue.title }}',
+    ];
+    expect(await linesOf('no-actions-script-injection', '.github/workflows/t.yml', step)).toEqual([4]);
+  });
+
+  it('reads the script inputs of the actions that run one (PowerShell, the Azure CLI, yq), not their other inputs', async () => {
+    const step = (uses: string, key: string) => [
+      '    steps:',
+      `      - uses: ${uses}`,
+      '        with:',
+      `          ${key}: |`,
+      '            Write-Host "${{ github.event.pull_request.title }}"',
+    ];
+    const found = (uses: string, key: string) =>
+      linesOf('no-actions-script-injection', '.github/workflows/t.yml', step(uses, key));
+    expect(await found('Amadevus/pwsh-script@97a8b211', 'script')).toEqual([5]);
+    expect(await found('azure/powershell@v2', 'inlineScript')).toEqual([5]);
+    expect(await found('azure/cli@v2', 'inlineScript')).toEqual([5]);
+    expect(await found('mikefarah/yq@v4', 'cmd')).toEqual([5]);
+    expect(await found('azure/cli@v2', 'script')).toEqual([]);
+    expect(await found('acme/deploy@v1', 'inlineScript')).toEqual([]);
+  });
+
   it("reads the run: key above an added line of a block from the diff's context", async () => {
     const diff = modifiedFileDiff('.github/workflows/triage.yml', workflow.slice(0, 9), [
       '          echo "${{ github.event.comment.body }}"',
