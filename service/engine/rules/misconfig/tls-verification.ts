@@ -21,7 +21,12 @@ const isPackageManagerConfig = (path: string): boolean => /^\.(?:npmrc|yarnrc)$/
 /** In code: each pattern with the languages it is read in. */
 const CODE_PATTERNS: { files: (path: string) => boolean; pattern: RegExp }[] = [
   // An option (rejectUnauthorized: false) or an assignment (https.globalAgent.options.rejectUnauthorized = false).
-  { files: isJavaScript, pattern: /\brejectUnauthorized\s*[:=]\s*false\b|\bstrictSSL\s*[:=]\s*false\b/ },
+  // …and node-libcurl's options (curl(url, { SSL_VERIFYPEER: 0 })).
+  {
+    files: isJavaScript,
+    pattern:
+      /\brejectUnauthorized\s*[:=]\s*false\b|\bstrictSSL\s*[:=]\s*false\b|\bSSL_VERIFY(?:PEER|HOST)\s*:\s*(?:0|false)\b/,
+  },
   {
     files: isJavaScript,
     pattern:
@@ -32,7 +37,8 @@ const CODE_PATTERNS: { files: (path: string) => boolean; pattern: RegExp }[] = [
     pattern:
       /\bverify\s*=\s*False\b|\bssl\._create_unverified_context\b|\bcheck_hostname\s*=\s*False\b|\bverify_mode\s*=\s*(?:ssl\.)?CERT_NONE\b|\bcert_reqs\s*=\s*(?:ssl\.)?CERT_NONE\b|\bcert_reqs\s*=\s*["'](?:CERT_)?NONE["']/,
   },
-  { files: isGo, pattern: /\bInsecureSkipVerify\s*:\s*true\b/ },
+  // a field in a literal (tls.Config{InsecureSkipVerify: true}) or set later (conf.InsecureSkipVerify = true)
+  { files: isGo, pattern: /\bInsecureSkipVerify\s*(?::|=)\s*true\b/ },
   { files: isPhp, pattern: /\bCURLOPT_SSL_VERIFY(?:PEER|HOST)\s*(?:,|=>)\s*(?:false|0)\b/i },
   {
     files: isRuby,
@@ -106,6 +112,8 @@ export const noTlsVerifyOff: LineRule = {
     'sslVerify',
     'strict-ssl',
     'CURLOPT_SSL_VERIFY',
+    'SSL_VERIFYPEER',
+    'SSL_VERIFYHOST',
     'VERIFY_NONE',
     'verify_ssl',
     'ssl_verify_mode',

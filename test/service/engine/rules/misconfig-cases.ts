@@ -7,6 +7,10 @@ export const MISCONFIG_CASES: Record<string, Case[]> = {
   'no-tls-verify-off': [
     ['src/client.ts', 'const agent = new https.Agent({ rejectUnauthorized: false });', true],
     ['src/client.ts', "process.env.NODE_TLS_REJECT_UNAUTHORIZED = '0';", true],
+    ['src/fetch.js', 'curl(url, { SSL_VERIFYPEER: 0 }, done);', true],
+    ['src/fetch.js', 'curl(url, { SSL_VERIFYPEER: 1 }, done);', false],
+    ['net/client.go', '\tconf.InsecureSkipVerify = true', true],
+    ['net/client.go', '\tconf.InsecureSkipVerify = false', false],
     ['app/fetch.py', 'r = requests.get(url, verify=False)', true],
     ['app/fetch.py', 'ctx = ssl._create_unverified_context()', true],
     ['pkg/client.go', '\tTLSClientConfig: &tls.Config{InsecureSkipVerify: true},', true],
