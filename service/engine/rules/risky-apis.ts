@@ -45,6 +45,9 @@ const EVAL_SYNTAX: Partial<Record<SyntaxLanguage, LanguageSyntax>> = {
           'module_eval',
           'binding.eval',
           'Kernel.eval',
+          // compiled to bytecode, then run with .eval
+          'InstructionSequence.compile',
+          'InstructionSequence.new',
         ],
         danger: 'not-constant',
       },
@@ -79,6 +82,7 @@ export const noEval: LineRule = {
       'vm.',
       'assert(',
       'create_function',
+      'InstructionSequence',
       // a string of code: the literal is in the call
       ...['setTimeout', 'setInterval'].flatMap((call) => [`${call}('`, `${call}("`, `${call}(\``]),
     ],

@@ -234,6 +234,11 @@ $stmt->execute([$_GET['id']]);`,
     { path: 'tools/run.py', code: `def run(source):\n    exec(source, {})`, lines: [2] },
     { path: 'tools/calc.py', code: `def calc(expr):\n    return eval(expr)`, lines: [2] },
     { path: 'lib/dsl.rb', code: `class Dsl\n  def load(text)\n    instance_eval(text)\n  end\nend`, lines: [3] },
+    {
+      path: 'lib/dsl.rb',
+      code: `def run(source)\n  RubyVM::InstructionSequence.compile(source).eval\n  RubyVM::InstructionSequence.compile("1 + 2").eval\nend`,
+      lines: [2],
+    },
     { path: 'lib/calc.rb', code: `def calc(expr)\n  eval(expr)\nend`, lines: [2] },
     {
       path: 'lib/calc.php',
