@@ -21,8 +21,10 @@
 // count issues per file), and bandit itself could not be installed here to say which lines.
 //
 // Scoring: a label names a statement's first line; a finding of the mapped rule on it or up to
-// PEER_WINDOW lines after it (default 3; a YAML block scalar such as `run: |` to its end; never past
-// the next label) finds it, and so does one on the first line of the statement the labelled line
+// PEER_WINDOW lines after it (default 3; the whole statement it opens, brackets and braces closed
+// again, up to 30 lines: the peers' tools report a match at its first line, this engine at the line
+// inside it that does the harm; a YAML block scalar such as `run: |` to its end; never past the
+// next label) finds it, and so does one on the first line of the statement the labelled line
 // sits in (an argument on a line of its own, a `.query(…)` of a chain: up to 6 lines back, by
 // unclosed parentheses); whole-file and whole-object labels (gosec samples, njsscan's
 // true_negatives, kube-linter objects) take a finding anywhere in them. Precision counts findings:

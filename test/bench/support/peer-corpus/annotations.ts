@@ -50,9 +50,10 @@ export function annotationsOf(lines: readonly string[]): { annotations: Annotati
 }
 
 /**
- * The lines a label covers: the labelled line and up to `window` lines after it (a statement that
- * spans lines, labelled at its first), a YAML block scalar (`run: |`) to its end, never past the
- * next annotation; and when the label sits inside a statement (an argument on its own line, a
+ * The lines a label covers: the labelled line and up to `window` lines after it, the whole
+ * statement it opens (brackets and braces left open on it, up to STATEMENT_REACH lines: the peers'
+ * tools report a match at its first line, this engine at the line inside it that does the harm),
+ * a YAML block scalar (`run: |`) to its end, never past the next annotation; and when the label sits inside a statement (an argument on its own line, a
  * `.method()` of a chain), back to that statement's first line.
  */
 export function statementSpan(file: MaterialFile, target: number, window: number, commentLines: Set<number>): Span {
@@ -64,11 +65,33 @@ export function statementSpan(file: MaterialFile, target: number, window: number
     while (end < lines.length && (lines[end]!.trim() === '' || indentOf(lines[end]!) > indent)) end++;
     to = Math.max(to, end);
   }
+  to = Math.max(to, statementEnd(lines, target));
   const from = statementStart(lines, target, commentLines);
   for (let line = target + 1; line <= to; line++) {
     if (commentLines.has(line)) return { file, from, to: line - 1 };
   }
   return { file, from, to };
+}
+
+/** How many lines a statement opened on a labelled line may run to. */
+const STATEMENT_REACH = 30;
+
+/**
+ * The last line of the statement that opens on `target` (its brackets and braces closed again), or
+ * `target` when it closes there or not within reach. A Java annotation line (`@Override`) opens
+ * the declaration below it.
+ */
+function statementEnd(lines: readonly string[], target: number): number {
+  let depth = 0;
+  let opened = false;
+  for (let line = target; line <= Math.min(lines.length, target + STATEMENT_REACH); line++) {
+    const text = lines[line - 1]!;
+    if (line === target && /^\s*@\w+\s*$/.test(text)) continue;
+    depth += bracketBalance(text, true);
+    opened ||= depth > 0;
+    if (depth <= 0) return opened ? line : target;
+  }
+  return target;
 }
 
 /** How many lines above a label are read for the statement it sits in. */
@@ -89,10 +112,15 @@ function statementStart(lines: readonly string[], target: number, commentLines: 
   return start;
 }
 
-/** Opening minus closing parentheses and square brackets of a line, outside its string literals (braces open blocks too). */
-function bracketBalance(text: string): number {
+/**
+ * Opening minus closing parentheses and square brackets of a line, outside its string literals;
+ * with `braces`, curly ones too (a statement's object literal; looking back, braces open blocks).
+ */
+function bracketBalance(text: string, braces = false): number {
   const code = text.replace(/"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|`(?:[^`\\]|\\.)*`/g, '');
-  return (code.match(/[([]/g)?.length ?? 0) - (code.match(/[)\]]/g)?.length ?? 0);
+  const opening = braces ? /[([{]/g : /[([]/g;
+  const closing = braces ? /[)\]}]/g : /[)\]]/g;
+  return (code.match(opening)?.length ?? 0) - (code.match(closing)?.length ?? 0);
 }
 
 const indentOf = (line: string): number => line.length - line.trimStart().length;
