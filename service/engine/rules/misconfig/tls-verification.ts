@@ -125,21 +125,16 @@ export const noTlsVerifyOff: LineRule = {
     'cert_reqs',
   ],
   syntax: {
-    // what lines cannot show: a trust manager or hostname verifier whose body checks nothing
+    // What lines cannot show: a trust manager or hostname verifier whose body checks nothing.
+    // Not an empty checkClientTrusted: only a server that checks its clients' certificates asks it,
+    // and a client's trust manager routinely leaves it empty.
     linesToo: true,
-    keywords: [
-      'checkServerTrusted',
-      'checkClientTrusted',
-      'HostnameVerifier',
-      'verify(String',
-      'verify(final String',
-      'isTrusted(',
-    ],
+    keywords: ['checkServerTrusted', 'HostnameVerifier', 'verify(String', 'verify(final String', 'isTrusted('],
     languages: {
       java: {
         query: `
 (method_declaration
-  name: (identifier) @finding (#match? @finding "^check(Server|Client)Trusted$")
+  name: (identifier) @finding (#eq? @finding "checkServerTrusted")
   body: (block) @body (#match? @body "^[{]([ \\t\\r\\n]|//[^\\n]*|/[*]([^*]|[*][^/])*[*]/)*[}]$"))
 (method_declaration
   name: (identifier) @finding (#match? @finding "^(verify|isTrusted)$")

@@ -459,8 +459,9 @@ SYNTAX_CASES['no-tls-verify-off'] = [
   },
   {
     path: 'src/main/java/app/TrustAll.java',
-    code: `class TrustAll implements X509TrustManager {\n  public void checkClientTrusted(X509Certificate[] chain, String authType)\n      throws CertificateException {}\n}`,
-    lines: [2],
+    // asked only of a server checking its clients' certificates: a client's trust manager leaves it empty
+    code: `class TrustAll implements X509TrustManager {\n  public void checkClientTrusted(X509Certificate[] chain, String authType)\n      throws CertificateException {}\n  public void checkServerTrusted(X509Certificate[] chain, String authType)\n      throws CertificateException {}\n}`,
+    lines: [4],
   },
   {
     path: 'src/main/java/app/AnyHost.java',
