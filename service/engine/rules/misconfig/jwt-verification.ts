@@ -5,7 +5,7 @@ import type { LineRule } from '../rule.ts';
 import { isCodeAt, spanOf } from '../rule.ts';
 
 const VERIFY_OFF =
-  /\balgorithms?\s*[:=][^\n]{0,100}?["']none["']|["']verify_signature["']\s*:\s*False\b|\bverify\s*=\s*False\b(?=[^)]{0,200}\))|\bjwt\.SigningMethodNone\b|\bUnsafeAllowNoneSignatureType\b|\bparseUnsecuredClaims\b|\bAlgorithm\.none\s*\(\s*\)|\bParseUnverified\s*\(|\bRequireSignedTokens\s*=\s*false\b/i;
+  /\balgorithms?\s*[:=][^\n]{0,100}?["']none["']|["']verify_signature["']\s*:\s*False\b|\bverify\s*=\s*False\b(?=[^)]{0,200}\))|\bjwt\.SigningMethodNone\b|\bUnsafeAllowNoneSignatureType\b|\bparseUnsecuredClaims\b|\bAlgorithm\.none\s*\(\s*\)|\bParseUnverified\s*\(|\bRequireSignedTokens\s*=\s*false\b|\bJWK\.None\b/i;
 
 /** Ruby's jwt gem: JWT.decode(token, key, false) skips verification; JWT.encode(payload, nil, 'none') signs with nothing. */
 const RUBY_OFF =
@@ -40,7 +40,8 @@ export const noJwtVerifyOff: LineRule = {
     'RequireSignedTokens',
     'JWT.decode',
     'JWT.encode',
-    'jwt.decode',
+    // jose 1–2's key that verifies nothing
+    'JWK.None',
   ],
   reads: 'text',
   check(line) {

@@ -187,6 +187,8 @@ export const MISCONFIG_CASES: Record<string, Case[]> = {
     ['app.py', 'app.run("127.0.0.1", debug=True)', false],
   ],
   'no-jwt-verify-off': [
+    ['src/auth.js', 'const claims = JWT.verify(token, JWK.None);', true],
+    ['src/auth.js', 'const claims = JWT.verify(token, JWK.asKey(publicKey));', false],
     ['src/auth.ts', "const claims = jwt.verify(token, key, { algorithms: ['none', 'HS256'] });", true],
     ['app/auth.py', 'claims = jwt.decode(token, options={"verify_signature": False})', true],
     ['app/auth.py', 'claims = jwt.decode(token, key, verify=False)', true],
