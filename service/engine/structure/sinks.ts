@@ -51,12 +51,20 @@ const PLACEHOLDER_JOIN =
 const SANITIZER =
   /(?:^|\.)(?:sanitize\w*|purify|escape\w*|quote|shellescape|escapeshellarg|escapeshellcmd|xss|filterXSS|shlex\.quote|shlex\.join)$/i;
 
+/**
+ * The program's own data: a file at a path written in the code (its data file, not an upload), or
+ * what it serialized a moment ago (Marshal.load(Marshal.dump(x)), Ruby's deep copy).
+ */
+const OWN_FILE = /^(?:open|io\.open|File\.(?:read|binread|open)|fs\.readFileSync)\s*\(\s*(["'])[^"'`$#%{}+]*\1\s*[,)]/;
+const JUST_SERIALIZED = /^(?:Marshal\.dump|c?[Pp]ickle\.dumps)$/;
+
 function harmless(value: Node): boolean {
   const text = value.text;
   if (/\.to_[if]$/.test(text)) return true;
   if (value.type.includes('call') || value.type === 'invocation_expression' || value.type === 'method_invocation') {
     const callee = calleeText(value);
-    if (NUMERIC_CALL.test(callee) || SANITIZER.test(callee)) return true;
+    if (NUMERIC_CALL.test(callee) || SANITIZER.test(callee) || JUST_SERIALIZED.test(callee)) return true;
+    if (OWN_FILE.test(text)) return true;
   }
   return PLACEHOLDER_JOIN.test(text) && text.length < 200;
 }

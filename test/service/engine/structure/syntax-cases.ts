@@ -276,6 +276,13 @@ $stmt->execute([$_GET['id']]);`,
     { path: 'app/store.py', code: `import shelve\ndb = shelve.open(path)`, lines: [2] },
     { path: 'app/frame.py', code: `import pandas as pd\ndf = pd.read_pickle(upload)`, lines: [2] },
     { path: 'app/session.rb', code: `def restore(cookie)\n  Marshal.load(Base64.decode64(cookie))\nend`, lines: [2] },
+    // the program's own data file, and Ruby's deep copy, are not input; a path from a variable may be
+    {
+      path: 'app/novels.py',
+      code: `import pickle\nnovels = pickle.load(open("./novel/list.dat", "rb"))\nother = pickle.load(open(path, "rb"))`,
+      lines: [3],
+    },
+    { path: 'app/copy.rb', code: `copy = Marshal.load(Marshal.dump(template))\nobj = Marshal.load(data)`, lines: [2] },
     { path: 'public/session.php', code: `<?php\n$prefs = unserialize($_COOKIE['prefs']);`, lines: [2] },
     {
       path: 'src/Session.cs',
