@@ -1,6 +1,7 @@
 // The languages the structural stage parses, and what the stage needs to know of each grammar:
 // how calls, assignments, strings and functions are spelled in its syntax tree. Data, read by
 // string-parts.ts and sinks.ts; a rule names its sinks per language (rules/*.ts, `syntax`).
+import { isDockerfile } from '../rules/files.ts';
 
 export type SyntaxLanguage =
   | 'javascript'
@@ -204,8 +205,9 @@ const BY_EXTENSION: ReadonlyMap<string, SyntaxLanguage> = new Map([
   ['bash', 'bash'],
 ]);
 
-/** The language a file is parsed as, by its extension, or null. */
+/** The language a file is parsed as, by its extension, or null. A Dockerfile's is its shell (dockerfile-shell.ts). */
 export function syntaxLanguageOf(path: string): SyntaxLanguage | null {
+  if (isDockerfile(path)) return 'bash';
   const slash = path.lastIndexOf('/');
   const dot = path.lastIndexOf('.');
   if (dot <= slash + 1) return null;

@@ -8,6 +8,7 @@ import type { DiffIndex, IndexedFile } from '../diff/line-table.ts';
 import { ADDED } from '../diff/line-table.ts';
 import type { RawFinding } from '../finish.ts';
 import type { FilePlan } from '../plan.ts';
+import { isDockerfile } from '../rules/files.ts';
 import type { LineRule } from '../rules/rule.ts';
 import type { LoadedGrammar } from './grammars.ts';
 import { grammarFor } from './grammars.ts';
@@ -28,6 +29,8 @@ export interface SyntaxTarget {
 
 interface TargetHunk extends HunkSource {
   rules: readonly LineRule[];
+  /** A Dockerfile: what is parsed is the shell its instructions run (dockerfile-shell.ts). */
+  dockerfile: boolean;
 }
 
 /** A file the stage could not analyse, and why (the review goes on without it). */
@@ -58,7 +61,7 @@ export function syntaxTarget(diff: DiffIndex, file: IndexedFile, path: string, p
     if (!added) continue;
     const text = diff.text.slice(start[hunk.first]!, end[hunk.first + hunk.count - 1]!);
     const rules = plan.syntax.filter((rule) => readsHunk(rule, language, text));
-    if (rules.length > 0) hunks.push({ ...hunkSource(diff, hunk, profile), rules });
+    if (rules.length > 0) hunks.push({ ...hunkSource(diff, hunk, profile), rules, dockerfile: isDockerfile(path) });
   }
   return hunks.length > 0 ? { path, language, hunks } : null;
 }
@@ -120,7 +123,9 @@ export async function reviewSyntax(
     for (const hunk of target.hunks) {
       const started = performance.now();
       const deadline = Math.min(started + HUNK_PARSE_BUDGET_MS, reviewDeadline);
-      const tree = grammar.parser.parse(hunk.text, null, { progressCallback: () => performance.now() > deadline });
+      // loaded with the first Dockerfile reviewed
+      const text = hunk.dockerfile ? (await import('./dockerfile-shell.ts')).shellOfDockerfile(hunk.text) : hunk.text;
+      const tree = grammar.parser.parse(text, null, { progressCallback: () => performance.now() > deadline });
       parseMs += performance.now() - started;
       if (!tree) {
         notAnalysed.push({ path: target.path, reason: 'parsing took longer than its time budget' });

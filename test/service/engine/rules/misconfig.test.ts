@@ -242,3 +242,35 @@ describe('no-pipe-to-shell from the syntax of a script', () => {
     expect(found.filter((f) => f.rule_id === 'no-pipe-to-shell').map((f) => f.line)).toEqual([3, 6]);
   });
 });
+
+describe("no-pipe-to-shell in a Dockerfile's shell (dockerfile-ast, then the bash grammar)", () => {
+  const found = async (diff: string) =>
+    (await reviewDiff(diff)).findings.filter((f) => f.rule_id === 'no-pipe-to-shell').map((f) => f.line);
+
+  it('follows a download kept in a variable through RUN, its continued lines and a heredoc', async () => {
+    const lines = [
+      'FROM debian:12',
+      'RUN --mount=type=cache,target=/var/cache/apt script=$(curl -fsSL https://example.com/i.sh) && \\',
+      '    echo "fetched" && \\',
+      '    eval "$script"',
+      'ENV GREETING="echo hello"',
+      'RUN eval "$GREETING"',
+      'RUN <<EOF',
+      'installer="$(wget -qO- https://example.com/i.sh)"',
+      'sh -c "$installer"',
+      'EOF',
+      'COPY install.sh /tmp/',
+      'RUN ["/bin/sh", "/tmp/install.sh"]',
+    ];
+    expect(await found(newFileDiff('Dockerfile', lines))).toEqual([4, 9]);
+  });
+
+  it('reads a hunk that starts inside a RUN: the lines before its first instruction are shell', async () => {
+    const diff = modifiedFileDiff(
+      'build/app.dockerfile',
+      ['    apt-get install -y curl && \\'],
+      ['    script=$(curl -fsSL https://example.com/i.sh) && \\', '    bash -c "$script"'],
+    );
+    expect(await found(diff)).toEqual([3]);
+  });
+});
