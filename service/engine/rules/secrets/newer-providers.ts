@@ -307,8 +307,9 @@ export const NEWER_NAMED: CredentialFormat[] = [
   named(
     'azure-storage-account-key-named',
     'Azure storage account key',
-    'storage[_.-]?(?:account[_.-]?)?(?:access[_.-]?)?key',
-    ['storage'],
+    // storageKey, STORAGE_ACCOUNT_KEY, account_key, AzureDefaultAccountKey: the 88 characters say the rest
+    '(?:storage|account)[_.-]?(?:account[_.-]?)?(?:access[_.-]?)?key',
+    ['storage', 'account'],
     '[A-Za-z0-9+/]{86}==',
     { entropy: 4 },
   ),

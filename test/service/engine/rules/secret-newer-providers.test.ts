@@ -51,6 +51,8 @@ describe('secret: newer providers by their shape', () => {
     ['Mistral API key', `MISTRAL_API_KEY = "${mix(32)}"`],
     ['Trello API key or token', `TRELLO_TOKEN = "ATTA${HEX.slice(0, 64)}"`],
     ['Azure storage account key', `AZURE_STORAGE_KEY = "${mix(86)}=="`],
+    ['Azure storage account key', `    account_key: '${mix(86)}=='`],
+    ['Azure storage account key', `\t\tAccountKey: "${mix(86)}==",`],
     ['Figma personal access token', 'X-Figma-Token: 1A2B-3C4D5E6F-7A8B-9C0D-1E2F-3A4B5C6D7E8F'],
   ])('%s: %s', async (kind, line) => {
     const messages = await secretMessages('config/settings.conf', [line]);
