@@ -4,7 +4,7 @@
 import type { Severity } from '../api/schemas.ts';
 import type { FileRule, LineRule, Rule, ScanRule } from './rules/rule.ts';
 import type { SyntaxLanguage } from './structure/languages.ts';
-import { PROFILES, syntaxLanguageOf } from './structure/languages.ts';
+import { SYNTAX_LANGUAGES, syntaxLanguageOf } from './structure/languages.ts';
 import type { EngineConfig } from './types.ts';
 
 /** The rules a configuration leaves on, by kind, with their configured severities. */
@@ -56,7 +56,6 @@ interface PlanNode {
 }
 
 const READ_AS_SYNTAX = 2;
-const SYNTAX_LANGUAGES = Object.keys(PROFILES) as SyntaxLanguage[];
 
 /** Paths whose plans a planner keeps (a path and a reference each: well under 1 MB). */
 const MAX_CACHED_PATHS = 4096;

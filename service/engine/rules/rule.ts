@@ -1,5 +1,6 @@
 // What a rule is. Most rules are data: an id, a severity, the files they apply to, keywords as a
 // cheap pre-filter and a pattern over one view of an added line (its code, its comment, or its text).
+import type { YamlDocument, YamlFound } from '../structure/yaml-tree.ts';
 import type { Severity } from '../../api/schemas.ts';
 import type { DiffLine, FileDiff } from '../diff/model.ts';
 import type { SyntaxLanguage } from '../structure/languages.ts';
@@ -148,6 +149,8 @@ export interface LanguageSyntax {
   queryMessage?: string;
   /** What makes a query's `@value` dangerous (default: not-constant). */
   queryDanger?: SinkDanger;
+  /** YAML, which has no tree-sitter grammar here: what to report in the hunk's parsed documents. */
+  yaml?: (documents: readonly YamlDocument[], path: string) => YamlFound[];
 }
 
 export interface SyntaxPart {

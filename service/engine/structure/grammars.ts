@@ -11,7 +11,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Language, Parser } from '@vscode/tree-sitter-wasm';
-import type { SyntaxLanguage } from './languages.ts';
+import type { TreeLanguage } from './languages.ts';
 import { PROFILES } from './languages.ts';
 
 type TreeSitter = typeof import('@vscode/tree-sitter-wasm');
@@ -26,7 +26,7 @@ export function grammarFolder(): string {
 
 let runtime: Promise<TreeSitter> | undefined;
 /** One parser per language and thread: a review parses its hunks one after another. */
-const parsers = new Map<SyntaxLanguage, Promise<LoadedGrammar>>();
+const parsers = new Map<TreeLanguage, Promise<LoadedGrammar>>();
 
 export interface LoadedGrammar {
   parser: Parser;
@@ -47,7 +47,7 @@ function loadRuntime(): Promise<TreeSitter> {
 }
 
 /** A parser for the language; rejects when its grammar cannot be loaded (the caller names the file as not analysed). */
-export function grammarFor(language: SyntaxLanguage): Promise<LoadedGrammar> {
+export function grammarFor(language: TreeLanguage): Promise<LoadedGrammar> {
   let loaded = parsers.get(language);
   if (!loaded) {
     loaded = (async () => {

@@ -3,7 +3,8 @@
 // string-parts.ts and sinks.ts; a rule names its sinks per language (rules/*.ts, `syntax`).
 import { isDockerfile } from '../rules/files.ts';
 
-export type SyntaxLanguage =
+/** The languages read through a tree-sitter grammar. */
+export type TreeLanguage =
   | 'javascript'
   | 'typescript'
   | 'tsx'
@@ -14,6 +15,9 @@ export type SyntaxLanguage =
   | 'php'
   | 'csharp'
   | 'bash';
+
+/** Every language the stage reads: YAML through the yaml package (yaml-documents.ts), the others through tree-sitter. */
+export type SyntaxLanguage = TreeLanguage | 'yaml';
 
 export interface LanguageProfile {
   /** The grammar's file: tree-sitter-<grammar>.wasm in @vscode/tree-sitter-wasm. */
@@ -71,7 +75,7 @@ const JS_LIKE = {
   blockComments: true,
 } as const;
 
-export const PROFILES: Readonly<Record<SyntaxLanguage, LanguageProfile>> = {
+export const PROFILES: Readonly<Record<TreeLanguage, LanguageProfile>> = {
   javascript: { grammar: 'javascript', ...JS_LIKE },
   typescript: { grammar: 'typescript', ...JS_LIKE },
   tsx: { grammar: 'tsx', ...JS_LIKE },
@@ -203,7 +207,11 @@ const BY_EXTENSION: ReadonlyMap<string, SyntaxLanguage> = new Map([
   ['cs', 'csharp'],
   ['sh', 'bash'],
   ['bash', 'bash'],
+  ['yml', 'yaml'],
+  ['yaml', 'yaml'],
 ]);
+
+export const SYNTAX_LANGUAGES: readonly SyntaxLanguage[] = [...(Object.keys(PROFILES) as TreeLanguage[]), 'yaml'];
 
 /** The language a file is parsed as, by its extension, or null. A Dockerfile's is its shell (dockerfile-shell.ts). */
 export function syntaxLanguageOf(path: string): SyntaxLanguage | null {

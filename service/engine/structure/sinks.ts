@@ -8,11 +8,17 @@ import type { Bindings } from './string-parts.ts';
 import { madeByDownload, madeByWeakHash } from './origins.ts';
 import { argumentsOf, calleeName, calleeText, partsOf } from './string-parts.ts';
 
+/** 0-based row and column of the parsed text. */
+interface Position {
+  row: number;
+  column: number;
+}
+
 export interface SyntaxHit {
   /** Rows where the finding may be placed, best first. */
   rows: number[];
-  /** The node reported (its start column on its first row). */
-  node: Node;
+  /** Where the finding is (its start column on its first row); a tree-sitter node, or a place in YAML. */
+  node: { startPosition: Position; endPosition: Position };
   message?: string;
 }
 

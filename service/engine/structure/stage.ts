@@ -14,11 +14,12 @@ import type { LoadedGrammar } from './grammars.ts';
 import { grammarFor } from './grammars.ts';
 import type { HunkSource } from './hunk-source.ts';
 import { hunkSource, MAX_PARSED_ROW } from './hunk-source.ts';
-import type { SyntaxLanguage } from './languages.ts';
+import type { SyntaxLanguage, TreeLanguage } from './languages.ts';
 import { PROFILES } from './languages.ts';
 import type { SyntaxHit } from './sinks.ts';
 import { dangerous, sinkHits } from './sinks.ts';
 import { Bindings } from './string-parts.ts';
+import type { YamlFound } from './yaml-tree.ts';
 
 /** The hunks of one file the stage parses, each with the rules that read it. */
 export interface SyntaxTarget {
@@ -52,7 +53,8 @@ const REVIEW_PARSE_BUDGET_MS = 15_000;
 export function syntaxTarget(diff: DiffIndex, file: IndexedFile, path: string, plan: FilePlan): SyntaxTarget | null {
   const language = plan.language;
   if (!language || plan.syntax.length === 0) return null;
-  const profile = PROFILES[language];
+  // YAML's documents are made from the hunk's rows as they are (yaml-documents.ts)
+  const profile = language === 'yaml' ? {} : PROFILES[language];
   const hunks: SyntaxTarget['hunks'] = [];
   const { start, end, kind } = diff.lines;
   for (const hunk of file.hunks) {
@@ -107,9 +109,14 @@ export async function reviewSyntax(
   const reviewDeadline = performance.now() + REVIEW_PARSE_BUDGET_MS;
   for (const target of targets) {
     check();
+    if (target.language === 'yaml') {
+      await reviewYaml(target, raw);
+      continue;
+    }
+    const language = target.language;
     let grammar: LoadedGrammar;
     try {
-      grammar = await grammarFor(target.language);
+      grammar = await grammarFor(language);
     } catch (error) {
       notAnalysed.push({ path: target.path, reason: `the ${target.language} grammar did not load (${String(error)})` });
       continue;
@@ -132,7 +139,7 @@ export async function reviewSyntax(
         continue;
       }
       try {
-        findInTree(tree.rootNode, target, hunk, grammar, raw);
+        findInTree(tree.rootNode, target, language, hunk, grammar, raw);
       } catch (error) {
         // a query the grammar rejects is our bug: the file is named, the review goes on
         notAnalysed.push({ path: target.path, reason: `its syntax could not be searched (${String(error)})` });
@@ -144,21 +151,48 @@ export async function reviewSyntax(
   return { notAnalysed, parseMs };
 }
 
+/**
+ * A YAML file's hunks, parsed by the yaml package (loaded with the first one), and its rules'
+ * findings placed as the tree-sitter stage places them.
+ */
+async function reviewYaml(target: SyntaxTarget, raw: RawFinding[]): Promise<void> {
+  const { yamlDocuments } = await import('./yaml-documents.ts');
+  for (const hunk of target.hunks) {
+    const documents = yamlDocuments(hunk.text.split('\n'));
+    for (const rule of hunk.rules)
+      for (const found of rule.syntax?.languages.yaml?.yaml?.(documents, target.path) ?? []) {
+        const node = { startPosition: positionOf(found, found.start), endPosition: positionOf(found, found.end) };
+        const finding = placed({ rows: [node.startPosition.row], node }, hunk, rule, target.path);
+        if (finding) raw.push(finding);
+      }
+  }
+}
+
+/** A place in a YAML document as a row and column of the hunk. */
+function positionOf(found: YamlFound, offset: number): { row: number; column: number } {
+  const before = found.document.text.slice(0, offset);
+  const lineStart = before.lastIndexOf('\n') + 1;
+  let row = 0;
+  for (let i = before.indexOf('\n'); i >= 0; i = before.indexOf('\n', i + 1)) row++;
+  return { row: found.document.firstRow + row, column: offset - lineStart + found.document.dedent };
+}
+
 function findInTree(
   root: Node,
   target: SyntaxTarget,
+  language: TreeLanguage,
   hunk: TargetHunk,
   grammar: LoadedGrammar,
   raw: RawFinding[],
 ): void {
-  const profile = PROFILES[target.language];
+  const profile = PROFILES[language];
   const calls = query(grammar, profile.calls)
     .captures(root)
     .filter((capture) => capture.name === 'call')
     .map((capture) => capture.node);
   const bindings = new Bindings(root, query(grammar, profile.assignments), profile);
   for (const rule of hunk.rules) {
-    const syntax = rule.syntax?.languages[target.language];
+    const syntax = rule.syntax?.languages[language];
     if (!syntax) continue;
     const hits: SyntaxHit[] = syntax.sinks ? sinkHits(calls, syntax.sinks, profile, bindings, root) : [];
     if (syntax.query)

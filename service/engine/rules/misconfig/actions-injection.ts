@@ -2,6 +2,8 @@
 // pull request's body or branch name, a comment) written into a `run:` script is pasted into the
 // shell before it runs, so its text runs as commands. And `pull_request_target`, which runs with
 // the base repository's secrets, checking out the pull request's own code.
+import type { YamlDocument, YamlFound, YamlNode } from '../../structure/yaml-tree.ts';
+import { entryOf } from '../../structure/yaml-tree.ts';
 import { isGitHubWorkflow } from '../files.ts';
 import type { AddedLine, LineRule } from '../rule.ts';
 import { spanOf } from '../rule.ts';
@@ -20,13 +22,6 @@ const UNTRUSTED =
 const ACTION_INPUT = /\$\{\{\s*inputs\.[\w-]+\s*\}\}/;
 const isCompositeAction = (path: string): boolean => /(^|\/)action\.ya?ml$/.test(path);
 
-/** How far up a line may look for the `run:` key whose script it belongs to. */
-const RUN_REACH = 60;
-
-function indentOf(text: string): number {
-  return text.length - text.trimStart().length;
-}
-
 /**
  * Actions whose input is a script they run, and that input's name: actions/github-script's
  * JavaScript, PowerShell (Amadevus/pwsh-script, azure/powershell), Python
@@ -41,50 +36,49 @@ const SCRIPT_INPUTS: Record<string, string> = {
   'mikefarah/yq': 'cmd',
 };
 
-/** A `run:` key, or an input that some action runs as a script (SCRIPT_INPUTS). */
-const SCRIPT_KEY = /^\s*(?:-\s+)?(run|script|inlineScript|cmd)\s*:/;
-const SCRIPT_BLOCK = /^\s*(?:-\s+)?(run|script|inlineScript|cmd)\s*:\s*[|>][-+]?\s*$/;
-const USES = /^\s*(?:-\s+)?uses\s*:\s*["']?([\w.-]+\/[\w.-]+)@/;
-
-/** The input `key` at `offset` is the script input of the action its step uses (its `uses:` above, in the step). */
-function isScriptInput(line: AddedLine, offset: number, key: string): boolean {
-  const keyIndent = indentOf(line.lineAt(offset)?.text ?? '');
-  for (let o = offset - 1; o >= offset - RUN_REACH; o--) {
-    const above = line.lineAt(o);
-    if (above === undefined) return false;
-    if (above.kind === '-' || above.text.trim() === '') continue;
-    const uses = USES.exec(above.text);
-    if (uses) return SCRIPT_INPUTS[uses[1]!.toLowerCase()] === key;
-    // The step's first line (`- uses:` or `- name:`) is the last that belongs to it.
-    if (/^\s*-\s/.test(above.text) && indentOf(above.text) < keyIndent) return false;
-  }
-  return false;
+/** The script input of the action a step uses (`uses: owner/name@ref`), or undefined. */
+function scriptInputOf(step: YamlNode): string | undefined {
+  const uses = entryOf(step, 'uses');
+  if (uses?.kind !== 'scalar') return undefined;
+  return SCRIPT_INPUTS[uses.value.replace(/@.*$/, '').toLowerCase()];
 }
 
-/** A YAML key (`with:`, `env:`) or a list item: where a script's own nesting ends. */
-const YAML_KEY_OR_ITEM = /^\s*(?:-(?:\s|$)|[\w.-]+\s*:(?:\s|$))/;
-
 /**
- * The line is part of a script: `run:` (or an action's script input) on it, or a block scalar
- * opened by one above at a lower indentation. The script's own nesting (a call's arguments over
- * several lines, an `if`'s body) is climbed through; a YAML key or list item on the way ends it.
+ * The scripts of a workflow or action, from its parsed YAML: every `run:` value, and the script
+ * input of a step that uses an action which runs one. Any map is read as a step may be (a hunk
+ * often shows a step without the `steps:` above it).
  */
-function inRunScript(line: AddedLine): boolean {
-  const own = SCRIPT_KEY.exec(line.text);
-  if (own) return own[1] === 'run' || isScriptInput(line, 0, own[1]!);
-  let indent = indentOf(line.text);
-  for (let offset = -1; offset >= -RUN_REACH; offset--) {
-    const above = line.lineAt(offset);
-    if (above === undefined) return false;
-    if (above.kind === '-' || above.text.trim() === '') continue;
-    if (indentOf(above.text) < indent) {
-      const block = SCRIPT_BLOCK.exec(above.text);
-      if (block) return block[1] === 'run' || isScriptInput(line, offset, block[1]!);
-      if (YAML_KEY_OR_ITEM.test(above.text)) return false;
-      indent = indentOf(above.text);
+function scriptsOf(node: YamlNode | null, scripts: YamlNode[]): YamlNode[] {
+  if (node?.kind === 'seq') for (const item of node.items) scriptsOf(item, scripts);
+  if (node?.kind !== 'map') return scripts;
+  const run = entryOf(node, 'run');
+  if (run?.kind === 'scalar') scripts.push(run);
+  const input = scriptInputOf(node);
+  const script = input === undefined ? undefined : entryOf(entryOf(node, 'with') ?? null, input);
+  if (script?.kind === 'scalar') scripts.push(script);
+  for (const entry of node.entries) scriptsOf(entry.value, scripts);
+  return scripts;
+}
+
+const everywhere = (pattern: RegExp) => new RegExp(pattern.source, `${pattern.flags}g`);
+const UNTRUSTED_ALL = everywhere(UNTRUSTED);
+const ACTION_INPUT_ALL = everywhere(ACTION_INPUT);
+
+/** The untrusted expressions in the scripts of the hunk's documents (not on a line the script comments out). */
+function scriptInjections(documents: readonly YamlDocument[], path: string): YamlFound[] {
+  const found: YamlFound[] = [];
+  for (const document of documents)
+    for (const script of scriptsOf(document.root, [])) {
+      const [from, to] = script.range;
+      const text = document.text.slice(from, to);
+      for (const pattern of isCompositeAction(path) ? [UNTRUSTED_ALL, ACTION_INPUT_ALL] : [UNTRUSTED_ALL])
+        for (const m of text.matchAll(pattern)) {
+          const lineStart = text.lastIndexOf('\n', m.index) + 1;
+          if (/^\s*#/.test(text.slice(lineStart, m.index))) continue;
+          found.push({ document, start: from + m.index, end: from + m.index + m[0].length });
+        }
     }
-  }
-  return false;
+  return found;
 }
 
 export const noActionsScriptInjection: LineRule = {
@@ -98,12 +92,13 @@ export const noActionsScriptInjection: LineRule = {
     'This script pastes text an outsider controls into the code it runs (script injection); pass it through env: and use "$VAR" (or process.env.VAR) in the script.',
   files: isGitHubWorkflow,
   keywords: ['github.event', 'github.head_ref', 'inputs.'],
-  reads: 'text',
-  check(line) {
-    const m = UNTRUSTED.exec(line.text) ?? (isCompositeAction(line.path) ? ACTION_INPUT.exec(line.text) : null);
-    if (!m || /^\s*#/.test(line.text) || !inRunScript(line)) return null;
-    return spanOf(m);
+  // Workflows are YAML: the rule reads them parsed (which key a script is under), never as lines.
+  syntax: {
+    keywords: ['github.event', 'github.head_ref', 'inputs.'],
+    languages: { yaml: { yaml: scriptInjections } },
   },
+  reads: 'text',
+  check: () => null,
 };
 
 /**

@@ -58,6 +58,32 @@ describe('no-actions-script-injection', () => {
     expect(await linesOf('no-actions-script-injection', '.github/workflows/t.yml', step)).toEqual([4]);
   });
 
+  it('reads the workflow as YAML: a flow mapping, a folded script, a key that only looks like run:', async () => {
+    const lines = [
+      'jobs:',
+      '  triage:',
+      '    steps:',
+      '      - { name: greet, run: \'echo "${{ github.event.issue.title }}"\' }',
+      '      - run: >-',
+      '          echo',
+      '          "${{ github.event.comment.body }}"',
+      '      - name: note',
+      '        with:',
+      '          body: "run: ${{ github.event.issue.body }}"',
+    ];
+    expect(await linesOf('no-actions-script-injection', '.github/workflows/t.yml', lines)).toEqual([4, 7]);
+  });
+
+  it('reads a hunk that starts inside a step, deeper than the lines after it', async () => {
+    const diff = modifiedFileDiff(
+      '.github/workflows/triage.yml',
+      ['        run: |', '          echo "triaging"'],
+      ['          echo "${{ github.event.issue.title }}"', '      - name: next', '        run: echo done'],
+    );
+    const found = (await reviewDiff(diff)).findings.filter((f) => f.rule_id === 'no-actions-script-injection');
+    expect(found.map((f) => [f.line, f.start_column])).toEqual([[3, 17]]);
+  });
+
   it('reads the script inputs of the actions that run one (PowerShell, the Azure CLI, yq), not their other inputs', async () => {
     const step = (uses: string, key: string) => [
       '    steps:',
