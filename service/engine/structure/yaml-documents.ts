@@ -1,8 +1,9 @@
 // The new side of a YAML hunk, parsed by the yaml package (~40 ms to load: this module is imported
 // with the first YAML hunk a rule reads). A hunk may start inside a block or a step whose key is
 // above it: each run of rows that does not go left of its first row is a document of its own,
-// parsed tolerantly (errors are kept by the parser, and what it could read is used).
-import { isMap, isScalar, isSeq, parseDocument } from 'yaml';
+// parsed tolerantly (errors are kept by the parser, and what it could read is used). A piece may
+// hold several documents (`---`): each is one YamlDocument over the piece's text.
+import { isMap, isScalar, isSeq, parseAllDocuments } from 'yaml';
 import type { YamlDocument, YamlNode } from './yaml-tree.ts';
 
 const indentOf = (row: string): number => row.length - row.trimStart().length;
@@ -18,8 +19,10 @@ export function yamlDocuments(rows: readonly string[]): YamlDocument[] {
       .slice(first, end)
       .map((row) => row.slice(base))
       .join('\n');
-    const parsed = parseDocument(text, { strict: false, uniqueKeys: false, prettyErrors: false });
-    documents.push({ text, root: plain(parsed.contents), firstRow: first, dedent: base });
+    // several documents (`---`) in one file, as Kubernetes manifests are written
+    const parsed = parseAllDocuments(text, { strict: false, uniqueKeys: false, prettyErrors: false });
+    for (const document of Array.isArray(parsed) ? parsed : [])
+      documents.push({ text, root: plain(document.contents), firstRow: first, dedent: base });
   };
   rows.forEach((row, i) => {
     if (row.trim() === '') return;
@@ -41,6 +44,7 @@ function plain(node: unknown): YamlNode | null {
       range: rangeOf(node.range),
       entries: node.items.map((pair) => ({
         key: isScalar(pair.key) ? String(pair.key.value) : '',
+        keyRange: rangeOf(isScalar(pair.key) ? pair.key.range : undefined),
         value: plain(pair.value),
       })),
     };

@@ -12,6 +12,7 @@ export type YamlNode =
 export interface YamlEntry {
   /** The key as text ('' for a key that is not a scalar). */
   key: string;
+  keyRange: YamlRange;
   value: YamlNode | null;
 }
 

@@ -2,32 +2,64 @@
 // privilege escalation, the host's network or process namespace), a download piped straight
 // into a shell, and files anyone may write.
 import { isDockerfile, isGo, isJavaScript, isJson, isPython, isShellContext, isYaml, notTestCode } from '../files.ts';
+import type { YamlDocument, YamlFound, YamlNode } from '../../structure/yaml-tree.ts';
 import type { LineRule } from '../rule.ts';
 import { isCodeAt, patternRule, spanOf } from '../rule.ts';
 
-export const noPrivilegedContainer = patternRule({
-  id: 'no-privileged-container',
-  severity: 'warning',
-  summary:
-    "A container given the host's powers: privileged, privilege escalation allowed, or the host's network, process or IPC namespace.",
-  help: 'Drop it and grant only the capabilities the workload needs (securityContext.capabilities.add, cap_add), with allowPrivilegeEscalation: false.',
-  message:
-    "This container gets the host's powers (a breakout is a host compromise); grant only the capabilities it needs instead.",
-  files: (path) => isYaml(path) || isJson(path) || isShellContext(path) || isDockerfile(path),
-  keywords: [
-    'privileged',
-    'allowPrivilegeEscalation',
-    'hostNetwork',
-    'hostPID',
-    'hostIPC',
-    'network_mode',
-    'pid:',
-    '--network',
-  ],
-  in: 'code',
-  pattern:
-    /^\s*(?:-\s+)?["']?(?:privileged|allowPrivilegeEscalation|hostNetwork|hostPID|hostIPC)["']?\s*:\s*["']?true\b|\{[^}]{0,200}?(?<![\w-])["']?(?:privileged|allowPrivilegeEscalation|hostNetwork|hostPID|hostIPC)["']?\s*:\s*true\b|^\s*(?:-\s+)?(?:network_mode|pid)\s*:\s*["']?host\b|\bdocker\s+(?:container\s+)?(?:run|create)\b[^|;&#\n]{0,300}?\s(?:--privileged\b|--(?:network|net|pid)[= ]host\b)/,
-});
+/** Kubernetes' switches that give a container the host's powers, and Compose's namespaces shared with the host. */
+const HOST_POWERS = new Set(['privileged', 'allowPrivilegeEscalation', 'hostNetwork', 'hostPID', 'hostIPC']);
+const HOST_NAMESPACES = new Set(['network_mode', 'pid']);
+
+/** In YAML (Kubernetes, Compose), read parsed: a key set to true or to host, in any map, block or flow. */
+function hostPowers(documents: readonly YamlDocument[]): YamlFound[] {
+  const found: YamlFound[] = [];
+  const visit = (document: YamlDocument, node: YamlNode | null) => {
+    if (node?.kind === 'seq') for (const item of node.items) visit(document, item);
+    if (node?.kind !== 'map') return;
+    for (const { key, keyRange, value } of node.entries) {
+      if (value?.kind !== 'scalar') {
+        visit(document, value);
+        continue;
+      }
+      const on = HOST_POWERS.has(key)
+        ? /^true$/i.test(value.value)
+        : HOST_NAMESPACES.has(key) && value.value === 'host';
+      if (on) found.push({ document, start: keyRange[0], end: value.range[1] });
+    }
+  };
+  for (const document of documents) visit(document, document.root);
+  return found;
+}
+
+const PRIVILEGED_KEYWORDS = [
+  'privileged',
+  'allowPrivilegeEscalation',
+  'hostNetwork',
+  'hostPID',
+  'hostIPC',
+  'network_mode',
+  'pid:',
+  '--network',
+];
+
+export const noPrivilegedContainer: LineRule = {
+  ...patternRule({
+    id: 'no-privileged-container',
+    severity: 'warning',
+    summary:
+      "A container given the host's powers: privileged, privilege escalation allowed, or the host's network, process or IPC namespace.",
+    help: 'Drop it and grant only the capabilities the workload needs (securityContext.capabilities.add, cap_add), with allowPrivilegeEscalation: false.',
+    message:
+      "This container gets the host's powers (a breakout is a host compromise); grant only the capabilities it needs instead.",
+    files: (path) => isYaml(path) || isJson(path) || isShellContext(path) || isDockerfile(path),
+    keywords: PRIVILEGED_KEYWORDS,
+    in: 'code',
+    pattern:
+      /^\s*(?:-\s+)?["']?(?:privileged|allowPrivilegeEscalation|hostNetwork|hostPID|hostIPC)["']?\s*:\s*["']?true\b|\{[^}]{0,200}?(?<![\w-])["']?(?:privileged|allowPrivilegeEscalation|hostNetwork|hostPID|hostIPC)["']?\s*:\s*true\b|^\s*(?:-\s+)?(?:network_mode|pid)\s*:\s*["']?host\b|\bdocker\s+(?:container\s+)?(?:run|create)\b[^|;&#\n]{0,300}?\s(?:--privileged\b|--(?:network|net|pid)[= ]host\b)/,
+  }),
+  // YAML is read parsed; JSON, shell scripts and Dockerfiles by the pattern above.
+  syntax: { keywords: PRIVILEGED_KEYWORDS, languages: { yaml: { yaml: hostPowers } } },
+};
 
 export const noPipeToShell: LineRule = {
   ...patternRule({

@@ -300,3 +300,31 @@ describe("no-pipe-to-shell in a Dockerfile's shell (dockerfile-ast, then the bas
     expect(await found(diff)).toEqual([3]);
   });
 });
+
+describe('no-privileged-container in YAML, read parsed', () => {
+  it('reads every document of a manifest, block and flow maps, and not comments or other values', async () => {
+    const lines = [
+      'apiVersion: apps/v1',
+      'kind: Deployment',
+      'spec:',
+      '  template:',
+      '    spec:',
+      '      hostIPC: false',
+      '---',
+      'kind: Pod',
+      'spec:',
+      '  hostPID: true',
+      '  containers:',
+      '    - name: app',
+      '      # securityContext: { privileged: true } was needed once',
+      '      securityContext: { privileged: true, runAsNonRoot: true }',
+      '      args: ["--privileged: true"]',
+    ];
+    expect(await linesOf('no-privileged-container', 'k8s/app.yaml', lines)).toEqual([10, 14]);
+  });
+
+  it("reads Compose's namespaces shared with the host", async () => {
+    const lines = ['services:', '  agent:', '    image: agent:1', '    network_mode: host', '    pid: "service:db"'];
+    expect(await linesOf('no-privileged-container', 'compose.yaml', lines)).toEqual([4]);
+  });
+});
