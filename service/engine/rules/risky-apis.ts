@@ -391,9 +391,19 @@ const DESERIALIZE_SYNTAX: Partial<Record<SyntaxLanguage, LanguageSyntax>> = {
           'Marshal.restore',
           'YAML.unsafe_load',
           'Psych.unsafe_load',
-          // YAML.load is safe_load since Psych 4 (Ruby 3.1); Oj.load's default mode is not object mode
+          // YAML.load is safe_load since Psych 4 (Ruby 3.1)
           'Oj.object_load',
+          // CSV.load makes the objects CSV.dump wrote: any class, with its instance variables set
+          'CSV.load',
         ],
+        danger: 'not-constant',
+        message: DESERIALIZING,
+      },
+      {
+        // Oj's default mode is :object (Ruby objects of any class); with options passed along (a
+        // JSON mode, as Oj's README asks for untrusted input) it is not reported
+        calls: ['Oj.load'],
+        unless: /,/,
         danger: 'not-constant',
         message: DESERIALIZING,
       },
@@ -455,6 +465,7 @@ export const noPickleLoads: LineRule = {
       'Marshal',
       'unsafe_load',
       'Oj',
+      'CSV.load',
       'unserialize',
       'BinaryFormatter',
       'SoapFormatter',

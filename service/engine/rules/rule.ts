@@ -130,6 +130,8 @@ export interface SyntaxSink {
   danger: SinkDanger;
   /** Only calls whose text matches (`shell=True` among subprocess's arguments). */
   when?: RegExp;
+  /** Not calls whose text matches (a safe mode passed as an option). */
+  unless?: RegExp;
   /** Replaces the rule's message. */
   message?: string;
 }

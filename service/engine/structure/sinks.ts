@@ -125,7 +125,7 @@ export function sinkHits(
     const callee = calleeName(call);
     for (const sink of sinks) {
       if (!calleeMatches(callee, sink.calls)) continue;
-      if (sink.when && !sink.when.test(call.text)) continue;
+      if ((sink.when && !sink.when.test(call.text)) || sink.unless?.test(call.text)) continue;
       const args = argumentsOf(call, profile);
       const judged = sink.argument === 'any' ? args : [args[sink.argument ?? 0]];
       let builtAt: number[] | null = null;

@@ -283,6 +283,11 @@ $stmt->execute([$_GET['id']]);`,
       lines: [3],
     },
     { path: 'app/copy.rb', code: `copy = Marshal.load(Marshal.dump(template))\nobj = Marshal.load(data)`, lines: [2] },
+    {
+      path: 'app/import.rb',
+      code: `rows = CSV.load(params[:file].read)\nprefs = Oj.load(cookies[:prefs])\nsafe = Oj.load(body, mode: :strict)\nalso = Oj.load(body, :mode => :compat)`,
+      lines: [1, 2],
+    },
     { path: 'public/session.php', code: `<?php\n$prefs = unserialize($_COOKIE['prefs']);`, lines: [2] },
     {
       path: 'src/Session.cs',
