@@ -1,6 +1,6 @@
 // APIs that run text as code or markup, or deserialize untrusted data into objects.
 import type { SyntaxLanguage } from '../structure/languages.ts';
-import { isCSharp, isGo, isJavaScript, isJvm, isPhp, isPython, isRuby, notFixture } from './files.ts';
+import { isCSharp, isGo, isJavaScript, isJvm, isPhp, isPython, isRuby, notFixture, notTestCode } from './files.ts';
 import type { LanguageSyntax, LineRule } from './rule.ts';
 import { isCodeAt, patternRule, withoutComment, spanOf } from './rule.ts';
 
@@ -442,7 +442,8 @@ export const noPickleLoads: LineRule = {
     help: 'Only deserialize data you produced yourself and trust; for anything else use JSON or another data-only format.',
     message:
       'Unpickling runs code from the data; only load pickles you made yourself, and use JSON for anything that crosses a trust boundary.',
-    files: notFixture(
+    // tests deserialize what they have just serialized
+    files: notTestCode(
       (path) => isPython(path) || isRuby(path) || isPhp(path) || isCSharp(path) || isJvm(path) || isJavaScript(path),
     ),
     keywords: ['pickle.load', 'dill.load', 'marshal.load', 'Unpickler'],
