@@ -43,6 +43,19 @@ export const noJwtVerifyOff: LineRule = {
     // jose 1–2's key that verifies nothing
     'JWK.None',
   ],
+  syntax: {
+    // what lines cannot show: a token built over several lines and never signed (jjwt then writes alg "none")
+    linesToo: true,
+    keywords: ['Jwts'],
+    languages: {
+      java: {
+        query: `((method_invocation name: (identifier) @name) @finding
+  (#eq? @name "compact") (#match? @finding "^Jwts[.]builder[(]") (#not-match? @finding "[.]signWith[(]"))`,
+        queryMessage:
+          'This JSON Web Token is built without a signature (jjwt writes alg "none"): anyone can write one that passes; sign it with signWith(key).',
+      },
+    },
+  },
   reads: 'text',
   check(line) {
     const own = isRuby(line.path)

@@ -328,3 +328,24 @@ describe('no-privileged-container in YAML, read parsed', () => {
     expect(await linesOf('no-privileged-container', 'compose.yaml', lines)).toEqual([4]);
   });
 });
+
+describe('no-jwt-verify-off from the syntax of Java', () => {
+  it('reports a jjwt token built over several lines and never signed, not one signed with signWith', async () => {
+    const lines = [
+      'class Tokens {',
+      '  String unsigned() {',
+      '    return Jwts.builder()',
+      '        .setSubject("bob")',
+      '        .compact();',
+      '  }',
+      '  String signed(Key key) {',
+      '    return Jwts.builder()',
+      '        .setSubject("bob")',
+      '        .signWith(key)',
+      '        .compact();',
+      '  }',
+      '}',
+    ];
+    expect(await linesOf('no-jwt-verify-off', 'src/main/java/app/Tokens.java', lines)).toEqual([3]);
+  });
+});
