@@ -111,7 +111,7 @@ export async function createService(options: ServiceOptions = {}): Promise<Servi
   const undo: (() => unknown)[] = [() => lock?.release()];
   try {
     let store: Store;
-    let atHand: InMemoryLookups | undefined; // lowdb holds reviews and tokens in memory: the hot paths need no promise
+    let atHand: InMemoryLookups | undefined; // lowdb holds tokens in memory: the token check needs no promise
     let dashboard: DashboardTokenState;
     let runner: ReviewJobRunner;
     let windowCounter: WindowCounter | undefined; // rate-limit counts shared by the instances
@@ -152,7 +152,6 @@ export async function createService(options: ServiceOptions = {}): Promise<Servi
     undo.push(() => runner.close(0));
     const reviews = new ReviewService({
       store,
-      atHand,
       runner,
       events,
       clock,

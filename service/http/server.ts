@@ -28,10 +28,9 @@ import { openapiOptions } from './openapi.ts';
 import { JSON_TYPE } from './route-schemas.ts';
 import { metaRoutes } from './routes/meta.ts';
 import { ruleRoutes } from './routes/rules.ts';
-import { reviewRead, reviewRoutes } from './routes/reviews.ts';
+import { reviewRoutes } from './routes/reviews.ts';
 import { FinishedBodies } from './finished-bodies.ts';
-import { PollAnswerer } from './poll-answerer.ts';
-import { isLevelEnabled, LazyChildLogger, RequestLog } from './request-log.ts';
+import { LazyChildLogger, RequestLog } from './request-log.ts';
 import { tokenRoutes } from './routes/tokens.ts';
 import { validatorCompiler } from './validation.ts';
 
@@ -72,18 +71,10 @@ export interface ServerDeps {
 
 export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   const bodies = new FinishedBodies();
-  const polls = new PollAnswerer({
-    tokens: deps.tokens,
-    reviews: deps.reviews,
-    bodies,
-    need: reviewRead,
-    debugLogging: () => isLevelEnabled(deps.loggerInstance, 'debug'),
-    hostCheck: deps.hostCheck,
-  });
   const app = Fastify({
     loggerInstance: deps.loggerInstance,
     bodyLimit: LIMITS.smallBodyBytes,
-    serverFactory: (handler) => createHttpServer(polls.inFrontOf(handler), deps.timeouts),
+    serverFactory: (handler) => createHttpServer(handler, deps.timeouts),
     clientErrorHandler: clientErrorReply,
     frameworkErrors: routerErrorReply,
     return503OnClosing: true,
@@ -91,10 +82,6 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     logController: new RequestLog(),
     childLoggerFactory: (logger, bindings, options) =>
       new LazyChildLogger(logger, bindings, options) as unknown as FastifyBaseLogger,
-  });
-  app.addHook('preClose', (done) => {
-    polls.close(); // Fastify answers 503 from now on
-    done();
   });
   app.setValidatorCompiler(validatorCompiler);
   // Bodies are JSON only: without this, Fastify's built-in text/plain parser hands a JSON text sent

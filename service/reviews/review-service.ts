@@ -10,7 +10,6 @@ import type { Clock } from '../clock.ts';
 import type { ReviewJobRunner } from '../jobs/job-runner.ts';
 import type { ReviewEvents } from '../jobs/review-events.ts';
 import type { StoredFinding } from '../store/flagged-lines.ts';
-import type { SyncReviewLookup } from '../store/in-memory-lookups.ts';
 import type { IdempotencyStore, ReviewFileStore, ReviewStore, StoredReview } from '../store/types.ts';
 import { HOUR_MS, ReviewCreator } from './create-review.ts';
 import { toReviewJob } from './job-view.ts';
@@ -23,8 +22,6 @@ const UNFINISHED_PAGE = 500;
 
 export interface ReviewServiceOptions {
   store: ReviewStore & ReviewFileStore & IdempotencyStore;
-  /** The store's synchronous lookup, where it has one (see peek). */
-  atHand?: SyncReviewLookup;
   runner: ReviewJobRunner;
   events: ReviewEvents;
   clock: Clock;
@@ -62,14 +59,6 @@ export class ReviewService {
     const review = await this.#o.store.getReview(id);
     if (!review || !ownedBy(review, owner)) throw new NotFoundError(`Review ${id}`);
     return review;
-  }
-
-  /**
-   * The review if the store has it at hand (in memory), whoever owns it, without a promise:
-   * undefined means "not at hand" (find() knows), not "absent". The caller checks ownedBy().
-   */
-  peek(id: string): StoredReview | undefined {
-    return this.#o.atHand?.peekReview(id);
   }
 
   async get(owner: string, id: string): Promise<ReviewJob> {

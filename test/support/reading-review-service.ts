@@ -1,8 +1,8 @@
-// A ReviewService for tests that only read reviews (find, peek): nothing runs jobs or sends
+// A ReviewService for tests that only read reviews (find): nothing runs jobs or sends
 // events behind it, so a test that reaches for either fails loudly.
 import { ReviewService, type ReviewServiceOptions } from '../../service/reviews/review-service.ts';
 
-export function readingReviewService(parts: Pick<ReviewServiceOptions, 'store' | 'atHand' | 'clock'>): ReviewService {
+export function readingReviewService(parts: Pick<ReviewServiceOptions, 'store' | 'clock'>): ReviewService {
   return new ReviewService({
     ...parts,
     runner: {} as never,

@@ -115,8 +115,7 @@ export function reviewRoutes(
       response: { 200: Type.Ref('ReviewJob') },
       errorStatuses: [401, 403, 404, 500],
     },
-    // A finished review's bytes are serialized once and kept: later polls of it are answered from
-    // them, most before Fastify sees them (poll-answerer.ts).
+    // A finished review's bytes are serialized once and kept: later polls of it are answered from them.
     handler: async (request, reply) => {
       const review = await reviews.find(principalOf(request).owner, request.params.review_id);
       if (!isTerminal(review)) return reviews.view(review);

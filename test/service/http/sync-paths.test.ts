@@ -1,19 +1,15 @@
-// The synchronous pieces of a poll's fast path (service/http/poll-answerer.ts) decide exactly
-// what the awaited ones do: the token check with the store's synchronous lookup (lowdb's
-// SyncTokenLookup) and without one (a database store, read through TokenStore alone), and the
-// review lookup with and without a SyncReviewLookup.
+// The token check with the store's synchronous lookup (lowdb's SyncTokenLookup, which the auth
+// hook uses) decides exactly what the awaited one (a database store, read through TokenStore
+// alone) does.
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { NotFoundError } from '../../../service/api/errors.ts';
 import { TokenService } from '../../../service/auth/tokens.ts';
 import type { AuthRequirement, Principal } from '../../../service/auth/verify-token.ts';
 import { domainReply } from '../../../service/http/error-replies.ts';
 import { LowdbStore } from '../../../service/store/lowdb-store.ts';
 import { TestClock } from '../../support/test-clock.ts';
-import { storedReview } from '../../support/stored-review.ts';
-import { readingReviewService } from '../../support/reading-review-service.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const read: AuthRequirement = { type: 'review', scope: 'reviews:read' };
@@ -123,29 +119,5 @@ describe('the token check', () => {
     expect((await store.getToken(id))!.last_used_at).toBeNull();
     expect(outcomeSync(sync, `Bearer ${secret}`, read)?.principal?.tokenId).toBe(id);
     expect((await store.getToken(id))!.last_used_at).toBe(new Date(clock.now()).toISOString());
-  });
-});
-
-describe('the review lookup', () => {
-  it('peek answers the review find answers, whoever asks, and nothing without a synchronous lookup', async () => {
-    const review = storedReview({
-      review_id: 'rev_01SYNCPATHS000000000000000',
-      owner: 'alice',
-      status: 'completed',
-      repository: 'github.com/acme/widgets',
-      at: clock.now(),
-    });
-    await store.insertReview(review);
-    const sync = readingReviewService({ store, atHand: store, clock });
-    const awaited = readingReviewService({ store, clock });
-
-    expect(sync.peek(review.review_id)).toBe(await sync.find('alice', review.review_id));
-    // peek does not check the owner (its caller does); find answers another owner 404.
-    expect(sync.peek(review.review_id)?.owner).toBe('alice');
-    await expect(sync.find('mallory', review.review_id)).rejects.toBeInstanceOf(NotFoundError);
-    // Not at hand is not "absent": callers then await find(), which answers 404 or the review.
-    expect(sync.peek('rev_01NOSUCHREVIEW00000000000')).toBeUndefined();
-    expect(awaited.peek(review.review_id)).toBeUndefined();
-    expect(await awaited.find('alice', review.review_id)).toBe(review);
   });
 });
