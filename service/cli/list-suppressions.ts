@@ -33,7 +33,7 @@ export async function listSuppressions(cwd: string, now = Date.now()): Promise<L
   for (const row of stdout.split('\n')) {
     const match = /^(.+?):(\d+):(.*)$/.exec(row);
     if (!match) continue;
-    const [, file, line, text] = match as unknown as [string, string, string, string];
+    const [, file = '', line = '', text = ''] = match;
     const lines = byFile.get(file) ?? [];
     lines.push({ line: Number(line), text });
     byFile.set(file, lines);
@@ -80,7 +80,7 @@ async function blameTimes(root: string, file: string, lines: readonly number[]):
   for (const row of stdout.split('\n')) {
     const header = /^([0-9a-f]{40}) \d+ (\d+)/.exec(row);
     if (header) {
-      [, commit] = header as unknown as [string, string];
+      commit = header[1] ?? '';
       finalLine = Number(header[2]);
       continue;
     }

@@ -90,7 +90,7 @@ export function toHttpError(error: FastifyError | Error, request: FastifyRequest
     return new HttpError(
       400,
       'invalid_request',
-      describeValidationError(fastifyError.validation as never, fastifyError.validationContext ?? 'body'),
+      describeValidationError(fastifyError.validation, fastifyError.validationContext ?? 'body'),
     );
   }
   switch (fastifyError.code) {

@@ -54,7 +54,7 @@ export const isLevelEnabled = (log: FastifyBaseLogger, level: string) =>
  * level) no longer pays for a pino child (about a tenth of a poll's CPU time). Lines come out as
  * they did: the real child, with the same bindings and options, writes them.
  */
-export class LazyChildLogger {
+export class LazyChildLogger implements FastifyBaseLogger {
   readonly #parent: FastifyBaseLogger;
   readonly #bindings: Bindings;
   readonly #options: ChildLoggerOptions;

@@ -80,8 +80,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     return503OnClosing: true,
     forceCloseConnections: 'idle',
     logController: new RequestLog(),
-    childLoggerFactory: (logger, bindings, options) =>
-      new LazyChildLogger(logger, bindings, options) as unknown as FastifyBaseLogger,
+    childLoggerFactory: (logger, bindings, options) => new LazyChildLogger(logger, bindings, options),
   });
   app.setValidatorCompiler(validatorCompiler);
   // Bodies are JSON only: without this, Fastify's built-in text/plain parser hands a JSON text sent
@@ -99,7 +98,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     hook: 'preParsing', // after authentication, so the key is the token, and before the body is read
     keyGenerator: (request) => request.principal?.tokenId ?? request.ip,
     enableDraftSpec: true,
-    store: (deps.windowCounter ? countedRateLimitStore(deps.windowCounter) : SharedRateLimitStore) as never,
+    store: deps.windowCounter ? countedRateLimitStore(deps.windowCounter) : SharedRateLimitStore,
     errorResponseBuilder: (_request, context) =>
       new HttpError(
         429,
@@ -130,7 +129,7 @@ function methodNotAllowedRoutes(app: FastifyInstance, routes: Map<string, Set<st
     const allow = all.filter((m) => methods.has(m));
     const others = all.filter((m) => !methods.has(m));
     app.route({
-      method: others as never,
+      method: others,
       url,
       schema: { hide: true },
       // onRequest: answered before any body is read

@@ -2,7 +2,7 @@
 // silently removed properties: an unknown property is an error); query strings and path
 // parameters are coerced, since everything in a URL is a string, but an integer in a URL must be
 // written in plain decimal digits (Ajv's coercion, Number(), would take `1e2` and `0x10`).
-import { _, Ajv, type ErrorObject, type Options, type ValidateFunction } from 'ajv';
+import { _, Ajv, type Options, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { FastifySchema, FastifySchemaCompiler } from 'fastify';
 import { sharedSchemas } from '../api/schemas.ts';
@@ -124,8 +124,17 @@ const PART_NAMES: Record<string, string> = {
   headers: 'header',
 };
 
+/** An error of a validation, as Ajv gives it (`parentSchema` with its `verbose` option) and Fastify passes it on. */
+interface ValidationIssue {
+  keyword: string;
+  instancePath: string;
+  params: Record<string, unknown>;
+  message?: string;
+  parentSchema?: unknown;
+}
+
 /** One sentence that names the field and says what it must be. */
-export function describeValidationError(errors: ErrorObject[], part: string): string {
+export function describeValidationError(errors: readonly ValidationIssue[], part: string): string {
   const error = errors.find((e) => e.keyword === 'anyOf') ?? errors[0];
   if (!error) return 'The request is not valid.';
   const path = error.instancePath
@@ -135,7 +144,7 @@ export function describeValidationError(errors: ErrorObject[], part: string): st
     .join('.')
     .replace(/\.\[/g, '[');
   const what = path ? `${part === 'body' ? '' : `${PART_NAMES[part] ?? part} `}${path}` : (PART_NAMES[part] ?? part);
-  const params = error.params as Record<string, unknown>;
+  const params = error.params;
   switch (error.keyword) {
     case 'required':
       return `${prefix(what, part, path)}${String(params.missingProperty)} is required.`;
@@ -200,7 +209,7 @@ function describeAlternative(schema: Alternative): string {
 const prefix = (what: string, part: string, path: string) =>
   path ? `${what}: ` : part === 'body' ? '' : `${PART_NAMES[part] ?? part}: `;
 
-function allowed(error: ErrorObject): string {
+function allowed(error: ValidationIssue): string {
   const properties = Object.keys((error.parentSchema as { properties?: object })?.properties ?? {});
   return properties.length ? ` (allowed: ${properties.join(', ')})` : '';
 }

@@ -86,9 +86,7 @@ export function applyProjectConfig<T extends Graded>(
 export function configuredComments<C extends Omit<Graded, 'rule_id'> & { message: string }>(
   comments: readonly C[],
   config: ProjectConfig,
-): C[] {
+): Omit<C & { rule_id: string }, 'rule_id'>[] {
   const withIds = comments.map((comment) => ({ ...comment, rule_id: comment.message.split(': ', 1)[0]! }));
-  return applyProjectConfig(withIds, config).findings.map(
-    ({ rule_id: _ruleId, ...comment }) => comment as unknown as C,
-  );
+  return applyProjectConfig(withIds, config).findings.map(({ rule_id: _ruleId, ...comment }) => comment);
 }
