@@ -14,9 +14,9 @@ export function maxDiffBytes(env: NodeJS.ProcessEnv = process.env): number {
   return Number.isSafeInteger(value) && value > 0 && value < MAX_DIFF_BYTES ? value : MAX_DIFF_BYTES;
 }
 
-/** A diff over the limit: no review was done (exit 3), and the message says the limit and what to do. */
-export class DiffTooLargeError extends ReviewFailedError {
-  override name = 'DiffTooLargeError';
+/** A diff over what the CLI reads in one piece: no review was done (exit 3), and the message says the limit and what to do. Not the API's DiffTooLargeError (what a client may send the service). */
+export class DiffTooLargeToReadError extends ReviewFailedError {
+  override name = 'DiffTooLargeToReadError';
 
   constructor(what: string, limit: number) {
     super(

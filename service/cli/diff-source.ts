@@ -16,7 +16,7 @@ import {
   repositoryIdentifier,
   stagedDiff,
 } from '../git/index.ts';
-import { DiffTooLargeError, maxDiffBytes } from './diff-limit.ts';
+import { DiffTooLargeToReadError, maxDiffBytes } from './diff-limit.ts';
 import { UsageError } from './exit-codes.ts';
 import { unreadableReason } from './user-file.ts';
 
@@ -72,7 +72,7 @@ export async function readReviewedDiff(flags: DiffSourceFlags, cwd: string): Pro
       label: `${prepared.baseRef}...${flags.uncommitted ? 'the working tree' : 'HEAD'}`,
     };
   } catch (error) {
-    if (error instanceof GitOutputTooLargeError) throw new DiffTooLargeError('The diff git made', limit);
+    if (error instanceof GitOutputTooLargeError) throw new DiffTooLargeToReadError('The diff git made', limit);
     throw error;
   }
 }
@@ -119,19 +119,19 @@ async function readDiffInput(file: string, cwd: string): Promise<string> {
   try {
     return await readUpTo(createReadStream(resolve(cwd, file)), limit, `--diff ${file}`);
   } catch (error) {
-    if (error instanceof DiffTooLargeError) throw error;
+    if (error instanceof DiffTooLargeToReadError) throw error;
     throw new UsageError(`--diff ${file}: ${unreadableReason(error, 'a diff file')}.`);
   }
 }
 
-/** A stream's text, refused with DiffTooLargeError once it passes `limit` bytes. */
+/** A stream's text, refused with DiffTooLargeToReadError once it passes `limit` bytes. */
 async function readUpTo(stream: AsyncIterable<Buffer | string>, limit: number, what: string): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of stream) {
     const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
     size += buffer.length;
-    if (size > limit) throw new DiffTooLargeError(what, limit);
+    if (size > limit) throw new DiffTooLargeToReadError(what, limit);
     chunks.push(buffer);
   }
   return Buffer.concat(chunks, size).toString('utf8');

@@ -45,7 +45,7 @@ export interface Engine {
 export interface ReviewControl {
   /**
    * Asked between stages and files; when it says true the review ends with ReviewStoppedError.
-   * Lets a worker thread stop on its own instead of being terminated (see service/jobs/runner.ts).
+   * Lets a worker thread stop on its own instead of being terminated (see service/jobs/in-process-runner.ts).
    */
   stopped?: () => boolean;
   /** Filled in by the review: time spent in tree-sitter's parser (benchmarks). */

@@ -11,11 +11,11 @@ import { isConnectionError } from '../store/postgres/queries.ts';
 import type { PostgresReviewJobs } from '../store/postgres/review-jobs.ts';
 import { ReviewChanges } from '../store/postgres/review-changes.ts';
 import type { ReviewFileStore, StoredReview } from '../store/types.ts';
-import type { ReviewJobRunner, ReviewRunSettings, StopReason } from './job-runner.ts';
+import type { ReviewJobRunner, JobRunnerSettings, StopReason } from './job-runner-contract.ts';
 import { jobIdOf, QUEUE, startReviewQueue } from './review-queue.ts';
 import { INTERNAL_ERROR_MESSAGE, ReviewWorkers, timeoutMessage } from './review-workers.ts';
 
-export interface PgBossRunnerOptions extends ReviewRunSettings {
+export interface PgBossRunnerOptions extends JobRunnerSettings {
   databaseUrl: string;
   /** The store's pool, for the review jobs' state and the wake-up NOTIFY. */
   pool: pg.Pool;

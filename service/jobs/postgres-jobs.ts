@@ -6,10 +6,10 @@
 import type { PostgresStore } from '../store/postgres/postgres-store.ts';
 import { ReviewChanges } from '../store/postgres/review-changes.ts';
 import { PostgresReviewJobs } from '../store/postgres/review-jobs.ts';
-import type { ReviewJobRunner, ReviewRunSettings } from './job-runner.ts';
+import type { ReviewJobRunner, JobRunnerSettings } from './job-runner-contract.ts';
 import { PgBossRunner } from './pg-boss-runner.ts';
 
-export interface PostgresJobsOptions extends ReviewRunSettings {
+export interface PostgresJobsOptions extends JobRunnerSettings {
   databaseUrl: string;
   store: PostgresStore;
 }

@@ -34,7 +34,7 @@ if (!isMainThread && process.platform === 'linux') {
  */
 export type ReviewTask = ({ diff: string; diffFile?: undefined } | { diff?: undefined; diffFile: string }) & {
   engine?: EngineConfig;
-  /** Shared with the runner, which sets its first element to ask the review to stop (see runner.ts). */
+  /** Shared with the runner, which sets its first element to ask the review to stop (see in-process-runner.ts). */
   stop?: Int32Array;
 };
 

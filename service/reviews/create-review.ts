@@ -7,7 +7,7 @@ import { InvalidRequestError, NotFoundError, QueueFullError, ReviewNotSavedError
 import { LIMITS } from '../api/limits.ts';
 import type { CreateReviewBody, ReviewJob } from '../api/schemas.ts';
 import type { Clock } from '../clock.ts';
-import type { ReviewJobRunner } from '../jobs/job-runner.ts';
+import type { ReviewJobRunner } from '../jobs/job-runner-contract.ts';
 import type { ReviewEvents } from '../jobs/review-events.ts';
 import {
   type IdempotencyRecord,

@@ -7,7 +7,7 @@ import { LIMITS } from '../api/limits.ts';
 import { isTerminal } from '../api/review-status.ts';
 import type { CreateReviewBody, ListReviewsQuery, ReviewJob, ReviewList } from '../api/schemas.ts';
 import type { Clock } from '../clock.ts';
-import type { ReviewJobRunner } from '../jobs/job-runner.ts';
+import type { ReviewJobRunner } from '../jobs/job-runner-contract.ts';
 import type { ReviewEvents } from '../jobs/review-events.ts';
 import type { StoredFinding } from '../store/flagged-lines.ts';
 import type { IdempotencyStore, ReviewFileStore, ReviewStore, StoredReview } from '../store/types.ts';

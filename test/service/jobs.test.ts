@@ -85,7 +85,7 @@ describe('job runner', () => {
     const next = await client.createReview({ diff: DEBUGGER_DIFF, repository: 'r' });
     expect((await wait(t, next.review_id)).status).toBe('completed');
     expect((await client.getReview(queued.review_id)).error?.code).toBe('cancelled');
-    // the worker stopped on its own: terminating threads can crash the process (runner.ts)
+    // the worker stopped on its own: terminating threads can crash the process (in-process-runner.ts)
     expect(t.logs.join('')).not.toContain('terminating it');
   });
 

@@ -1,12 +1,12 @@
 // What the service asks of a job runner, whichever runs the jobs: the in-process p-queue of lowdb
-// mode (runner.ts) or pg-boss, shared by every instance, in PostgreSQL mode (pg-boss-runner.ts).
+// mode (in-process-runner.ts) or pg-boss, shared by every instance, in PostgreSQL mode (pg-boss-runner.ts).
 import type { Logger } from 'pino';
 import type { Clock } from '../clock.ts';
 import type { EngineConfig } from '../engine/types.ts';
 import type { ReviewEvents } from './review-events.ts';
 
 /** What every runner needs to review: where to tell, how many at once, how long at most, with what. */
-export interface ReviewRunSettings {
+export interface JobRunnerSettings {
   events: ReviewEvents;
   clock: Clock;
   log: Logger;

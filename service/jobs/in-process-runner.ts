@@ -3,11 +3,11 @@
 import PQueue from 'p-queue';
 import type { JobErrorCode } from '../api/schemas.ts';
 import type { ReviewFileStore, ReviewStore, StoredReview } from '../store/types.ts';
-import type { ReviewJobRunner, ReviewRunSettings, StopReason } from './job-runner.ts';
+import type { ReviewJobRunner, JobRunnerSettings, StopReason } from './job-runner-contract.ts';
 import type { ReviewTask } from './review-worker.ts';
 import { INTERNAL_ERROR_MESSAGE, ReviewWorkers, timeoutMessage } from './review-workers.ts';
 
-export interface JobRunnerOptions extends ReviewRunSettings {
+export interface JobRunnerOptions extends JobRunnerSettings {
   store: ReviewStore & ReviewFileStore;
 }
 
