@@ -87,12 +87,6 @@ export function groupCommentsByFile(comments: readonly ReviewComment[]): FileCom
     .sort((a, b) => b.counts.error - a.counts.error || a.filePath.localeCompare(b.filePath));
 }
 
-/** "no-debugger: Remove …" → { rule: 'no-debugger', text: 'Remove …' }. */
-export function splitRuleId(message: string): { rule?: string; text: string } {
-  const match = /^([a-z0-9][\w./-]*):\s+(.*)$/is.exec(message);
-  return match ? { rule: match[1], text: match[2]! } : { text: message };
-}
-
 export function isExpired(expiresAt: string | null, now = Date.now()): boolean {
   return expiresAt !== null && Date.parse(expiresAt) <= now;
 }

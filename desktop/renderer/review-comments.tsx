@@ -7,7 +7,8 @@ import { foldedList, type ListEntry } from '../../service/api/folded-list.ts';
 import type { ReviewComment, Severity } from '../../service/api/schemas.ts';
 import type { ReviewJob, SuppressedInReview } from '../shared/ipc-contract.ts';
 import { EmptyState, SeverityBadge, useFlash } from './components.tsx';
-import { countSeverities, groupCommentsByFile, splitRuleId } from './format.ts';
+import { splitRuleId } from '../../service/api/rule-id.ts';
+import { countSeverities, groupCommentsByFile } from './format.ts';
 import { invoke } from './ipc.ts';
 
 const SEVERITIES: readonly Severity[] = ['error', 'warning', 'info'];
@@ -57,14 +58,14 @@ export function Comments(props: { job: ReviewJob; folder: string | undefined }) 
       </>
     );
   }
-  const rules = [...new Set(comments.map((c) => splitRuleId(c.message).rule ?? ''))].filter(Boolean).sort();
-  const shown = comments.filter((c) => severities.has(c.severity) && (!rule || splitRuleId(c.message).rule === rule));
+  const rules = [...new Set(comments.map((c) => splitRuleId(c.message).ruleId ?? ''))].filter(Boolean).sort();
+  const shown = comments.filter((c) => severities.has(c.severity) && (!rule || splitRuleId(c.message).ruleId === rule));
   const totals = countSeverities(comments);
   // a rule that fires on many lines of a file: its first few, the rest one entry (until asked for)
   const files = groupCommentsByFile(shown).map((file) => ({
     ...file,
     entries: foldedList<Listed>(
-      file.comments.map((c) => ({ ...c, rule_id: splitRuleId(c.message).rule ?? '' })),
+      file.comments.map((c) => ({ ...c, rule_id: splitRuleId(c.message).ruleId ?? '' })),
       unfolded.has(file.filePath) ? 0 : FOLD_AT,
     ),
   }));
@@ -146,7 +147,7 @@ export function Comments(props: { job: ReviewJob; folder: string | undefined }) 
               <option value="">All rules</option>
               {rules.map((r) => (
                 <option key={r} value={r}>
-                  {r} ({comments.filter((c) => splitRuleId(c.message).rule === r).length})
+                  {r} ({comments.filter((c) => splitRuleId(c.message).ruleId === r).length})
                 </option>
               ))}
             </select>
@@ -233,7 +234,7 @@ export function Comments(props: { job: ReviewJob; folder: string | undefined }) 
               }
               const comment = entry.finding;
               const at = index++;
-              const { rule: ruleId, text } = splitRuleId(comment.message);
+              const { ruleId, text } = splitRuleId(comment.message);
               return (
                 <li
                   key={at}

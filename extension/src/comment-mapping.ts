@@ -1,5 +1,6 @@
 // Review comments → the diagnostics to show: which file, which line, which range, which rule.
 // Plain data in and out (no vscode import), so the mapping is tested under vitest.
+import { splitRuleId } from '../../service/api/rule-id.ts';
 import path from 'node:path';
 import type { ReviewComment, Severity } from '../../service/api/schemas.ts';
 import type { LineMap, MappedLine } from './line-mapping.ts';
@@ -44,14 +45,6 @@ const SEVERITY_RANK: Record<Severity, number> = { info: 0, warning: 1, error: 2 
 export const meetsMinimum = (severity: Severity, minimum: Severity): boolean =>
   SEVERITY_RANK[severity] >= SEVERITY_RANK[minimum];
 
-/** `no-debugger: Remove …` → `no-debugger`. The API promises messages begin with the rule id. */
-const RULE_PREFIX = /^([A-Za-z0-9@][\w@/.-]*): /;
-
-export function splitRuleId(message: string): { code: string | undefined; text: string } {
-  const match = RULE_PREFIX.exec(message);
-  return match ? { code: match[1], text: message.slice(match[0].length) } : { code: undefined, text: message };
-}
-
 /** The engine's notice that it stopped at its limit: a comment, not a finding about a line. */
 const TRUNCATED_RULE_ID = 'review-truncated';
 
@@ -72,7 +65,7 @@ export function splitTruncation(comments: readonly ReviewComment[]): {
   const findings: ReviewComment[] = [];
   let truncated: Truncation | undefined;
   for (const comment of comments) {
-    const { code, text } = splitRuleId(comment.message);
+    const { ruleId: code, text } = splitRuleId(comment.message);
     const counts =
       code === TRUNCATED_RULE_ID
         ? /^(\d+) more findings? (?:was|were) not reported \(the limit is (\d+)\)/.exec(text)
@@ -169,7 +162,7 @@ export function planDiagnostics(
       plan.unplaced.push({ comment, reason: `the file has only ${lines.length} lines now` });
       continue;
     }
-    const { code, text } = splitRuleId(comment.message);
+    const { ruleId: code, text } = splitRuleId(comment.message);
     const list = plan.files.get(file) ?? [];
     // Columns hold on the reviewed text only: a changed line gets its whole text.
     const span = (stale ? undefined : columnSpan(options.columnsOf?.(comment), lineText)) ?? textSpan(lineText);

@@ -1,12 +1,6 @@
 // The renderer's pure helpers: grouping comments, durations, rule ids, expiry.
 import { describe, expect, it } from 'vitest';
-import {
-  formatDuration,
-  groupCommentsByFile,
-  isExpired,
-  jobTimings,
-  splitRuleId,
-} from '../../desktop/renderer/format.ts';
+import { formatDuration, groupCommentsByFile, isExpired, jobTimings } from '../../desktop/renderer/format.ts';
 
 describe('renderer formatting', () => {
   it('groups comments by file, files with errors first, lines in order, with counts', () => {
@@ -40,9 +34,7 @@ describe('renderer formatting', () => {
     expect(formatDuration(125_000)).toBe('2 min 5 s');
   });
 
-  it('splits the rule id off a message and marks expired tokens', () => {
-    expect(splitRuleId('no-debugger: Remove it.')).toEqual({ rule: 'no-debugger', text: 'Remove it.' });
-    expect(splitRuleId('Plain message')).toEqual({ text: 'Plain message' });
+  it('marks expired tokens', () => {
     expect(isExpired(null)).toBe(false);
     expect(isExpired('2000-01-01T00:00:00.000Z')).toBe(true);
   });

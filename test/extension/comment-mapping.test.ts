@@ -5,7 +5,6 @@ import {
   meetsMinimum,
   planDiagnostics,
   resolveInRepository,
-  splitRuleId,
   splitTruncation,
   textSpan,
 } from '../../extension/src/comment-mapping.ts';
@@ -44,19 +43,6 @@ describe('comment → diagnostic mapping', () => {
       },
     ]);
     expect(plan.unplaced).toEqual([]);
-  });
-
-  it('takes the rule id from the message prefix, and keeps messages without one whole', () => {
-    expect(splitRuleId('secret: A secret was added (aws AWSSecretAccessKey); remove it.')).toEqual({
-      code: 'secret',
-      text: 'A secret was added (aws AWSSecretAccessKey); remove it.',
-    });
-    expect(splitRuleId('@scope/rule-x: text')).toEqual({ code: '@scope/rule-x', text: 'text' });
-    expect(splitRuleId('Just a sentence: with a colon')).toEqual({
-      code: undefined,
-      text: 'Just a sentence: with a colon',
-    });
-    expect(splitRuleId('no prefix here')).toEqual({ code: undefined, text: 'no prefix here' });
   });
 
   it('filters by minimum severity and counts what it hid', () => {

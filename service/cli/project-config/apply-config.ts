@@ -2,6 +2,7 @@
 // (offline), and its ignore patterns drop the findings of ignored paths. A review done elsewhere
 // (the service, which has its own rule configuration) gets the same settings applied to its
 // findings, so both ways give the same result.
+import { splitRuleId } from '../../api/rule-id.ts';
 import ignore from 'ignore';
 import type { EngineConfig, Finding } from '../../engine/index.ts';
 import type { RuleSetting } from './config-schema.ts';
@@ -87,6 +88,6 @@ export function configuredComments<C extends Omit<Graded, 'rule_id'> & { message
   comments: readonly C[],
   config: ProjectConfig,
 ): Omit<C & { rule_id: string }, 'rule_id'>[] {
-  const withIds = comments.map((comment) => ({ ...comment, rule_id: comment.message.split(': ', 1)[0]! }));
+  const withIds = comments.map((comment) => ({ ...comment, rule_id: splitRuleId(comment.message).ruleId ?? '' }));
   return applyProjectConfig(withIds, config).findings.map(({ rule_id: _ruleId, ...comment }) => comment);
 }
