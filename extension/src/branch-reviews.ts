@@ -16,13 +16,13 @@ import type { ReviewStatusBar } from './status-bar.ts';
 const SAVE_DELAY_MS = 1000;
 
 export class BranchReviews implements ReviewRecord, vscode.Disposable {
-  private readonly memory: ReviewMemory;
-  private readonly diagnostics: ReviewDiagnostics;
-  private readonly statusBar: ReviewStatusBar;
-  private readonly head: HeadWatcher;
+  readonly #memory: ReviewMemory;
+  readonly #diagnostics: ReviewDiagnostics;
+  readonly #statusBar: ReviewStatusBar;
+  readonly #head: HeadWatcher;
   /** Where the findings shown now come from. */
-  private shown: ReviewPlace | undefined;
-  private readonly subscriptions: vscode.Disposable[];
+  #shown: ReviewPlace | undefined;
+  readonly #subscriptions: vscode.Disposable[];
 
   constructor(parts: {
     memory: ReviewMemory;
@@ -30,15 +30,15 @@ export class BranchReviews implements ReviewRecord, vscode.Disposable {
     statusBar: ReviewStatusBar;
     head: HeadWatcher;
   }) {
-    this.memory = parts.memory;
-    this.diagnostics = parts.diagnostics;
-    this.statusBar = parts.statusBar;
-    this.head = parts.head;
-    this.subscriptions = [
-      this.head.onDidChange((head) => this.checkedOut(head)),
-      onEventDebounced(this.diagnostics.onDidChange, SAVE_DELAY_MS, () => void this.save()),
+    this.#memory = parts.memory;
+    this.#diagnostics = parts.diagnostics;
+    this.#statusBar = parts.statusBar;
+    this.#head = parts.head;
+    this.#subscriptions = [
+      this.#head.onDidChange((head) => this.#checkedOut(head)),
+      onEventDebounced(this.#diagnostics.onDidChange, SAVE_DELAY_MS, () => void this.#save()),
       // Files the findings are on changed on disk: perhaps a checkout (HEAD's own file is watched too).
-      this.diagnostics.onDidChange(() => this.head.checkSoon()),
+      this.#diagnostics.onDidChange(() => this.#head.checkSoon()),
     ];
   }
 
@@ -47,80 +47,80 @@ export class BranchReviews implements ReviewRecord, vscode.Disposable {
    * out, if that is another. `folder`: the repository to follow when no review was saved.
    */
   start(folder: string | undefined): void {
-    const saved = this.memory.load();
-    if (saved) this.show(saved, undefined);
+    const saved = this.#memory.load();
+    if (saved) this.#show(saved, undefined);
     const root = saved?.root || folder;
     if (root)
-      void this.head.follow(root).then((head) => {
-        if (head) this.checkedOut(head);
+      void this.#head.follow(root).then((head) => {
+        if (head) this.#checkedOut(head);
       });
   }
 
   async completed(review: { root: string; headCommit: string }): Promise<void> {
-    const head = await this.head.follow(review.root);
+    const head = await this.#head.follow(review.root);
     // HEAD may have moved while the service worked: the branch is the one of the reviewed commit.
-    this.shown = {
+    this.#shown = {
       root: review.root,
       branch: head?.commit === review.headCommit ? head.branch : undefined,
       headCommit: review.headCommit,
     };
-    const state = this.statusBar.state;
-    const label = headLabel(this.shown.branch, this.shown.headCommit);
+    const state = this.#statusBar.state;
+    const label = headLabel(this.#shown.branch, this.#shown.headCommit);
     if (state.kind === 'done')
-      this.statusBar.show({
+      this.#statusBar.show({
         ...state,
         reviewedOn: label,
         checkedOut: head ? headLabel(head.branch, head.commit) : label,
       });
-    await this.save();
+    await this.#save();
   }
 
   async nothingToReview(review: { root: string; headCommit: string }): Promise<void> {
-    const head = await this.head.follow(review.root);
+    const head = await this.#head.follow(review.root);
     const branch = head?.commit === review.headCommit ? head.branch : undefined;
-    this.shown = undefined;
-    await this.memory.forget({ root: review.root, branch, headCommit: review.headCommit });
+    this.#shown = undefined;
+    await this.#memory.forget({ root: review.root, branch, headCommit: review.headCommit });
     // The window shows no review now; a reload shows the review of the branch checked out then.
-    await this.memory.makeCurrent(undefined);
+    await this.#memory.makeCurrent(undefined);
   }
 
   cleared(): void {
-    void this.memory.forget(this.shown);
-    this.shown = undefined;
+    void this.#memory.forget(this.#shown);
+    this.#shown = undefined;
   }
 
   dispose(): void {
-    for (const subscription of this.subscriptions) subscription.dispose();
+    for (const subscription of this.#subscriptions) subscription.dispose();
   }
 
   /** Saves the findings shown, as they are placed now, for the branch they are of. */
-  private async save(): Promise<void> {
-    const state = this.statusBar.state;
-    if (state.kind !== 'done' || !this.shown) return;
-    await this.memory.save(this.shown, this.diagnostics.saved(), state);
+  async #save(): Promise<void> {
+    const state = this.#statusBar.state;
+    if (state.kind !== 'done' || !this.#shown) return;
+    await this.#memory.save(this.#shown, this.#diagnostics.saved(), state);
   }
 
   /** Another branch (or commit) is checked out: its own saved review, if any, is shown instead. */
-  private checkedOut(head: GitHead): void {
-    const state = this.statusBar.state;
+  #checkedOut(head: GitHead): void {
+    const state = this.#statusBar.state;
     if (state.kind === 'running') return; // the review's end decides what shows
-    const saved = this.memory.forPlace({ root: head.root, branch: head.branch, headCommit: head.commit });
-    if (saved && (!this.shown || placeKey(saved) !== placeKey(this.shown))) {
-      void this.save().then(() => this.memory.makeCurrent(saved));
-      this.show(saved, head);
+    const saved = this.#memory.forPlace({ root: head.root, branch: head.branch, headCommit: head.commit });
+    if (saved && (!this.#shown || placeKey(saved) !== placeKey(this.#shown))) {
+      void this.#save().then(() => this.#memory.makeCurrent(saved));
+      this.#show(saved, head);
     } else if (state.kind === 'done')
-      this.statusBar.show({ ...state, checkedOut: headLabel(head.branch, head.commit) });
+      this.#statusBar.show({ ...state, checkedOut: headLabel(head.branch, head.commit) });
   }
 
   /** Shows a saved review, each finding looked for in its file's current text. */
-  private show(saved: SavedReview, head: GitHead | undefined): void {
-    this.shown = { root: saved.root, branch: saved.branch, headCommit: saved.headCommit };
-    this.diagnostics.restore(new Map(saved.files));
-    this.statusBar.show({
+  #show(saved: SavedReview, head: GitHead | undefined): void {
+    this.#shown = { root: saved.root, branch: saved.branch, headCommit: saved.headCommit };
+    this.#diagnostics.restore(new Map(saved.files));
+    this.#statusBar.show({
       ...saved.state,
-      findings: this.diagnostics.size,
-      bySeverity: this.diagnostics.counts(),
-      notHere: this.diagnostics.goneCount(),
+      findings: this.#diagnostics.size,
+      bySeverity: this.#diagnostics.counts(),
+      notHere: this.#diagnostics.goneCount(),
       reviewedOn: headLabel(saved.branch, saved.headCommit),
       checkedOut: head ? headLabel(head.branch, head.commit) : saved.state.checkedOut,
     });

@@ -32,46 +32,46 @@ export interface BundledServiceEndpoint {
  */
 export class BundledService {
   readonly dataDir: string;
-  private readonly log: ReviewLog;
-  private starting: Promise<BundledServiceEndpoint> | undefined;
-  private service: Service | undefined;
+  readonly #log: ReviewLog;
+  #starting: Promise<BundledServiceEndpoint> | undefined;
+  #service: Service | undefined;
   /** The lock of the other window's service this window uses, while that window holds the data dir. */
-  private borrowed: LockInfo | undefined;
-  private disposed = false;
-  private readonly ports: PortRange;
+  #borrowed: LockInfo | undefined;
+  #disposed = false;
+  readonly #ports: PortRange;
   /** How long this window's service took to start, until takeStartMs() reports it. */
-  private unreportedStartMs: number | undefined;
+  #unreportedStartMs: number | undefined;
 
   /** `ports`: the range to listen in (BUNDLED_PORTS; tests of the choice give one no window uses). */
   constructor(dataDir: string, log: ReviewLog, ports: PortRange = BUNDLED_PORTS) {
     this.dataDir = dataDir;
-    this.log = log;
-    this.ports = ports;
+    this.#log = log;
+    this.#ports = ports;
   }
 
   /** The running service's endpoint, starting it when needed. */
   endpoint(): Promise<BundledServiceEndpoint> {
     // After deactivation nothing would stop a service started now.
-    if (this.disposed)
+    if (this.#disposed)
       return Promise.reject(new Error('Diff Review has been deactivated; reload the window to review again.'));
     // The other window closed: its port is free, and may by now be another program's (another
     // Diff Review's service would refuse this data dir's tokens). Its lock says so before any request.
-    if (this.borrowed && !sameLock(liveLockOwner(this.dataDir), this.borrowed)) {
-      this.log.info("The other window's bundled service has stopped; starting this window's own.");
-      this.borrowed = undefined;
-      this.starting = undefined;
+    if (this.#borrowed && !sameLock(liveLockOwner(this.dataDir), this.#borrowed)) {
+      this.#log.info("The other window's bundled service has stopped; starting this window's own.");
+      this.#borrowed = undefined;
+      this.#starting = undefined;
     }
-    this.starting ??= this.start().catch((error: unknown) => {
-      this.starting = undefined; // the next review tries again
+    this.#starting ??= this.#start().catch((error: unknown) => {
+      this.#starting = undefined; // the next review tries again
       throw error;
     });
-    return this.starting;
+    return this.#starting;
   }
 
   /** How long the service took to start (ms), once, after this window started it; else undefined. */
   takeStartMs(): number | undefined {
-    const ms = this.unreportedStartMs;
-    this.unreportedStartMs = undefined;
+    const ms = this.#unreportedStartMs;
+    this.#unreportedStartMs = undefined;
     return ms;
   }
 
@@ -80,41 +80,43 @@ export class BundledService {
    * call starts one here. False when there was none to forget (this window's own, or none yet).
    */
   forgetOtherWindow(): boolean {
-    if (this.service || !this.starting) return false;
-    this.starting = undefined;
-    this.borrowed = undefined;
+    if (this.#service || !this.#starting) return false;
+    this.#starting = undefined;
+    this.#borrowed = undefined;
     return true;
   }
 
   async dispose(): Promise<void> {
-    this.disposed = true;
+    this.#disposed = true;
     // A start in progress is waited for, so that it is stopped too.
-    await this.starting?.catch(() => undefined);
-    const service = this.service;
-    this.service = undefined;
-    this.starting = undefined;
+    await this.#starting?.catch(() => undefined);
+    const service = this.#service;
+    this.#service = undefined;
+    this.#starting = undefined;
     if (service) {
       await service.close();
-      this.log.info('Stopped the bundled service.');
+      this.#log.info('Stopped the bundled service.');
     }
   }
 
-  private async start(): Promise<BundledServiceEndpoint> {
+  async #start(): Promise<BundledServiceEndpoint> {
     const started = Date.now();
     try {
-      const service = await this.listen();
-      this.service = service;
-      this.unreportedStartMs = Date.now() - started;
-      this.log.info(
-        `Started the bundled service at ${service.url} (data in ${this.dataDir}, ${this.unreportedStartMs} ms).`,
+      const service = await this.#listen();
+      this.#service = service;
+      this.#unreportedStartMs = Date.now() - started;
+      this.#log.info(
+        `Started the bundled service at ${service.url} (data in ${this.dataDir}, ${this.#unreportedStartMs} ms).`,
       );
       const file = service.dashboardTokenFile;
       return { url: service.url, dashboardToken: () => readSecretFile(file) };
     } catch (error) {
       const lock = readLock(this.dataDir);
       if (error instanceof Error && error.name === 'DataDirBusyError' && lock?.url) {
-        this.log.info(`The bundled service already runs in another window (pid ${lock.pid}) at ${lock.url}; using it.`);
-        this.borrowed = lock;
+        this.#log.info(
+          `The bundled service already runs in another window (pid ${lock.pid}) at ${lock.url}; using it.`,
+        );
+        this.#borrowed = lock;
         return { url: lock.url, dashboardToken: () => readSecretFile(dashboardTokenFile(this.dataDir)) };
       }
       throw error;
@@ -122,8 +124,8 @@ export class BundledService {
   }
 
   /** Starts the service on the first free port of its range (BUNDLED_PORTS), from a random one, else on any. */
-  private async listen(): Promise<Service> {
-    const { first, last } = this.ports;
+  async #listen(): Promise<Service> {
+    const { first, last } = this.#ports;
     const count = last - first + 1;
     const offset = Math.floor(Math.random() * count);
     const ports = [...Array.from({ length: count }, (_, index) => first + ((offset + index) % count)), 0];
@@ -134,7 +136,7 @@ export class BundledService {
           port,
           host: '127.0.0.1',
           logLevel: 'warn',
-          logStream: this.serviceLog(),
+          logStream: this.#serviceLog(),
         });
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE' || port === 0) throw error;
@@ -144,7 +146,7 @@ export class BundledService {
   }
 
   /** The service's JSON log lines (warnings and errors only; it never logs a token or a diff). */
-  private serviceLog(): Writable {
+  #serviceLog(): Writable {
     return new Writable({
       write: (chunk, _encoding, done) => {
         for (const line of String(chunk).split('\n')) {
@@ -152,10 +154,10 @@ export class BundledService {
           try {
             const entry = JSON.parse(line) as { level?: number; msg?: string; err?: { message?: string } };
             const text = `[service] ${entry.msg ?? ''}${entry.err?.message ? `: ${entry.err.message}` : ''}`;
-            if ((entry.level ?? 50) >= 50) this.log.error(text);
-            else this.log.warn(text);
+            if ((entry.level ?? 50) >= 50) this.#log.error(text);
+            else this.#log.warn(text);
           } catch {
-            this.log.warn(`[service] ${line}`);
+            this.#log.warn(`[service] ${line}`);
           }
         }
         done();

@@ -18,16 +18,16 @@ export function parseConfigError(message: string): { file: string; line: number;
 }
 
 export class ConfigDiagnostics implements vscode.Disposable {
-  private readonly collection = vscode.languages.createDiagnosticCollection('diff-review-config');
-  private watched: { file: string; watcher: vscode.FileSystemWatcher } | undefined;
+  readonly #collection = vscode.languages.createDiagnosticCollection('diff-review-config');
+  #watched: { file: string; watcher: vscode.FileSystemWatcher } | undefined;
 
   /** Shows the error in its file; the failure to report says so and offers to open the file. */
   show(error: RepositoryConfigError): FailureReport {
     const parsed = parseConfigError(error.message);
     const file = parsed ? path.resolve(error.root, parsed.file) : undefined;
     if (parsed && file) {
-      this.place(file, parsed);
-      this.watch(file);
+      this.#place(file, parsed);
+      this.#watch(file);
     }
     return {
       kind: 'config',
@@ -38,31 +38,31 @@ export class ConfigDiagnostics implements vscode.Disposable {
   }
 
   clear(): void {
-    this.collection.clear();
-    this.watched?.watcher.dispose();
-    this.watched = undefined;
+    this.#collection.clear();
+    this.#watched?.watcher.dispose();
+    this.#watched = undefined;
   }
 
   dispose(): void {
     this.clear();
-    this.collection.dispose();
+    this.#collection.dispose();
   }
 
   /** Checks the file again on every change (saved or not: an open editor's text is what the user sees). */
-  private watch(file: string): void {
-    if (this.watched?.file === file) return;
-    this.watched?.watcher.dispose();
+  #watch(file: string): void {
+    if (this.#watched?.file === file) return;
+    this.#watched?.watcher.dispose();
     const watcher = vscode.workspace.createFileSystemWatcher(
       new vscode.RelativePattern(vscode.Uri.file(path.dirname(file)), path.basename(file)),
     );
-    const recheck = () => void this.recheck(file);
+    const recheck = () => void this.#recheck(file);
     watcher.onDidChange(recheck);
     watcher.onDidCreate(recheck);
     watcher.onDidDelete(() => this.clear());
-    this.watched = { file, watcher };
+    this.#watched = { file, watcher };
   }
 
-  private async recheck(file: string): Promise<void> {
+  async #recheck(file: string): Promise<void> {
     let text: string;
     try {
       text = await readFile(file, 'utf8');
@@ -74,17 +74,17 @@ export class ConfigDiagnostics implements vscode.Disposable {
       this.clear();
     } catch (error) {
       const parsed = parseConfigError(error instanceof Error ? error.message : String(error));
-      if (parsed) this.place(file, parsed);
+      if (parsed) this.#place(file, parsed);
     }
   }
 
-  private place(file: string, parsed: { line: number; problem: string }): void {
+  #place(file: string, parsed: { line: number; problem: string }): void {
     const diagnostic = new vscode.Diagnostic(
       new vscode.Range(parsed.line, 0, parsed.line, Number.MAX_SAFE_INTEGER),
       parsed.problem,
       vscode.DiagnosticSeverity.Error,
     );
     diagnostic.source = SOURCE;
-    this.collection.set(vscode.Uri.file(file), [diagnostic]);
+    this.#collection.set(vscode.Uri.file(file), [diagnostic]);
   }
 }

@@ -21,14 +21,14 @@ export function findingOf(argument: unknown): ShownFinding | undefined {
 }
 
 export class FindingActions {
-  private readonly diagnostics: ReviewDiagnostics;
-  private readonly ruleHelp: RuleHelp;
-  private readonly log: vscode.LogOutputChannel;
+  readonly #diagnostics: ReviewDiagnostics;
+  readonly #ruleHelp: RuleHelp;
+  readonly #log: vscode.LogOutputChannel;
 
   constructor(diagnostics: ReviewDiagnostics, ruleHelp: RuleHelp, log: vscode.LogOutputChannel) {
-    this.diagnostics = diagnostics;
-    this.ruleHelp = ruleHelp;
-    this.log = log;
+    this.#diagnostics = diagnostics;
+    this.#ruleHelp = ruleHelp;
+    this.#log = log;
   }
 
   /** The edit that writes the finding's `diff-review-ignore` comment (with its reason); undefined for a language without comments. */
@@ -69,9 +69,9 @@ export class FindingActions {
       return false;
     }
     // Hidden before the edit (the edit moves the line it is tracked on), shown again if it fails.
-    const showAgain = this.diagnostics.dismiss(finding.uri, finding.diagnostic.range.start.line, ruleId);
+    const showAgain = this.#diagnostics.dismiss(finding.uri, finding.diagnostic.range.start.line, ruleId);
     const applied = await Promise.resolve(vscode.workspace.applyEdit(edit)).catch(() => false);
-    if (applied) this.log.info(`Ignored ${ruleId} in ${vscode.workspace.asRelativePath(finding.uri)}.`);
+    if (applied) this.#log.info(`Ignored ${ruleId} in ${vscode.workspace.asRelativePath(finding.uri)}.`);
     else {
       showAgain();
       void vscode.window.showWarningMessage(
@@ -129,13 +129,13 @@ export class FindingActions {
     else edit.createFile(uri, { contents: new TextEncoder().encode(text) });
     if (!(await vscode.workspace.applyEdit(edit))) return undefined;
     await (await vscode.workspace.openTextDocument(uri)).save();
-    this.diagnostics.dismissRule(ruleId);
-    this.log.info(`Turned ${ruleId} off in ${uri.fsPath}.`);
+    this.#diagnostics.dismissRule(ruleId);
+    this.#log.info(`Turned ${ruleId} off in ${uri.fsPath}.`);
     return uri;
   }
 
   showDescription(ruleId: string): Promise<void> {
-    return this.ruleHelp.show(ruleId);
+    return this.#ruleHelp.show(ruleId);
   }
 }
 

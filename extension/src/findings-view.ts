@@ -31,33 +31,33 @@ const SEVERITY_LABEL: Record<keyof SeverityCounts, string> = { error: 'Errors', 
 const SEVERITY_ORDER: (keyof SeverityCounts)[] = ['error', 'warning', 'info'];
 
 export class FindingsView implements vscode.TreeDataProvider<Node>, vscode.Disposable {
-  private readonly diagnostics: ReviewDiagnostics;
-  private readonly statusBar: ReviewStatusBar;
-  private readonly memento: vscode.Memento;
-  private readonly changed = new vscode.EventEmitter<undefined>();
-  readonly onDidChangeTreeData = this.changed.event;
-  private readonly view: vscode.TreeView<Node>;
-  private readonly subscriptions: vscode.Disposable[];
+  readonly #diagnostics: ReviewDiagnostics;
+  readonly #statusBar: ReviewStatusBar;
+  readonly #memento: vscode.Memento;
+  readonly #changed = new vscode.EventEmitter<undefined>();
+  readonly onDidChangeTreeData = this.#changed.event;
+  readonly #view: vscode.TreeView<Node>;
+  readonly #subscriptions: vscode.Disposable[];
 
   constructor(diagnostics: ReviewDiagnostics, statusBar: ReviewStatusBar, memento: vscode.Memento) {
-    this.diagnostics = diagnostics;
-    this.statusBar = statusBar;
-    this.memento = memento;
-    this.view = vscode.window.createTreeView(FINDINGS_VIEW, { treeDataProvider: this, showCollapseAll: true });
+    this.#diagnostics = diagnostics;
+    this.#statusBar = statusBar;
+    this.#memento = memento;
+    this.#view = vscode.window.createTreeView(FINDINGS_VIEW, { treeDataProvider: this, showCollapseAll: true });
     const refresh = () => {
-      const total = this.diagnostics.shown().length;
-      this.view.badge = total > 0 ? { value: total, tooltip: `${total} review findings` } : undefined;
+      const total = this.#diagnostics.shown().length;
+      this.#view.badge = total > 0 ? { value: total, tooltip: `${total} review findings` } : undefined;
       // Findings of the review that are only on another branch: said above the tree (and instead of
       // the welcome text's "found nothing", which the message replaces).
-      const state = this.statusBar.state;
-      this.view.message = (state.kind === 'done' && hiddenFindingsText(state)) || undefined;
-      this.changed.fire(undefined);
+      const state = this.#statusBar.state;
+      this.#view.message = (state.kind === 'done' && hiddenFindingsText(state)) || undefined;
+      this.#changed.fire(undefined);
     };
-    this.subscriptions = [this.view, this.changed, diagnostics.onDidChange(refresh), statusBar.onDidChange(refresh)];
+    this.#subscriptions = [this.#view, this.#changed, diagnostics.onDidChange(refresh), statusBar.onDidChange(refresh)];
   }
 
   get grouping(): Grouping {
-    const saved = this.memento.get<string>(GROUPING_KEY);
+    const saved = this.#memento.get<string>(GROUPING_KEY);
     return GROUPINGS.includes(saved as Grouping) ? (saved as Grouping) : 'file';
   }
 
@@ -72,18 +72,18 @@ export class FindingsView implements vscode.TreeDataProvider<Node>, vscode.Dispo
           )
         )?.value as Grouping | undefined);
     if (!chosen) return undefined;
-    await this.memento.update(GROUPING_KEY, chosen);
-    this.changed.fire(undefined);
+    await this.#memento.update(GROUPING_KEY, chosen);
+    this.#changed.fire(undefined);
     return chosen;
   }
 
   getChildren(node?: Node): Node[] {
     if (node?.kind === 'group') return node.findings.map((finding) => ({ kind: 'finding', ...finding }));
     if (node) return [];
-    const state = this.statusBar.state;
+    const state = this.#statusBar.state;
     const truncated: Node[] =
       state.kind === 'done' && state.truncated ? [{ kind: 'truncated', ...state.truncated }] : [];
-    const shown = this.diagnostics.shown();
+    const shown = this.#diagnostics.shown();
     if (shown.length === 0 && truncated.length === 0) return []; // the welcome text shows
     return [...truncated, ...groups(shown, this.grouping)];
   }
@@ -125,7 +125,7 @@ export class FindingsView implements vscode.TreeDataProvider<Node>, vscode.Dispo
 
   /** The text above the tree (findings hidden on this branch), if any. */
   get message(): string | undefined {
-    return this.view.message || undefined;
+    return this.#view.message || undefined;
   }
 
   /** The tree as it is now: what the tests (through the extension's API) read. */
@@ -144,7 +144,7 @@ export class FindingsView implements vscode.TreeDataProvider<Node>, vscode.Dispo
   }
 
   dispose(): void {
-    for (const subscription of this.subscriptions) subscription.dispose();
+    for (const subscription of this.#subscriptions) subscription.dispose();
   }
 }
 

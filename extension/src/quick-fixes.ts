@@ -12,10 +12,10 @@ export class ReviewQuickFixes implements vscode.CodeActionProvider {
   static metadata(): vscode.CodeActionProviderMetadata {
     return { providedCodeActionKinds: [vscode.CodeActionKind.QuickFix] };
   }
-  private readonly actions: FindingActions;
+  readonly #actions: FindingActions;
 
   constructor(actions: FindingActions) {
-    this.actions = actions;
+    this.#actions = actions;
   }
 
   provideCodeActions(
@@ -28,7 +28,7 @@ export class ReviewQuickFixes implements vscode.CodeActionProvider {
       const ruleId = ruleIdOf(diagnostic);
       if (diagnostic.source !== DIAGNOSTIC_SOURCE || !ruleId) continue;
       const finding = { uri: document.uri, diagnostic };
-      if (this.actions.ignoreEdit(document, diagnostic)) {
+      if (this.#actions.ignoreEdit(document, diagnostic)) {
         fixes.push(fix('Ignore this finding', diagnostic, COMMANDS.ignoreFinding, finding, true));
         fixes.push(fix('Suppress with a reason…', diagnostic, COMMANDS.suppressWithReason, finding));
       }

@@ -24,15 +24,15 @@ import { gitPath, readSettings, type Settings } from './settings.ts';
 import type { ReviewStatusBar } from './status-bar.ts';
 
 export class ReviewController implements vscode.Disposable {
-  private readonly session: ServiceSession;
-  private readonly diagnostics: ReviewDiagnostics;
-  private readonly statusBar: ReviewStatusBar;
-  private readonly log: vscode.LogOutputChannel;
-  private readonly configDiagnostics: ConfigDiagnostics;
-  private readonly reviews: ReviewRecord;
-  private readonly outcomes: ReviewOutcomeView;
-  private running: AbortController | undefined;
-  private readonly subscriptions: vscode.Disposable[];
+  readonly #session: ServiceSession;
+  readonly #diagnostics: ReviewDiagnostics;
+  readonly #statusBar: ReviewStatusBar;
+  readonly #log: vscode.LogOutputChannel;
+  readonly #configDiagnostics: ConfigDiagnostics;
+  readonly #reviews: ReviewRecord;
+  readonly #outcomes: ReviewOutcomeView;
+  #running: AbortController | undefined;
+  readonly #subscriptions: vscode.Disposable[];
 
   constructor(parts: {
     session: ServiceSession;
@@ -43,20 +43,20 @@ export class ReviewController implements vscode.Disposable {
     configDiagnostics: ConfigDiagnostics;
     reviews: ReviewRecord;
   }) {
-    this.session = parts.session;
-    this.diagnostics = parts.diagnostics;
-    this.statusBar = parts.statusBar;
-    this.log = parts.log;
-    this.configDiagnostics = parts.configDiagnostics;
-    this.reviews = parts.reviews;
-    this.outcomes = new ReviewOutcomeView({ ...parts, review: (options) => this.review(options) });
+    this.#session = parts.session;
+    this.#diagnostics = parts.diagnostics;
+    this.#statusBar = parts.statusBar;
+    this.#log = parts.log;
+    this.#configDiagnostics = parts.configDiagnostics;
+    this.#reviews = parts.reviews;
+    this.#outcomes = new ReviewOutcomeView({ ...parts, review: (options) => this.review(options) });
     // The counts follow what is shown: edits, undo and changes on disk hide and restore findings.
-    this.subscriptions = [
-      this.diagnostics.onDidChange((counts) => {
-        const state = this.statusBar.state;
+    this.#subscriptions = [
+      this.#diagnostics.onDidChange((counts) => {
+        const state = this.#statusBar.state;
         const findings = counts.error + counts.warning + counts.info;
         if (state.kind === 'done')
-          this.statusBar.show({ ...state, findings, bySeverity: counts, notHere: this.diagnostics.goneCount() });
+          this.#statusBar.show({ ...state, findings, bySeverity: counts, notHere: this.#diagnostics.goneCount() });
       }),
     ];
   }
@@ -64,12 +64,12 @@ export class ReviewController implements vscode.Disposable {
   /** Reviews the changes of the branch in the active editor's folder (or the first folder). */
   async review(options: ReviewOptions = {}): Promise<ReviewCommandResult> {
     const started = Date.now();
-    this.running?.abort(); // a new review supersedes the one in flight
+    this.#running?.abort(); // a new review supersedes the one in flight
     const controller = new AbortController();
-    this.running = controller;
-    const cwd = options.folder ?? this.folder()?.uri.fsPath;
+    this.#running = controller;
+    const cwd = options.folder ?? this.#folder()?.uri.fsPath;
     if (!cwd)
-      return this.outcomes.outside(
+      return this.#outcomes.outside(
         'no-folder',
         'Open a folder that is part of a git repository, then review its changes.',
         options,
@@ -82,19 +82,19 @@ export class ReviewController implements vscode.Disposable {
         : { ...configured, run: { ...configured.run, includeUncommitted: options.includeUncommitted } };
 
     const urlProblem = serviceUrlProblem(settings.serviceUrl);
-    if (urlProblem) return this.outcomes.failure(describeInvalidServiceUrl(urlProblem), options, started);
+    if (urlProblem) return this.#outcomes.failure(describeInvalidServiceUrl(urlProblem), options, started);
 
-    this.statusBar.show({ kind: 'running' });
+    this.#statusBar.show({ kind: 'running' });
     let serviceUrl: string | undefined = settings.serviceUrl || undefined;
     const work = (report: (message: string) => void, cancel: vscode.CancellationToken) => {
       const stop = () => {
         controller.abort();
         // The notification closes at once; so does the status bar's "Reviewing…".
-        if (this.running === controller) this.statusBar.show({ kind: 'idle' });
+        if (this.#running === controller) this.#statusBar.show({ kind: 'idle' });
       };
       const listeners = [cancel, options.cancellation].map((token) => token?.onCancellationRequested(stop));
       if (options.cancellation?.isCancellationRequested) stop();
-      return this.reviewIn(cwd, settings, controller.signal, report, (url) => (serviceUrl = url)).finally(() => {
+      return this.#reviewIn(cwd, settings, controller.signal, report, (url) => (serviceUrl = url)).finally(() => {
         for (const listener of listeners) listener?.dispose();
       });
     };
@@ -107,54 +107,54 @@ export class ReviewController implements vscode.Disposable {
         },
         (progress, cancel) => work((message) => progress.report({ message }), cancel),
       );
-      return { ...(await this.outcomes.show(outcome, settings, options, started)), serviceUrl };
+      return { ...(await this.#outcomes.show(outcome, settings, options, started)), serviceUrl };
     } catch (error) {
       if (error instanceof AbortError || controller.signal.aborted) {
-        if (this.running === controller) this.statusBar.show({ kind: 'idle' });
-        this.log.info('Review cancelled.');
+        if (this.#running === controller) this.#statusBar.show({ kind: 'idle' });
+        this.#log.info('Review cancelled.');
         return { outcome: 'cancelled', serviceUrl, durationMs: Date.now() - started };
       }
       if (error instanceof NotAGitRepositoryError)
-        return this.outcomes.outside(
+        return this.#outcomes.outside(
           'not-a-repository',
           `${cwd} is not in a git repository: there is nothing to review.`,
           options,
           started,
         );
-      const failure = this.failureOf(error, settings);
-      this.log.error(
+      const failure = this.#failureOf(error, settings);
+      this.#log.error(
         `Review failed (${failure.kind}): ${failure.message}${error instanceof Error && error.cause instanceof Error ? ` [${error.cause.message}]` : ''}`,
       );
-      return { ...this.outcomes.failure(failure, options, started, cwd), serviceUrl };
+      return { ...this.#outcomes.failure(failure, options, started, cwd), serviceUrl };
     } finally {
-      if (this.running === controller) this.running = undefined;
+      if (this.#running === controller) this.#running = undefined;
     }
   }
 
   /** Asks for the base branch of the repository at `folder` (default: the current one), then reviews it. */
   async chooseBaseBranch(folder?: vscode.Uri): Promise<{ baseBranch?: string; review?: ReviewCommandResult }> {
-    const uri = folder ?? this.folder()?.uri;
+    const uri = folder ?? this.#folder()?.uri;
     if (!uri) return {};
     const baseBranch = await chooseBaseBranch(uri);
     if (baseBranch === undefined) return {};
-    this.log.info(`Base branch of ${uri.fsPath}: ${baseBranch}.`);
+    this.#log.info(`Base branch of ${uri.fsPath}: ${baseBranch}.`);
     return { baseBranch, review: await this.review({ folder: uri.fsPath }) };
   }
 
   clear(): void {
-    this.running?.abort();
-    this.reviews.cleared();
-    this.diagnostics.clear();
-    this.statusBar.show({ kind: 'idle' });
-    this.log.info('Cleared the review comments.');
+    this.#running?.abort();
+    this.#reviews.cleared();
+    this.#diagnostics.clear();
+    this.#statusBar.show({ kind: 'idle' });
+    this.#log.info('Cleared the review comments.');
   }
 
   dispose(): void {
-    this.running?.abort();
-    for (const subscription of this.subscriptions) subscription.dispose();
+    this.#running?.abort();
+    for (const subscription of this.#subscriptions) subscription.dispose();
   }
 
-  private failureOf(error: unknown, settings: Settings): FailureReport {
+  #failureOf(error: unknown, settings: Settings): FailureReport {
     if (error instanceof MissingTokenError)
       return {
         kind: 'missing_token',
@@ -163,16 +163,16 @@ export class ReviewController implements vscode.Disposable {
         setting: SETTING.serviceUrl,
       };
     // A bad .diff-review.yml: the error goes on its line, in that file.
-    if (error instanceof RepositoryConfigError) return this.configDiagnostics.show(error);
+    if (error instanceof RepositoryConfigError) return this.#configDiagnostics.show(error);
     return describeFailure(error, { service: serviceLabel(settings.serviceUrl), baseBranch: settings.run.baseBranch });
   }
 
-  private folder(): vscode.WorkspaceFolder | undefined {
+  #folder(): vscode.WorkspaceFolder | undefined {
     const active = vscode.window.activeTextEditor?.document.uri;
     return (active && vscode.workspace.getWorkspaceFolder(active)) ?? vscode.workspace.workspaceFolders?.[0];
   }
 
-  private async reviewIn(
+  async #reviewIn(
     cwd: string,
     settings: Settings,
     signal: AbortSignal,
@@ -182,7 +182,7 @@ export class ReviewController implements vscode.Disposable {
     const onProgress = (progress: ReviewProgress) => {
       const message = progressMessage(progress);
       report(message);
-      this.statusBar.show({ kind: 'running', detail: message });
+      this.#statusBar.show({ kind: 'running', detail: message });
     };
     const bundled = settings.serviceUrl === '';
     let recovered = false;
@@ -193,7 +193,7 @@ export class ReviewController implements vscode.Disposable {
         // It runs beside git's work (the bundled service's start is most of a first review's time).
         const connecting = Date.now();
         let connectMs = 0;
-        const connection = this.session
+        const connection = this.#session
           .connect(settings.serviceUrl, settings.requestTimeoutMs, signal)
           .then((opened) => {
             connectMs = Date.now() - connecting;
@@ -208,7 +208,7 @@ export class ReviewController implements vscode.Disposable {
           client,
           settings: settings.run,
           signal,
-          log: this.log,
+          log: this.#log,
           onProgress,
           git: gitPath(),
         });
@@ -219,11 +219,11 @@ export class ReviewController implements vscode.Disposable {
         };
       } catch (error) {
         // Each recovery once per review, in whichever order they are needed.
-        if (bundled && !recovered && isUnauthorized(error) && (await this.session.recoverBundledToken())) {
+        if (bundled && !recovered && isUnauthorized(error) && (await this.#session.recoverBundledToken())) {
           recovered = true;
           continue;
         }
-        if (bundled && !tookOver && isUnreachable(error) && this.session.takeOverBundledService()) {
+        if (bundled && !tookOver && isUnreachable(error) && this.#session.takeOverBundledService()) {
           tookOver = true;
           continue;
         }

@@ -36,32 +36,32 @@ const NEAR = 1;
 const CLEAN_RECHECK_MS = 100;
 
 export class ReviewDiagnostics implements vscode.Disposable {
-  private readonly collection = vscode.languages.createDiagnosticCollection('diff-review');
-  private readonly tracked = new Map<string, TrackedComment[]>();
-  private readonly changed = new vscode.EventEmitter<SeverityCounts>();
-  private readonly rechecks = new Map<string, NodeJS.Timeout>();
-  private readonly subscriptions: vscode.Disposable[];
-  private editedLineBehavior: () => EditedLineBehavior;
+  readonly #collection = vscode.languages.createDiagnosticCollection('diff-review');
+  readonly #tracked = new Map<string, TrackedComment[]>();
+  readonly #changed = new vscode.EventEmitter<SeverityCounts>();
+  readonly #rechecks = new Map<string, NodeJS.Timeout>();
+  readonly #subscriptions: vscode.Disposable[];
+  #editedLineBehavior: () => EditedLineBehavior;
   /** Fires with the diagnostics shown by severity, whenever an edit or a change on disk may have changed them. */
-  readonly onDidChange = this.changed.event;
+  readonly onDidChange = this.#changed.event;
 
   constructor(editedLineBehavior: () => EditedLineBehavior) {
-    this.editedLineBehavior = editedLineBehavior;
+    this.#editedLineBehavior = editedLineBehavior;
     // Files without an editor change on disk too (a branch switch, a stash): their comments follow.
     const watcher = vscode.workspace.createFileSystemWatcher('**/*');
-    this.subscriptions = [
-      this.collection,
-      this.changed,
+    this.#subscriptions = [
+      this.#collection,
+      this.#changed,
       watcher,
-      watcher.onDidChange((uri) => void this.onDiskChange(uri)),
-      watcher.onDidCreate((uri) => void this.onDiskChange(uri)),
-      watcher.onDidDelete((uri) => void this.onDiskChange(uri)),
-      vscode.workspace.onDidChangeTextDocument((event) => this.onEdit(event)),
+      watcher.onDidChange((uri) => void this.#onDiskChange(uri)),
+      watcher.onDidCreate((uri) => void this.#onDiskChange(uri)),
+      watcher.onDidDelete((uri) => void this.#onDiskChange(uri)),
+      vscode.workspace.onDidChangeTextDocument((event) => this.#onEdit(event)),
       vscode.workspace.onDidOpenTextDocument((document) =>
-        this.reanchorFile(document.uri, splitLines(document.getText()), true),
+        this.#reanchorFile(document.uri, splitLines(document.getText()), true),
       ),
       // A closed file goes back to its text on disk (its unsaved edits may have been discarded).
-      vscode.workspace.onDidCloseTextDocument((document) => void this.reanchorFromDisk(document.uri)),
+      vscode.workspace.onDidCloseTextDocument((document) => void this.#reanchorFromDisk(document.uri)),
     ];
   }
 
@@ -70,13 +70,13 @@ export class ReviewDiagnostics implements vscode.Disposable {
     this.clear();
     for (const [file, planned] of files) {
       const uri = vscode.Uri.file(file);
-      this.tracked.set(
+      this.#tracked.set(
         uri.toString(),
         planned.map((entry) => ({ planned: entry, line: entry.line, edited: false })),
       );
       const open = openDocument(uri);
-      if (open) this.reanchorFile(uri, splitLines(open.getText()), !open.isDirty);
-      else this.render(uri);
+      if (open) this.#reanchorFile(uri, splitLines(open.getText()), !open.isDirty);
+      else this.#render(uri);
     }
     return this.size;
   }
@@ -87,7 +87,7 @@ export class ReviewDiagnostics implements vscode.Disposable {
    */
   saved(): Map<string, PlannedDiagnostic[]> {
     const files = new Map<string, PlannedDiagnostic[]>();
-    for (const [key, entries] of this.tracked) {
+    for (const [key, entries] of this.#tracked) {
       const kept = entries
         .filter((entry) => !entry.dismissed)
         .map((entry) => ({ ...entry.planned, line: entry.line < 0 ? entry.planned.line : entry.line }));
@@ -101,14 +101,14 @@ export class ReviewDiagnostics implements vscode.Disposable {
     this.replace(files);
     for (const file of files.keys()) {
       const uri = vscode.Uri.file(file);
-      if (!openDocument(uri)?.isDirty) void this.reanchorFromDisk(uri);
+      if (!openDocument(uri)?.isDirty) void this.#reanchorFromDisk(uri);
     }
   }
 
   clear(): void {
-    this.tracked.clear();
-    this.collection.clear();
-    this.changed.fire(this.counts());
+    this.#tracked.clear();
+    this.#collection.clear();
+    this.#changed.fire(this.counts());
   }
 
   /**
@@ -116,30 +116,30 @@ export class ReviewDiagnostics implements vscode.Disposable {
    * Returns what shows it again (the edit that was to ignore it failed).
    */
   dismiss(uri: vscode.Uri, line: number, ruleId: string | undefined): () => void {
-    const entries = this.tracked.get(uri.toString());
+    const entries = this.#tracked.get(uri.toString());
     const entry = entries?.find((e) => e.line === line && e.planned.code === ruleId && !e.dismissed);
     if (!entry) return () => {};
     entry.dismissed = true;
-    this.render(uri);
+    this.#render(uri);
     return () => {
       entry.dismissed = false;
-      this.render(uri);
+      this.#render(uri);
     };
   }
 
   /** Hides every finding of a rule (turned off by the user) until the next review. */
   dismissRule(ruleId: string): void {
-    for (const [key, entries] of this.tracked) {
+    for (const [key, entries] of this.#tracked) {
       if (!entries.some((entry) => entry.planned.code === ruleId)) continue;
       for (const entry of entries) if (entry.planned.code === ruleId) entry.dismissed = true;
-      this.render(vscode.Uri.parse(key));
+      this.#render(vscode.Uri.parse(key));
     }
   }
 
   /** The diagnostics shown now, file by file. */
   shown(): ShownFinding[] {
     const found: ShownFinding[] = [];
-    this.collection.forEach((uri, diagnostics) => {
+    this.#collection.forEach((uri, diagnostics) => {
       for (const diagnostic of diagnostics) found.push({ uri, diagnostic });
     });
     return found;
@@ -148,7 +148,7 @@ export class ReviewDiagnostics implements vscode.Disposable {
   /** How many diagnostics are shown, by severity. */
   counts(): SeverityCounts {
     const counts: SeverityCounts = { error: 0, warning: 0, info: 0 };
-    this.collection.forEach((_uri, diagnostics) => {
+    this.#collection.forEach((_uri, diagnostics) => {
       for (const diagnostic of diagnostics) counts[severityName(diagnostic.severity)]++;
     });
     return counts;
@@ -157,7 +157,7 @@ export class ReviewDiagnostics implements vscode.Disposable {
   /** How many findings are hidden because their text is gone from their files on disk (a branch switch). */
   goneCount(): number {
     let count = 0;
-    for (const entries of this.tracked.values())
+    for (const entries of this.#tracked.values())
       for (const entry of entries) if (entry.gone && !entry.dismissed) count++;
     return count;
   }
@@ -165,26 +165,26 @@ export class ReviewDiagnostics implements vscode.Disposable {
   /** How many diagnostics are shown. */
   get size(): number {
     let count = 0;
-    this.collection.forEach((_uri, diagnostics) => {
+    this.#collection.forEach((_uri, diagnostics) => {
       count += diagnostics.length;
     });
     return count;
   }
 
   dispose(): void {
-    for (const timer of this.rechecks.values()) clearTimeout(timer);
-    for (const subscription of this.subscriptions) subscription.dispose();
-    this.tracked.clear();
+    for (const timer of this.#rechecks.values()) clearTimeout(timer);
+    for (const subscription of this.#subscriptions) subscription.dispose();
+    this.#tracked.clear();
   }
 
-  private onEdit(event: vscode.TextDocumentChangeEvent): void {
+  #onEdit(event: vscode.TextDocumentChangeEvent): void {
     const { document } = event;
     const key = document.uri.toString();
-    const entries = this.tracked.get(key);
+    const entries = this.#tracked.get(key);
     if (!entries) return;
     if (event.contentChanges.length === 0) {
       // Only its dirty flag changed: clean again (reverted, undone to its saved text), its text is the file's.
-      if (!document.isDirty) this.reanchorFile(document.uri, splitLines(document.getText()), true);
+      if (!document.isDirty) this.#reanchorFile(document.uri, splitLines(document.getText()), true);
       return;
     }
     const changes: TextChange[] = event.contentChanges.map((change) => ({
@@ -194,7 +194,7 @@ export class ReviewDiagnostics implements vscode.Disposable {
       endCharacter: change.range.end.character,
       text: change.text,
     }));
-    this.tracked.set(
+    this.#tracked.set(
       key,
       entries.map((entry) => {
         if (entry.line < 0) return entry;
@@ -205,8 +205,8 @@ export class ReviewDiagnostics implements vscode.Disposable {
           : { ...entry, line, edited: false, gone: false };
       }),
     );
-    this.render(document.uri, document);
-    if (this.tracked.get(key)?.some((entry) => entry.edited)) this.recheckWhenClean(document);
+    this.#render(document.uri, document);
+    if (this.#tracked.get(key)?.some((entry) => entry.edited)) this.#recheckWhenClean(document);
   }
 
   /**
@@ -214,26 +214,26 @@ export class ReviewDiagnostics implements vscode.Disposable {
    * its saved text) may hold lost lines further away than edits can tell: look for them in the
    * whole text. Its dirty flag is settled only after the change event, hence the short wait.
    */
-  private recheckWhenClean(document: vscode.TextDocument): void {
+  #recheckWhenClean(document: vscode.TextDocument): void {
     const key = document.uri.toString();
-    clearTimeout(this.rechecks.get(key));
-    this.rechecks.set(
+    clearTimeout(this.#rechecks.get(key));
+    this.#rechecks.set(
       key,
       setTimeout(() => {
-        this.rechecks.delete(key);
+        this.#rechecks.delete(key);
         if (!document.isDirty && !document.isClosed)
-          this.reanchorFile(document.uri, splitLines(document.getText()), true);
+          this.#reanchorFile(document.uri, splitLines(document.getText()), true);
       }, CLEAN_RECHECK_MS),
     );
   }
 
   /** `onDisk`: the lines are the file's on disk, so a text not found there is gone (not edited by the user). */
-  private reanchorFile(uri: vscode.Uri, lines: readonly string[], onDisk: boolean): void {
-    const entries = this.tracked.get(uri.toString());
+  #reanchorFile(uri: vscode.Uri, lines: readonly string[], onDisk: boolean): void {
+    const entries = this.#tracked.get(uri.toString());
     if (!entries) return;
     // A text ending in a line break has no line after it to show a comment on.
     const lastLine = Math.max(0, lines.at(-1) === '' ? lines.length - 2 : lines.length - 1);
-    this.tracked.set(
+    this.#tracked.set(
       uri.toString(),
       entries.map((entry) => {
         const guess = entry.line < 0 ? entry.planned.line : entry.line;
@@ -243,43 +243,43 @@ export class ReviewDiagnostics implements vscode.Disposable {
           : { ...entry, line, edited: false, gone: false };
       }),
     );
-    this.render(uri);
+    this.#render(uri);
   }
 
-  private async onDiskChange(uri: vscode.Uri): Promise<void> {
+  async #onDiskChange(uri: vscode.Uri): Promise<void> {
     // A file with unsaved edits follows its editor. Any other follows the disk: a document VS Code
     // holds without an editor is not always reloaded, and one whose file is deleted keeps its text.
-    if (!this.tracked.has(uri.toString()) || openDocument(uri)?.isDirty) return;
-    await this.reanchorFromDisk(uri);
+    if (!this.#tracked.has(uri.toString()) || openDocument(uri)?.isDirty) return;
+    await this.#reanchorFromDisk(uri);
   }
 
-  private async reanchorFromDisk(uri: vscode.Uri): Promise<void> {
-    if (!this.tracked.has(uri.toString()) || uri.scheme !== 'file') return;
+  async #reanchorFromDisk(uri: vscode.Uri): Promise<void> {
+    if (!this.#tracked.has(uri.toString()) || uri.scheme !== 'file') return;
     let text: string;
     try {
       text = await readFile(uri.fsPath, 'utf8');
     } catch {
       // Deleted (or unreadable): nothing to show them on until it is back.
-      const entries = this.tracked.get(uri.toString());
+      const entries = this.#tracked.get(uri.toString());
       if (entries)
-        this.tracked.set(
+        this.#tracked.set(
           uri.toString(),
           entries.map((entry) => ({ ...entry, line: -1, edited: true, gone: true })),
         );
-      return this.render(uri);
+      return this.#render(uri);
     }
-    this.reanchorFile(uri, splitLines(text), true);
+    this.#reanchorFile(uri, splitLines(text), true);
   }
 
-  private render(uri: vscode.Uri, document?: vscode.TextDocument): void {
-    const keepEdited = this.editedLineBehavior() === 'stale';
-    const entries = (this.tracked.get(uri.toString()) ?? []).filter(
+  #render(uri: vscode.Uri, document?: vscode.TextDocument): void {
+    const keepEdited = this.#editedLineBehavior() === 'stale';
+    const entries = (this.#tracked.get(uri.toString()) ?? []).filter(
       (entry) => entry.line >= 0 && !entry.dismissed && !entry.gone && (!entry.edited || keepEdited),
     );
     const diagnostics = entries.map((entry) => toDiagnostic(entry, document));
-    if (diagnostics.length === 0) this.collection.delete(uri);
-    else this.collection.set(uri, diagnostics);
-    this.changed.fire(this.counts());
+    if (diagnostics.length === 0) this.#collection.delete(uri);
+    else this.#collection.set(uri, diagnostics);
+    this.#changed.fire(this.counts());
   }
 }
 

@@ -41,15 +41,15 @@ export const placeKey = (place: Pick<ReviewPlace, 'root' | 'branch' | 'headCommi
   `${place.root}\n${place.branch ?? `@${place.headCommit}`}`;
 
 export class ReviewMemory {
-  private readonly memento: vscode.Memento;
+  readonly #memento: vscode.Memento;
 
   constructor(memento: vscode.Memento) {
-    this.memento = memento;
+    this.#memento = memento;
   }
 
   /** Keeps the review of its branch (replacing the branch's earlier one) as the current one. */
   save(place: ReviewPlace, files: ReadonlyMap<string, readonly PlannedDiagnostic[]>, state: SavedReview['state']) {
-    const all = this.all();
+    const all = this.#all();
     const key = placeKey(place);
     delete all.reviews[key]; // saved last: at the end of the keys' order
     all.reviews[key] = {
@@ -64,47 +64,47 @@ export class ReviewMemory {
     // Keys keep the order they were saved in (review ids and paths are no integers): the first are the oldest.
     const keys = Object.keys(all.reviews);
     for (const gone of keys.slice(0, Math.max(0, keys.length - MAX_KEPT))) delete all.reviews[gone];
-    return this.write(all);
+    return this.#write(all);
   }
 
   /** The review shown last, or undefined when there is none. */
   load(): SavedReview | undefined {
-    const all = this.all();
+    const all = this.#all();
     return all.current === undefined ? undefined : all.reviews[all.current];
   }
 
   /** The saved review of a branch (a detached HEAD: of its commit). */
   forPlace(place: Pick<ReviewPlace, 'root' | 'branch' | 'headCommit'>): SavedReview | undefined {
-    return this.all().reviews[placeKey(place)];
+    return this.#all().reviews[placeKey(place)];
   }
 
   /** Makes this saved review the current one (a reload shows it first); undefined: none. */
   makeCurrent(place: ReviewPlace | undefined) {
-    const all = this.all();
+    const all = this.#all();
     all.current = place && placeKey(place);
-    return this.write(all);
+    return this.#write(all);
   }
 
   /** Forgets a branch's review (cleared, or the branch has nothing to review any more). */
   forget(place: Pick<ReviewPlace, 'root' | 'branch' | 'headCommit'> | undefined) {
-    const all = this.all();
+    const all = this.#all();
     const key = place && placeKey(place);
     if (key !== undefined) delete all.reviews[key];
     if (key === undefined || all.current === key) all.current = undefined;
-    return this.write(all);
+    return this.#write(all);
   }
 
-  private all(): SavedReviews {
-    const saved = this.memento.get<Partial<SavedReviews>>(KEY);
+  #all(): SavedReviews {
+    const saved = this.#memento.get<Partial<SavedReviews>>(KEY);
     if (saved?.version === VERSION && typeof saved.reviews === 'object' && saved.reviews !== null) {
       const reviews = Object.fromEntries(Object.entries(saved.reviews).filter(([, review]) => isSavedReview(review)));
       return { version: VERSION, current: saved.current, reviews };
     }
-    return fromVersion1(this.memento.get(V1_KEY));
+    return fromVersion1(this.#memento.get(V1_KEY));
   }
 
-  private write(all: SavedReviews): Thenable<void> {
-    return this.memento.update(KEY, all);
+  #write(all: SavedReviews): Thenable<void> {
+    return this.#memento.update(KEY, all);
   }
 }
 

@@ -39,10 +39,10 @@ export interface OutcomeParts {
 }
 
 export class ReviewOutcomeView {
-  private readonly parts: OutcomeParts;
+  readonly #parts: OutcomeParts;
 
   constructor(parts: OutcomeParts) {
-    this.parts = parts;
+    this.#parts = parts;
   }
 
   async show(
@@ -51,13 +51,13 @@ export class ReviewOutcomeView {
     options: ReviewOptions,
     started: number,
   ): Promise<ReviewCommandResult> {
-    const { diagnostics, statusBar, log } = this.parts;
+    const { diagnostics, statusBar, log } = this.#parts;
     const durationMs = () => Date.now() - started;
     // The review read the repository's config: whatever was wrong with it is not any more.
-    this.parts.configDiagnostics.clear();
+    this.#parts.configDiagnostics.clear();
     if (outcome.kind === 'nothing-to-review') {
       const { prepared } = outcome;
-      await this.parts.reviews.nothingToReview(prepared);
+      await this.#parts.reviews.nothingToReview(prepared);
       diagnostics.clear();
       statusBar.show({ kind: 'nothing' });
       const uncommitted = !prepared.includesUncommitted && (await hasUncommittedChanges(prepared.root));
@@ -67,7 +67,7 @@ export class ReviewOutcomeView {
       if (!options.quiet) {
         void vscode.window.showInformationMessage(`Diff Review: ${message}`, ...actions).then((action) => {
           if (action === REVIEW_UNCOMMITTED)
-            void this.parts.review({ ...options, folder: prepared.root, includeUncommitted: true });
+            void this.#parts.review({ ...options, folder: prepared.root, includeUncommitted: true });
         });
       }
       return { outcome: 'nothing-to-review', actions, durationMs: durationMs() };
@@ -80,7 +80,7 @@ export class ReviewOutcomeView {
 
     const { job, prepared } = outcome;
     const placing = Date.now();
-    this.parts.ruleHelp.remember(outcome.ruleHelp);
+    this.#parts.ruleHelp.remember(outcome.ruleHelp);
     const { comments, truncated } = splitTruncation(job.comments ?? []);
     const texts = await readTexts(
       prepared.root,
@@ -110,7 +110,7 @@ export class ReviewOutcomeView {
       ...(truncated ? { truncated } : {}),
     });
     const placeMs = Date.now() - placing; // the diagnostics are shown: what follows is bookkeeping
-    await this.parts.reviews.completed(prepared);
+    await this.#parts.reviews.completed(prepared);
     const timings = { ...outcome.timings, placeMs };
     log.info(`Review ${job.review_id} took ${durationMs()} ms: ${describeTimings(timings)}.`);
     log.info(
@@ -137,7 +137,7 @@ export class ReviewOutcomeView {
 
   /** A review that could not be done: the status bar says so, and (unless quiet) a notification with its actions. */
   failure(failure: FailureReport, options: ReviewOptions, started: number, cwd?: string): ReviewCommandResult {
-    this.parts.statusBar.show({ kind: 'failed', message: failure.message });
+    this.#parts.statusBar.show({ kind: 'failed', message: failure.message });
     if (!options.quiet) {
       // Not awaited: the notification stays until the user answers it, the command does not.
       void vscode.window
@@ -154,9 +154,9 @@ export class ReviewOutcomeView {
     options: ReviewOptions,
     started: number,
   ): ReviewCommandResult {
-    this.parts.diagnostics.clear();
-    this.parts.statusBar.show({ kind: 'outside' });
-    this.parts.log.info(message);
+    this.#parts.diagnostics.clear();
+    this.#parts.statusBar.show({ kind: 'outside' });
+    this.#parts.log.info(message);
     const actions: FailureAction[] = outcome === 'no-folder' ? ['Open Folder'] : [];
     if (!options.quiet) {
       void vscode.window
@@ -172,11 +172,11 @@ export class ReviewOutcomeView {
     context: { failure?: FailureReport; cwd?: string; options: ReviewOptions },
   ): void {
     const { failure, cwd, options } = context;
-    if (action === 'Show Log') this.parts.log.show(true);
+    if (action === 'Show Log') this.#parts.log.show(true);
     else if (action === 'Set Token') void vscode.commands.executeCommand(COMMANDS.setToken);
     else if (action === 'Open Settings') void openSetting(failure?.setting);
     else if (action === 'Open Folder') void vscode.commands.executeCommand('workbench.action.files.openFolder');
-    else if (action === 'Try Again') void this.parts.review({ ...options, cancellation: undefined });
+    else if (action === 'Try Again') void this.#parts.review({ ...options, cancellation: undefined });
     else if (action === 'Open .diff-review.yml' && failure?.file)
       void vscode.window.showTextDocument(vscode.Uri.file(failure.file));
     else if (action === 'Choose Base Branch')

@@ -20,21 +20,21 @@ export const ruleDescriptionUri = (ruleId: string): vscode.Uri =>
   vscode.Uri.from({ scheme: RULE_SCHEME, path: `/${ruleId}.md` });
 
 export class RuleHelp implements vscode.TextDocumentContentProvider {
-  private fromReview = new Map<string, string>();
-  private readonly log: vscode.LogOutputChannel;
+  #fromReview = new Map<string, string>();
+  readonly #log: vscode.LogOutputChannel;
 
   constructor(log: vscode.LogOutputChannel) {
-    this.log = log;
+    this.#log = log;
   }
 
   /** The rules' pages from the last review's SARIF. */
   remember(help: ReadonlyMap<string, string>): void {
-    this.fromReview = new Map(help);
+    this.#fromReview = new Map(help);
   }
 
   async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
     const ruleId = decodeURIComponent(uri.path.replace(/^\//, '').replace(/\.md$/, ''));
-    return (await this.markdownOf(ruleId)) ?? `# ${ruleId}\n\nNo description of this rule is available.\n`;
+    return (await this.#markdownOf(ruleId)) ?? `# ${ruleId}\n\nNo description of this rule is available.\n`;
   }
 
   /** Opens a rule's description beside the editor: rendered when VS Code's Markdown preview is there. */
@@ -48,8 +48,8 @@ export class RuleHelp implements vscode.TextDocumentContentProvider {
     }
   }
 
-  private async markdownOf(ruleId: string): Promise<string | undefined> {
-    const known = this.fromReview.get(ruleId);
+  async #markdownOf(ruleId: string): Promise<string | undefined> {
+    const known = this.#fromReview.get(ruleId);
     if (known) return known;
     const { serviceUrl, requestTimeoutMs } = readSettings();
     if (serviceUrl !== '') {
@@ -62,7 +62,7 @@ export class RuleHelp implements vscode.TextDocumentContentProvider {
         });
         return (await client.getRule(ruleId)).markdown;
       } catch (error) {
-        this.log.warn(
+        this.#log.warn(
           `No description of ${ruleId} from ${serviceUrl} (${error instanceof Error ? error.message : String(error)}); showing this version's.`,
         );
       }

@@ -38,27 +38,27 @@ export interface StatusSnapshot {
 }
 
 export class ReviewStatusBar implements vscode.Disposable {
-  private readonly item = vscode.window.createStatusBarItem('diffReview.status', vscode.StatusBarAlignment.Left, 50);
+  readonly #item = vscode.window.createStatusBarItem('diffReview.status', vscode.StatusBarAlignment.Left, 50);
   state: ReviewState = { kind: 'idle' };
-  private visible = false;
-  private readonly changed = new vscode.EventEmitter<ReviewState>();
+  #visible = false;
+  readonly #changed = new vscode.EventEmitter<ReviewState>();
   /** Fires with each new state. */
-  readonly onDidChange = this.changed.event;
+  readonly onDidChange = this.#changed.event;
 
   /** `inRepository`: the workspace has a git repository; else the item starts hidden. */
   constructor(inRepository: boolean) {
-    this.item.name = 'Diff Review';
+    this.#item.name = 'Diff Review';
     this.show(inRepository ? { kind: 'idle' } : { kind: 'outside' });
   }
 
   show(state: ReviewState): void {
     this.state = state;
-    const item = this.item;
+    const item = this.#item;
     item.backgroundColor = undefined;
     item.command = state.kind === 'done' ? COMMANDS.focusFindings : COMMANDS.review;
     void vscode.commands.executeCommand('setContext', 'diffReview.state', state.kind);
-    this.visible = state.kind !== 'outside';
-    if (this.visible) item.show();
+    this.#visible = state.kind !== 'outside';
+    if (this.#visible) item.show();
     else item.hide();
     switch (state.kind) {
       case 'idle':
@@ -92,24 +92,24 @@ export class ReviewStatusBar implements vscode.Disposable {
       case 'outside':
         break;
     }
-    this.changed.fire(state);
+    this.#changed.fire(state);
   }
 
   /** What the item shows now. */
   snapshot(): StatusSnapshot {
-    const command = typeof this.item.command === 'string' ? this.item.command : this.item.command?.command;
+    const command = typeof this.#item.command === 'string' ? this.#item.command : this.#item.command?.command;
     return {
       state: this.state,
-      text: this.item.text,
-      tooltip: typeof this.item.tooltip === 'string' ? this.item.tooltip : (this.item.tooltip?.value ?? ''),
+      text: this.#item.text,
+      tooltip: typeof this.#item.tooltip === 'string' ? this.#item.tooltip : (this.#item.tooltip?.value ?? ''),
       command,
-      visible: this.visible,
+      visible: this.#visible,
     };
   }
 
   dispose(): void {
-    this.item.dispose();
-    this.changed.dispose();
+    this.#item.dispose();
+    this.#changed.dispose();
   }
 }
 

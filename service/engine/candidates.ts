@@ -14,7 +14,7 @@ export interface Candidate {
 
 /** Matchers by the set of plans they serve: built once (a regex of ~1,000 keywords compiles in a few ms), the same for every review. */
 export class MatcherCache {
-  private readonly matchers = new Map<string, KeywordMatcher>();
+  readonly #matchers = new Map<string, KeywordMatcher>();
 
   /** One matcher for the keywords of all these plans: a review reads the diff's text once. */
   matcherFor(plans: readonly FilePlan[]): KeywordMatcher {
@@ -22,11 +22,11 @@ export class MatcherCache {
       .map((plan) => plan.id)
       .sort((a, b) => a - b)
       .join(' ');
-    let matcher = this.matchers.get(key);
+    let matcher = this.#matchers.get(key);
     if (!matcher) {
-      if (this.matchers.size >= 64) this.matchers.clear();
+      if (this.#matchers.size >= 64) this.#matchers.clear();
       matcher = new KeywordMatcher(plans.flatMap((plan) => [...plan.rulesOf.keys()]));
-      this.matchers.set(key, matcher);
+      this.#matchers.set(key, matcher);
     }
     return matcher;
   }

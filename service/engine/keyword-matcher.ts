@@ -9,24 +9,24 @@ import { escapeRegExp } from './rules/secrets/format.ts';
 export class KeywordMatcher {
   /** The distinct keywords, longest first: a found keyword is reported by its index here. */
   readonly keywords: readonly string[];
-  private readonly indexOf: Map<string, number>;
-  private readonly alternation: RegExp;
+  readonly #indexOf: Map<string, number>;
+  readonly #alternation: RegExp;
   /** For each keyword: the other keywords it begins with ("sk_live_" begins with "sk_"). */
-  private readonly shorterAtSameStart: readonly (readonly number[])[];
+  readonly #shorterAtSameStart: readonly (readonly number[])[];
 
   /** Keywords are case-sensitive literals; any characters. */
   constructor(keywords: Iterable<string>) {
     this.keywords = [...new Set(keywords)]
       .filter((keyword) => keyword.length > 0)
       .sort((a, b) => b.length - a.length || (a < b ? -1 : a > b ? 1 : 0));
-    this.indexOf = new Map(this.keywords.map((keyword, i) => [keyword, i]));
+    this.#indexOf = new Map(this.keywords.map((keyword, i) => [keyword, i]));
     // Longest first: where several keywords start at one place, the regex reports the longest,
     // and the others there are its beginnings.
-    this.alternation = new RegExp(this.keywords.map(escapeRegExp).join('|') || '(?!)', 'g');
-    this.shorterAtSameStart = this.keywords.map((keyword) => {
+    this.#alternation = new RegExp(this.keywords.map(escapeRegExp).join('|') || '(?!)', 'g');
+    this.#shorterAtSameStart = this.keywords.map((keyword) => {
       const shorter: number[] = [];
       for (let length = 1; length < keyword.length; length++) {
-        const i = this.indexOf.get(keyword.slice(0, length));
+        const i = this.#indexOf.get(keyword.slice(0, length));
         if (i !== undefined) shorter.push(i);
       }
       return shorter;
@@ -41,13 +41,13 @@ export class KeywordMatcher {
     const found: number[] = [];
     // A slice, so that the search stops at `to` (V8 makes it a view of the text, not a copy).
     const range = from === 0 && to === text.length ? text : text.slice(from, to);
-    const alternation = this.alternation;
+    const alternation = this.#alternation;
     alternation.lastIndex = 0;
     for (let match = alternation.exec(range); match !== null; match = alternation.exec(range)) {
       const at = match.index;
-      const keyword = this.indexOf.get(match[0])!;
+      const keyword = this.#indexOf.get(match[0])!;
       found.push(from + at, keyword);
-      for (const shorter of this.shorterAtSameStart[keyword]!) found.push(from + at, shorter);
+      for (const shorter of this.#shorterAtSameStart[keyword]!) found.push(from + at, shorter);
       // The next search starts one character on: keywords may overlap ("xoxe.xoxb-" holds "xoxb-").
       alternation.lastIndex = at + 1;
     }

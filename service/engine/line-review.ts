@@ -82,9 +82,9 @@ function* linesAbove(diff: DiffIndex, file: IndexedFile, k: number): Generator<s
 /** What the lines of one file share: the diff, their hunks, and facts worked out once, when first asked. */
 class FileView {
   readonly memo = new Map<unknown, unknown>();
-  private hunkMemos: Map<IndexedHunk, Map<unknown, unknown>> | undefined;
-  private allLines: DiffLine[] | undefined;
-  private removed: Set<string> | undefined;
+  #hunkMemos: Map<IndexedHunk, Map<unknown, unknown>> | undefined;
+  #allLines: DiffLine[] | undefined;
+  #removed: Set<string> | undefined;
 
   readonly diff: DiffIndex;
   readonly file: IndexedFile;
@@ -99,9 +99,9 @@ class FileView {
   }
 
   hunkMemo(hunk: IndexedHunk): Map<unknown, unknown> {
-    this.hunkMemos ??= new Map();
-    let memo = this.hunkMemos.get(hunk);
-    if (!memo) this.hunkMemos.set(hunk, (memo = new Map()));
+    this.#hunkMemos ??= new Map();
+    let memo = this.#hunkMemos.get(hunk);
+    if (!memo) this.#hunkMemos.set(hunk, (memo = new Map()));
     return memo;
   }
 
@@ -116,24 +116,24 @@ class FileView {
 
   /** Every line the diff shows of the file. */
   lines(): DiffLine[] {
-    if (!this.allLines) {
-      this.allLines = [];
+    if (!this.#allLines) {
+      this.#allLines = [];
       for (const h of this.file.hunks)
-        for (let k = h.first; k < h.first + h.count; k++) this.allLines.push(this.lineOf(k));
+        for (let k = h.first; k < h.first + h.count; k++) this.#allLines.push(this.lineOf(k));
     }
-    return this.allLines;
+    return this.#allLines;
   }
 
   /** The file's removed lines, trimmed. */
   removedLines(): Set<string> {
-    if (!this.removed) {
-      this.removed = new Set();
+    if (!this.#removed) {
+      this.#removed = new Set();
       const { kind } = this.diff.lines;
       for (const h of this.file.hunks)
         for (let k = h.first; k < h.first + h.count; k++)
-          if (kind[k] === DELETED) this.removed.add(lineText(this.diff, k).trim());
+          if (kind[k] === DELETED) this.#removed.add(lineText(this.diff, k).trim());
     }
-    return this.removed;
+    return this.#removed;
   }
 }
 
@@ -146,18 +146,18 @@ class CandidateLine implements AddedLine {
   readonly keywords: readonly string[];
   readonly indexInHunk: number;
   readonly hunkMemo: Map<unknown, unknown>;
-  private readonly view: FileView;
-  private readonly k: number;
-  private readonly hunk: IndexedHunk;
+  readonly #view: FileView;
+  readonly #k: number;
+  readonly #hunk: IndexedHunk;
   /** The whole line (`text` is what rules read of it). */
-  private readonly whole: string;
-  private lexed: LexedLine | undefined;
+  readonly #whole: string;
+  #lexed: LexedLine | undefined;
 
   constructor(view: FileView, k: number, hunk: IndexedHunk, whole: string, keywords: readonly string[]) {
-    this.view = view;
-    this.k = k;
-    this.hunk = hunk;
-    this.whole = whole;
+    this.#view = view;
+    this.#k = k;
+    this.#hunk = hunk;
+    this.#whole = whole;
     this.keywords = keywords;
     this.text = readable(whole);
     this.indexInHunk = k - hunk.first;
@@ -165,32 +165,32 @@ class CandidateLine implements AddedLine {
   }
 
   get path(): string {
-    return this.view.path;
+    return this.#view.path;
   }
   get fileMemo(): Map<unknown, unknown> {
-    return this.view.memo;
+    return this.#view.memo;
   }
   get code(): string {
-    return this.lex().code;
+    return this.#lex().code;
   }
   get comment(): string {
-    return this.lex().comment;
+    return this.#lex().comment;
   }
   /** Lexed when a rule first reads code or comment: rules that read the raw text (secrets) need none. */
-  private lex(): LexedLine {
-    this.lexed ??= lexLine(this.text, this.view.syntax);
-    return this.lexed;
+  #lex(): LexedLine {
+    this.#lexed ??= lexLine(this.text, this.#view.syntax);
+    return this.#lexed;
   }
   wasRemoved(): boolean {
-    return this.view.removedLines().has(this.whole.trim());
+    return this.#view.removedLines().has(this.#whole.trim());
   }
   fileLines(): readonly DiffLine[] {
-    return this.view.lines();
+    return this.#view.lines();
   }
   lineAt(offset: number): DiffLine | undefined {
-    const k = this.k + offset;
-    if (k < this.hunk.first || k >= this.hunk.first + this.hunk.count) return undefined;
-    return this.view.lineOf(k);
+    const k = this.#k + offset;
+    if (k < this.#hunk.first || k >= this.#hunk.first + this.#hunk.count) return undefined;
+    return this.#view.lineOf(k);
   }
 }
 

@@ -61,72 +61,72 @@ const READ_AS_SYNTAX = 2;
 const MAX_CACHED_PATHS = 4096;
 
 export class Planner {
-  private readonly rules: ActiveRules;
-  private readonly prefilter: boolean;
-  private readonly root: PlanNode = { branches: [] };
+  readonly #rules: ActiveRules;
+  readonly #prefilter: boolean;
+  readonly #root: PlanNode = { branches: [] };
   /** Per rule with keywordsFor: the distinct keyword lists it has returned (one per language). */
-  private readonly keywordLists = new Map<LineRule, (readonly string[])[]>();
-  private nextPlanId = 0;
+  readonly #keywordLists = new Map<LineRule, (readonly string[])[]>();
+  #nextPlanId = 0;
   /**
    * Plans by path: asking every rule about a path costs ~5 µs (30-odd rules, their path patterns),
    * and a worker reviews the same repositories' paths again and again. Bounded; the rules'
    * answers depend on the path alone, so a cached plan is the plan.
    */
-  private readonly byPath = new Map<string, FilePlan>();
+  readonly #byPath = new Map<string, FilePlan>();
 
   /** `prefilter` false: no keyword pre-filter, every rule reads every added line (the tests' reference). */
   constructor(rules: ActiveRules, prefilter: boolean) {
-    this.rules = rules;
-    this.prefilter = prefilter;
+    this.#rules = rules;
+    this.#prefilter = prefilter;
   }
 
   planFor(path: string): FilePlan {
-    const known = this.byPath.get(path);
+    const known = this.#byPath.get(path);
     if (known) return known;
-    if (this.byPath.size >= MAX_CACHED_PATHS) this.byPath.clear();
-    const plan = this.planOf(path);
-    this.byPath.set(path, plan);
+    if (this.#byPath.size >= MAX_CACHED_PATHS) this.#byPath.clear();
+    const plan = this.#planOf(path);
+    this.#byPath.set(path, plan);
     return plan;
   }
 
-  private planOf(path: string): FilePlan {
+  #planOf(path: string): FilePlan {
     const language = syntaxLanguageOf(path);
     // The first level is the language the structural stage parses the file as (0: none).
-    let node = this.branch(this.root, language ? 1 + SYNTAX_LANGUAGES.indexOf(language) : 0);
+    let node = this.#branch(this.#root, language ? 1 + SYNTAX_LANGUAGES.indexOf(language) : 0);
     const lineKeywords: (readonly string[] | null)[] = [];
     /** The rules that read the file's syntax tree. */
     const syntax: LineRule[] = [];
-    for (const rule of this.rules.line) {
+    for (const rule of this.#rules.line) {
       if (language && rule.syntax?.languages[language] && rule.files(path)) {
         syntax.push(rule);
         if (!rule.syntax.linesToo) {
           lineKeywords.push(null);
-          node = this.branch(node, READ_AS_SYNTAX);
+          node = this.#branch(node, READ_AS_SYNTAX);
           continue;
         }
       }
       const keywords = rule.files(path) ? (rule.keywordsFor?.(path) ?? rule.keywords) : null;
       lineKeywords.push(keywords);
-      node = this.branch(
+      node = this.#branch(
         node,
-        keywords === null ? 0 : rule.keywordsFor ? READ_AS_SYNTAX + 1 + this.keywordListId(rule, keywords) : 1,
+        keywords === null ? 0 : rule.keywordsFor ? READ_AS_SYNTAX + 1 + this.#keywordListId(rule, keywords) : 1,
       );
     }
-    for (const rule of this.rules.scan) node = this.branch(node, rule.files(path) ? 1 : 0);
-    node.plan ??= this.makePlan(path, lineKeywords, language, syntax);
+    for (const rule of this.#rules.scan) node = this.#branch(node, rule.files(path) ? 1 : 0);
+    node.plan ??= this.#makePlan(path, lineKeywords, language, syntax);
     return node.plan;
   }
 
-  private branch(node: PlanNode, answer: number): PlanNode {
+  #branch(node: PlanNode, answer: number): PlanNode {
     let next = node.branches[answer];
     if (!next) node.branches[answer] = next = { branches: [] };
     return next;
   }
 
   /** A small number for the keyword list a rule returned, the same for the same list. */
-  private keywordListId(rule: LineRule, list: readonly string[]): number {
-    let lists = this.keywordLists.get(rule);
-    if (!lists) this.keywordLists.set(rule, (lists = []));
+  #keywordListId(rule: LineRule, list: readonly string[]): number {
+    let lists = this.#keywordLists.get(rule);
+    if (!lists) this.#keywordLists.set(rule, (lists = []));
     let id = lists.indexOf(list);
     if (id < 0)
       id = lists.findIndex((known) => known.length === list.length && known.every((keyword, i) => keyword === list[i]));
@@ -134,17 +134,17 @@ export class Planner {
     return id;
   }
 
-  private makePlan(
+  #makePlan(
     path: string,
     lineKeywords: readonly (readonly string[] | null)[],
     language: SyntaxLanguage | null,
     syntax: LineRule[],
   ): FilePlan {
-    const line = this.rules.line.filter((_, i) => lineKeywords[i] !== null);
+    const line = this.#rules.line.filter((_, i) => lineKeywords[i] !== null);
     const keywordsOfLine = lineKeywords.filter((keywords) => keywords !== null);
-    const scan = this.rules.scan.filter((rule) => rule.files(path));
+    const scan = this.#rules.scan.filter((rule) => rule.files(path));
     const everyLine =
-      !this.prefilter ||
+      !this.#prefilter ||
       keywordsOfLine.some((keywords) => keywords.length === 0) ||
       scan.some((rule) => rule.keywords.length === 0);
     const rulesOf = new Map<string, { line: number[]; scan: number[] }>();
@@ -159,6 +159,6 @@ export class Planner {
     scan.forEach((rule, i) => {
       for (const keyword of new Set(rule.keywords)) entry(keyword).scan.push(i);
     });
-    return { id: this.nextPlanId++, line, scan, language, syntax, everyLine, rulesOf };
+    return { id: this.#nextPlanId++, line, scan, language, syntax, everyLine, rulesOf };
   }
 }

@@ -83,10 +83,10 @@ export class LineTableBuilder implements LineTable {
 
   /** Room for `lines` more lines. */
   reserve(lines: number): void {
-    if (this.count + lines > this.start.length) this.grow(this.count + lines);
+    if (this.count + lines > this.start.length) this.#grow(this.count + lines);
   }
 
-  private grow(atLeast: number): void {
+  #grow(atLeast: number): void {
     const size = Math.max(atLeast, this.start.length * 2);
     const start = new Int32Array(size);
     const end = new Int32Array(size);

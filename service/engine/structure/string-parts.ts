@@ -29,41 +29,41 @@ interface Binding {
  * assignments are searched for when a name is first followed (most hunks have no sink).
  */
 export class Bindings {
-  private byNameCache: Map<string, Binding[]> | undefined;
-  private readonly root: Node;
-  private readonly assignments: Query;
-  private readonly profile: LanguageProfile;
+  #byNameCache: Map<string, Binding[]> | undefined;
+  readonly #root: Node;
+  readonly #assignments: Query;
+  readonly #profile: LanguageProfile;
 
   constructor(root: Node, assignments: Query, profile: LanguageProfile) {
-    this.root = root;
-    this.assignments = assignments;
-    this.profile = profile;
+    this.#root = root;
+    this.#assignments = assignments;
+    this.#profile = profile;
   }
 
-  private get byName(): Map<string, Binding[]> {
-    if (this.byNameCache) return this.byNameCache;
-    this.byNameCache = new Map();
-    for (const match of this.assignments.matches(this.root)) {
+  get #byName(): Map<string, Binding[]> {
+    if (this.#byNameCache) return this.#byNameCache;
+    this.#byNameCache = new Map();
+    for (const match of this.#assignments.matches(this.#root)) {
       const name = match.captures.find((c) => c.name === 'name')?.node;
       const value = match.captures.find((c) => c.name === 'value')?.node;
       if (!name || !value || value.startIndex === name.startIndex) continue;
-      const list = this.byNameCache.get(name.text) ?? [];
+      const list = this.#byNameCache.get(name.text) ?? [];
       list.push({ value, start: value.startIndex, row: name.startPosition.row, scope: this.scopeOf(name) });
-      this.byNameCache.set(name.text, list);
+      this.#byNameCache.set(name.text, list);
     }
-    return this.byNameCache;
+    return this.#byNameCache;
   }
 
   /** The innermost function around a node, or null (the hunk's top level). */
   scopeOf(node: Node): Node | null {
-    for (let up = node.parent; up; up = up.parent) if (this.profile.functions.includes(up.type)) return up;
+    for (let up = node.parent; up; up = up.parent) if (this.#profile.functions.includes(up.type)) return up;
     return null;
   }
 
   /** The values assigned, before it, to the name a node reads: in its function, else at the top level (a module's constant). */
   valuesAt(name: Node): Binding[] {
     const scope = this.scopeOf(name);
-    const before = (this.byName.get(name.text) ?? []).filter((b) => b.start < name.startIndex);
+    const before = (this.#byName.get(name.text) ?? []).filter((b) => b.start < name.startIndex);
     const inScope = before.filter((b) => sameNode(b.scope, scope));
     return inScope.length > 0 || scope === null ? inScope : before.filter((b) => b.scope === null);
   }
