@@ -3,9 +3,9 @@
 // and the service's size limit is checked here. Used to submit, and to check a folder as soon as
 // it is picked (so an unusable one is refused with its reason before Submit).
 import { LIMITS } from '../../service/api/limits.ts';
-import { ignoredBy } from '../../service/cli/project-config/apply-config.ts';
-import { diffWithoutIgnoredFiles } from '../../service/cli/project-config/filter-diff.ts';
-import { ConfigError, loadProjectConfig, type ProjectConfig } from '../../service/cli/project-config/load-config.ts';
+import { ignoredBy } from '../../service/project-config/apply-config.ts';
+import { diffWithoutIgnoredFiles } from '../../service/project-config/filter-diff.ts';
+import { ConfigError, loadProjectConfig, type ProjectConfig } from '../../service/project-config/load-config.ts';
 import type { PreparedReview, PrepareReviewOptions } from '../../service/git/index.ts';
 import type { SubmitFolderRequest } from '../shared/ipc-contract.ts';
 import { InvalidInputError } from './ipc-errors.ts';

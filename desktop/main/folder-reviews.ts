@@ -3,8 +3,8 @@
 // "Open in VS Code" may point at their files, and at nothing else.
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { configuredComments } from '../../service/cli/project-config/apply-config.ts';
-import type { ProjectConfig } from '../../service/cli/project-config/load-config.ts';
+import { configuredComments } from '../../service/project-config/apply-config.ts';
+import type { ProjectConfig } from '../../service/project-config/load-config.ts';
 import type { ReviewJob } from '../shared/ipc-contract.ts';
 import { InvalidInputError } from './ipc-errors.ts';
 

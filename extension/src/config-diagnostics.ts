@@ -4,7 +4,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import * as vscode from 'vscode';
-import { parseProjectConfig } from '../../service/cli/project-config/load-config.ts';
+import { parseProjectConfig } from '../../service/project-config/load-config.ts';
 import type { FailureReport } from './failure-report.ts';
 import type { RepositoryConfigError } from './review-runner.ts';
 

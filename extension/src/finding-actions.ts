@@ -4,7 +4,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import * as vscode from 'vscode';
-import { CONFIG_FILE_NAMES } from '../../service/cli/project-config/load-config.ts';
+import { CONFIG_FILE_NAMES } from '../../service/project-config/load-config.ts';
 import { splitLines } from './comment-mapping.ts';
 import { ignoreComment, ignoreInsertion, reasonProblem } from './ignore-comment.ts';
 import { ruleIdOf } from './finding-diagnostic.ts';

@@ -4,10 +4,10 @@
 import { LIMITS } from '../../service/api/limits.ts';
 import type { ReviewJob } from '../../service/api/schemas.ts';
 import { AbortError, ApiError, type DiffReviewClient } from '../../service/client/index.ts';
-import { configuredComments, ignoredBy } from '../../service/cli/project-config/apply-config.ts';
-import { diffWithoutIgnoredFiles } from '../../service/cli/project-config/filter-diff.ts';
-import type { RuleSetting } from '../../service/cli/project-config/config-schema.ts';
-import { ConfigError, loadProjectConfig, type ProjectConfig } from '../../service/cli/project-config/load-config.ts';
+import { configuredComments, ignoredBy } from '../../service/project-config/apply-config.ts';
+import { diffWithoutIgnoredFiles } from '../../service/project-config/filter-diff.ts';
+import type { RuleSetting } from '../../service/project-config/config-schema.ts';
+import { ConfigError, loadProjectConfig, type ProjectConfig } from '../../service/project-config/load-config.ts';
 import { prepareReview, type PreparedReview } from '../../service/git/index.ts';
 import { columnsFromSarif, type ColumnsOf } from './sarif-columns.ts';
 import { ruleHelpFromSarif } from './sarif-rule-help.ts';

@@ -2,7 +2,7 @@
 // (made when there is none), edited through yaml's Document API so that its comments and layout
 // stay. Plain data (no vscode import), tested under vitest.
 import { isMap, isScalar, parseDocument } from 'yaml';
-import { CONFIGURABLE_RULES } from '../../service/cli/project-config/config-schema.ts';
+import { CONFIGURABLE_RULES } from '../../service/project-config/config-schema.ts';
 
 /** Whether a rule id may be set in a config file (the truncation notice, or another version's rule, may not). */
 export const isConfigurableRule = (ruleId: string): boolean => CONFIGURABLE_RULES.some((rule) => rule.id === ruleId);

@@ -1,7 +1,7 @@
 // The extension's settings (package.json "contributes.configuration"), read in one place.
 import * as vscode from 'vscode';
 import type { Severity } from '../../service/api/schemas.ts';
-import { RULE_SETTINGS, type RuleSetting } from '../../service/cli/project-config/config-schema.ts';
+import { RULE_SETTINGS, type RuleSetting } from '../../service/project-config/config-schema.ts';
 import { DEFAULT_RUN_SETTINGS, type ReviewRunSettings } from './review-runner.ts';
 
 export const SECTION = 'diffReview';

@@ -15,9 +15,9 @@ import { formatReport } from './formats/index.ts';
 import type { FormatName } from './formats/names.ts';
 import { reviewOffline, type DiffReview } from './offline-review.ts';
 import { Progress, progressAfterMs } from './progress.ts';
-import { applyProjectConfig, engineConfigOf, ignoredBy } from './project-config/apply-config.ts';
-import { withoutIgnoredFiles } from './project-config/filter-diff.ts';
-import { loadProjectConfig } from './project-config/load-config.ts';
+import { applyProjectConfig, engineConfigOf, ignoredBy } from '../project-config/apply-config.ts';
+import { withoutIgnoredFiles } from '../project-config/filter-diff.ts';
+import { loadProjectConfig } from '../project-config/load-config.ts';
 import { addedLineLookup, DEFAULT_FOLD, notReviewedFiles, type ReviewReport } from './review-report.ts';
 
 export interface ReviewFlags extends DiffSourceFlags {

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { CONFIGURABLE_RULES } from '../../service/cli/project-config/config-schema.ts';
+import { CONFIGURABLE_RULES } from '../../service/project-config/config-schema.ts';
 import { isSuppressed, parseDirective } from '../../service/engine/suppression.ts';
 import { ignoreComment, ignoreInsertion, reasonProblem } from '../../extension/src/ignore-comment.ts';
 import { isConfigurableRule, withRuleOff } from '../../extension/src/rule-off-config.ts';

@@ -6,9 +6,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { checkConfig } from '../../../service/cli/project-config/check-config.ts';
-import { CONFIG_SCHEMA } from '../../../service/cli/project-config/config-schema.ts';
-import { CONFIG_SCHEMA_FILE } from '../../../service/cli/project-config/write-config-schema.ts';
+import { checkConfig } from '../../../service/project-config/check-config.ts';
+import { CONFIG_SCHEMA } from '../../../service/project-config/config-schema.ts';
+import { CONFIG_SCHEMA_FILE } from '../../../service/project-config/write-config-schema.ts';
 import { RULES } from '../../../service/engine/index.ts';
 import { buildCli, FAKE_GITHUB_TOKEN, git, makeRepo, runCli, type TestRepo } from './review-cli.ts';
 
@@ -296,7 +296,7 @@ describe('project config: untrusted input', () => {
 describe('project config: the JSON Schema that ships in the package', () => {
   const file = CONFIG_SCHEMA_FILE;
 
-  it('is the schema the CLI validates with (rewrite it: node service/cli/project-config/write-config-schema.ts)', () => {
+  it('is the schema the CLI validates with (rewrite it: node service/project-config/write-config-schema.ts)', () => {
     expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual(CONFIG_SCHEMA);
   });
 

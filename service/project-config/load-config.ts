@@ -5,8 +5,8 @@
 import { stat } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import type { Document } from 'yaml';
-import { UsageError } from '../exit-codes.ts';
-import { readUserFile } from '../user-file.ts';
+import { UsageError } from '../cli/exit-codes.ts';
+import { readUserFile } from '../cli/user-file.ts';
 import { checkConfig } from './check-config.ts';
 import type { RuleSetting } from './config-schema.ts';
 

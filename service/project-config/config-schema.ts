@@ -1,8 +1,8 @@
 // The JSON Schema of `.diff-review.yml`, made from the engine's rules so that it always lists
 // every rule id. It is also committed as schema/diff-review-config.schema.json (for `$schema` in
 // editors); a test keeps the file equal to this (write-config-schema.ts rewrites it).
-import { TRUNCATED_RULE_ID } from '../../engine/finish.ts';
-import { RULES, type RuleInfo } from '../../engine/index.ts';
+import { TRUNCATED_RULE_ID } from '../engine/finish.ts';
+import { RULES, type RuleInfo } from '../engine/index.ts';
 
 export const RULE_SETTINGS = ['off', 'error', 'warning', 'info'] as const;
 export type RuleSetting = (typeof RULE_SETTINGS)[number];

@@ -1,7 +1,7 @@
 // Leaves the files a project config ignores out of a diff, so that they are not reviewed at all:
 // by the CLI (in-process or through --service) and by the clients that send a diff to a service
 // (the extension, the desktop app).
-import { parseUnifiedDiff } from '../../engine/index.ts';
+import { parseUnifiedDiff } from '../engine/index.ts';
 
 /** The diff without the `diff --git` sections of the files `isIgnored` names (by new path, or old path for a deletion). */
 export function diffWithoutIgnoredFiles(diff: string, isIgnored: (path: string) => boolean): string {

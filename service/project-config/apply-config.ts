@@ -2,9 +2,9 @@
 // (offline), and its ignore patterns drop the findings of ignored paths. A review done elsewhere
 // (the service, which has its own rule configuration) gets the same settings applied to its
 // findings, so both ways give the same result.
-import { splitRuleId } from '../../api/rule-id.ts';
+import { splitRuleId } from '../api/rule-id.ts';
 import ignore from 'ignore';
-import type { EngineConfig, Finding } from '../../engine/index.ts';
+import type { EngineConfig, Finding } from '../engine/index.ts';
 import type { RuleSetting } from './config-schema.ts';
 import type { ProjectConfig } from './load-config.ts';
 
