@@ -3,7 +3,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { CreatedToken } from '../shared/ipc-contract.ts';
 import { useFlash } from './components.tsx';
-import { formatDate } from './format.ts';
+import { formatDate } from './time-format.ts';
 import { invoke } from './ipc.ts';
 
 export function CreatedSecret(props: { token: CreatedToken; serviceUrl: string | undefined; onDone: () => void }) {

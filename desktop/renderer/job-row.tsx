@@ -3,7 +3,9 @@
 // failed, and its comment count. A roving tab stop: only the list's current row is in the tab order.
 import { StatusBadge } from './components.tsx';
 import type { ReviewJob } from '../shared/ipc-contract.ts';
-import { countSeverities, failureTitle, formatAgo, formatDateTime, shortId } from './format.ts';
+import { countSeverities } from './comment-groups.ts';
+import { failureTitle, shortId } from './job-view.ts';
+import { formatAgo, formatDateTime } from './time-format.ts';
 
 /** About this much of a name's end always stays visible; the ellipsis, when needed, goes before it. */
 const TAIL_CHARS = 14;

@@ -8,7 +8,7 @@ import type { ReviewComment, Severity } from '../../service/api/schemas.ts';
 import type { ReviewJob, SuppressedInReview } from '../shared/ipc-contract.ts';
 import { EmptyState, SeverityBadge, useFlash } from './components.tsx';
 import { splitRuleId } from '../../service/api/rule-id.ts';
-import { countSeverities, groupCommentsByFile } from './format.ts';
+import { countSeverities, groupCommentsByFile } from './comment-groups.ts';
 import { invoke } from './ipc.ts';
 
 const SEVERITIES: readonly Severity[] = ['error', 'warning', 'info'];

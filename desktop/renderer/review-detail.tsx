@@ -5,7 +5,8 @@ import { useEffect, useState } from 'preact/hooks';
 import type { IpcError, LocalReviewInfo, ReviewJob } from '../shared/ipc-contract.ts';
 import { isTerminalStatus } from '../../service/api/review-status.ts';
 import { ErrorPanel, isRetryable, Loading, StatusBadge, useFlash, useNow } from './components.tsx';
-import { failureTitle, formatDateTime, formatDuration, jobTimings, laterState } from './format.ts';
+import { failureTitle, jobTimings, laterState } from './job-view.ts';
+import { formatDateTime, formatDuration } from './time-format.ts';
 import { bridge, invoke } from './ipc.ts';
 import { Comments } from './review-comments.tsx';
 

@@ -15,7 +15,7 @@ import type {
 } from '../shared/ipc-contract.ts';
 import { CancelQueued } from './cancel-queued.tsx';
 import { EmptyState, ErrorPanel, Loading, StaleNote, useNow } from './components.tsx';
-import { laterState } from './format.ts';
+import { laterState } from './job-view.ts';
 import { bridge, invoke } from './ipc.ts';
 import { focusRow, JobList } from './job-list.tsx';
 import { ReviewDetail } from './review-detail.tsx';

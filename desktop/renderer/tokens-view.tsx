@@ -6,7 +6,7 @@ import type { CreatedToken, IpcError, TokenListView, TokenRecord } from '../shar
 import { EmptyState, ErrorPanel, Loading, StaleNote } from './components.tsx';
 import { CreateTokenForm } from './create-token-form.tsx';
 import { CreatedSecret } from './created-secret.tsx';
-import { formatAgo, formatDate, formatDateTime, isExpired } from './format.ts';
+import { formatAgo, formatDate, formatDateTime, isExpired } from './time-format.ts';
 import { invoke } from './ipc.ts';
 import { RevokeDialog } from './revoke-dialog.tsx';
 

@@ -1,6 +1,8 @@
 // The renderer's pure helpers: grouping comments, durations, rule ids, expiry.
 import { describe, expect, it } from 'vitest';
-import { formatDuration, groupCommentsByFile, isExpired, jobTimings } from '../../desktop/renderer/format.ts';
+import { groupCommentsByFile } from '../../desktop/renderer/comment-groups.ts';
+import { jobTimings } from '../../desktop/renderer/job-view.ts';
+import { formatDuration, isExpired } from '../../desktop/renderer/time-format.ts';
 
 describe('renderer formatting', () => {
   it('groups comments by file, files with errors first, lines in order, with counts', () => {
@@ -42,7 +44,7 @@ describe('renderer formatting', () => {
 
 describe('laterState', () => {
   it('never lets a late answer move a job back', async () => {
-    const { laterState } = await import('../../desktop/renderer/format.ts');
+    const { laterState } = await import('../../desktop/renderer/job-view.ts');
     const base = { review_id: 'rev_1', created_at: '2026-11-21T10:00:00.000Z' };
     const running = { ...base, status: 'running' as const, updated_at: '2026-11-21T10:00:01.000Z' };
     const completed = { ...base, status: 'completed' as const, updated_at: '2026-11-21T10:00:02.000Z' };
