@@ -1,6 +1,5 @@
 // Whole numbers in messages with thousands separators ("10,485,760"), as toLocaleString('en')
-// writes them, without ICU: a process's first toLocaleString costs it 12-14 ms here (89 ms, and
-// once 0.7 s, with the node binary's ICU data not yet read from disk), and the limits' texts are
+// writes them, without ICU: a process's first toLocaleString loads ICU's data (test/bench/README.md), and the limits' texts are
 // built when their modules load, on every `diff-review review`.
 
 /** `value` (an integer) with a comma every three digits from the right. */

@@ -1,9 +1,8 @@
 // The engine's one pass over a diff: where the rules' keywords occur. One regular expression, the
 // keywords as an alternation, run by V8's own regex engine: measured against the multi-pattern
 // library modern-ahocorasick on the engine benchmark's 1 MB diff (~1,000 keywords), it was faster
-// to build (5 ms against 29) and to run (~35 ms against 57, 127 once the text holds a character
-// above U+007F: the library then matches grapheme clusters through Intl.Segmenter), and costs no
-// dependency. See test/bench/README.md.
+// to build and to run (the library matches grapheme clusters through Intl.Segmenter once the text
+// holds a character above U+007F), and costs no dependency. Figures: test/bench/README.md.
 import { escapeRegExp } from './rules/secrets/format.ts';
 
 export class KeywordMatcher {

@@ -68,7 +68,7 @@ export class Planner {
   readonly #keywordLists = new Map<LineRule, (readonly string[])[]>();
   #nextPlanId = 0;
   /**
-   * Plans by path: asking every rule about a path costs ~5 µs (30-odd rules, their path patterns),
+   * Plans by path: asking every rule about a path means every rule's path patterns,
    * and a worker reviews the same repositories' paths again and again. Bounded; the rules'
    * answers depend on the path alone, so a cached plan is the plan.
    */

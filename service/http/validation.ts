@@ -27,8 +27,8 @@ let urlAjv: Ajv | undefined;
 
 /**
  * `minLength: 1` on its own, checked as `length === 0`. Ajv counts a string's characters by code
- * points (as JSON Schema says) in a loop over the whole string: 3 ms for a 1 MB diff, on the HTTP
- * thread, for every create. Whether a string is empty does not depend on how its characters are
+ * points (as JSON Schema says) in a loop over the whole string, on the HTTP thread, for every
+ * create (what that costs 1 MB creates: test/bench/README.md). Whether a string is empty does not depend on how its characters are
  * counted, so for a string schema whose only length rule is `minLength: 1` the answer, and the
  * error (keyword, limit, message), are the same.
  */

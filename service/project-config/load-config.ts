@@ -60,7 +60,7 @@ export async function loadProjectConfig(
 
 /**
  * Parses and checks a config file's text; `name` is what errors call the file. The parser is
- * imported only when there is a file to read (it costs a review ~25 ms to load).
+ * imported only when there is a file to read (its load time: test/bench/README.md, figures behind the code).
  */
 export async function parseProjectConfig(text: string, name: string): Promise<Omit<ProjectConfig, 'file'>> {
   const yaml = await import('yaml');

@@ -1,6 +1,6 @@
 // Idempotency keys, kept out of the lowdb document: our own client sends a key with every create,
 // and each record lives 24 hours, so at one token's default rate the document would carry ~170,000
-// of them and every write would rewrite them all (with 105,000, create p50 went 13 → 298 ms).
+// of them and every write would rewrite them all (test/bench/README.md says what that cost).
 // Instead: append-only JSON-lines segments, one per hour of the records' creation
 // (`idempotency/keys-YYYY-MM-DDTHH.jsonl`), all loaded into a Map on start; expiry deletes whole
 // segments. A forgotten key (a create that failed after its record was written) is a tombstone line

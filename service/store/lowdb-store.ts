@@ -3,7 +3,7 @@
 // rule that the document's copy of a review wins); idempotency keys in an expiring log of their
 // own (idempotency-log.ts); the bulky parts (diffs, findings) in files of their own. lowdb
 // rewrites the whole document on every write, so the document is kept small: with every job in
-// it, a create at 100,000 stored reviews took 400 ms (test/bench/store-scale.ts). This file
+// it, creates slowed with every review stored (test/bench/store-scale.ts, README). This file
 // decides what lives in the document and what in the archive, and opens a data dir safely.
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';

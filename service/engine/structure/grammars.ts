@@ -1,6 +1,6 @@
 // tree-sitter's WebAssembly runtime and grammars (@vscode/tree-sitter-wasm, the VS Code team's
 // build), loaded on first use: a review of Markdown and YAML loads none, a review of Python loads
-// the runtime and the Python grammar (~20 ms, once per process or worker thread).
+// the runtime and the Python grammar (once per process or worker thread).
 //
 // Where the .wasm files are: the bundles of the extension and the desktop app carry the ones
 // they need in a `grammars` folder beside their code (no node_modules there); elsewhere (the CLI,

@@ -22,7 +22,7 @@ export interface HunkSource {
 
 /**
  * Rows longer than this are parsed as blank: tree-sitter's error recovery on one long line of
- * broken code grows faster than its length (an 80 KB line of unclosed template text took ~0.9 s),
+ * broken code grows faster than its length (test/bench/README.md),
  * and code people write and review keeps its lines far shorter.
  */
 export const MAX_PARSED_ROW = 2000;

@@ -1,5 +1,5 @@
-// The new side of a YAML hunk, parsed by the yaml package (~40 ms to load: this module is imported
-// with the first YAML hunk a rule reads). A hunk may start inside a block or a step whose key is
+// The new side of a YAML hunk, parsed by the yaml package (slow to load: this module is imported
+// with the first YAML hunk a rule reads; test/bench/README.md). A hunk may start inside a block or a step whose key is
 // above it: each run of rows that does not go left of its first row is a document of its own,
 // parsed tolerantly (errors are kept by the parser, and what it could read is used). A piece may
 // hold several documents (`---`): each is one YamlDocument over the piece's text.
