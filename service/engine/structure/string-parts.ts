@@ -42,16 +42,39 @@ export class Bindings {
 
   get #byName(): Map<string, Binding[]> {
     if (this.#byNameCache) return this.#byNameCache;
-    this.#byNameCache = new Map();
+    const byName = (this.#byNameCache = new Map());
+    const add = (name: string, value: Node, at: Node) => {
+      const list = byName.get(name) ?? [];
+      list.push({ value, start: at.startIndex, row: at.startPosition.row, scope: this.scopeOf(at) });
+      byName.set(name, list);
+    };
     for (const match of this.#assignments.matches(this.#root)) {
       const name = match.captures.find((c) => c.name === 'name')?.node;
       const value = match.captures.find((c) => c.name === 'value')?.node;
       if (!name || !value || value.startIndex === name.startIndex) continue;
-      const list = this.#byNameCache.get(name.text) ?? [];
-      list.push({ value, start: value.startIndex, row: name.startPosition.row, scope: this.scopeOf(name) });
-      this.#byNameCache.set(name.text, list);
+      add(name.text, value, name);
     }
-    return this.#byNameCache;
+    // Text added to what a name holds: a builder's append (Java, C#, Go, Ruby's concat) or Ruby's <<
+    for (const node of this.#root.descendantsOfType([...this.#appendTypes()])) {
+      if (!node) continue;
+      if (isCall(this.#profile, node.type)) {
+        const appended = APPENDING_CALL.exec(calleeText(node));
+        if (appended) for (const argument of argumentsOf(node, this.#profile)) add(appended[1]!, argument, node);
+      } else {
+        const left = node.childForFieldName('left');
+        const right = node.childForFieldName('right');
+        if (left?.type === 'identifier' && right && node.childForFieldName('operator')?.text === '<<')
+          add(left.text, right, node);
+      }
+    }
+    return byName;
+  }
+
+  /** The node types of calls, and Ruby's binary operations (where `<<` appends). */
+  #appendTypes(): Set<string> {
+    const types = new Set([...this.#profile.calls.matchAll(/\((\w+) /g)].map((m) => m[1]!));
+    if (this.#profile.grammar === 'ruby') types.add('binary');
+    return types;
   }
 
   /** The innermost function around a node, or null (the hunk's top level). */
@@ -73,6 +96,9 @@ function sameNode(a: Node | null, b: Node | null): boolean {
   return a === b || (a !== null && b !== null && a.id === b.id);
 }
 
+/** `sb.append(x)`, `sb.Append(x)`, `sb.AppendFormat(f, x)`, `b.WriteString(x)`, `query.concat(x)`: the name, with what it holds growing. */
+const APPENDING_CALL = /^([$\w]+)\.(?:append|Append|AppendFormat|AppendLine|WriteString|concat)$/;
+
 /** Nodes read for one value: beyond, the rest counts as not constant. Recursion is at most a few frames per node read. */
 const MAX_NODES = 400;
 /** How deep names are followed: q = a + b, a = "SELECT " + c … */
@@ -84,8 +110,13 @@ const FORMAT_FIRST = /(?:^|\.)(?:Sprintf|sprintf|format|Format|vsprintf)$/;
 const FORMAT_RECEIVER = /\.(?:format|formatted|concat)$/;
 /** Calls whose result is their arguments run together: String.Concat(a, b), string.Concat(new[] {…}). */
 const CONCAT_ALL = /^(?:string|String|System\.String)\.Concat$/;
-/** Calls that wrap text without changing what it can hold: SQLAlchemy's text(), Arel.sql, Sequel.lit, DB::raw, dedent. */
-const WRAPPER = /(?:^|\.)(?:text|sql|lit|raw|RawSQL|dedent|strip|trim|trimStart|trimEnd|lstrip|rstrip|chomp)$/;
+/**
+ * Calls that wrap text without changing what it can hold: SQLAlchemy's text(), Arel.sql, Sequel.lit,
+ * DB::raw, dedent; a string builder made from text, and the text a builder holds (toString(),
+ * ToString(), Go's String()), whose appends the bindings follow.
+ */
+const WRAPPER =
+  /(?:^|\.)(?:text|sql|lit|raw|RawSQL|dedent|strip|trim|trimStart|trimEnd|lstrip|rstrip|chomp|toString|ToString|String)$|^new (?:StringBuilder|StringBuffer)$/;
 /** Collections: a value made of constants is constant (`"…" % ()`, a list of literal arguments). */
 const COLLECTIONS = new Set([
   'tuple',

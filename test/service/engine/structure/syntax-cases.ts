@@ -10,6 +10,32 @@ export interface SyntaxCase {
 
 export const SYNTAX_CASES: Record<string, SyntaxCase[]> = {
   'no-sql-string-building': [
+    // text appended to a builder or a string the query is later read from
+    {
+      path: 'src/main/java/app/Users.java',
+      code: `class Users {\n  ResultSet find(Statement stmt, String name) throws Exception {\n    StringBuilder sql = new StringBuilder("SELECT * FROM users WHERE name = ");\n    sql.append(name);\n    return stmt.executeQuery(sql.toString());\n  }\n}`,
+      lines: [5],
+    },
+    {
+      path: 'src/main/java/app/Users.java',
+      code: `class Users {\n  ResultSet find(Statement stmt) throws Exception {\n    StringBuilder sql = new StringBuilder("SELECT * FROM users WHERE name = ");\n    sql.append("?");\n    return stmt.executeQuery(sql.toString());\n  }\n}`,
+      lines: [],
+    },
+    {
+      path: 'store/users.go',
+      code: `package store\n\nfunc remove(db *sql.DB, id string) {\n\tvar sb strings.Builder\n\tsb.WriteString("DELETE FROM users WHERE id = ")\n\tsb.WriteString(id)\n\tdb.Exec(sb.String())\n}`,
+      lines: [7],
+    },
+    {
+      path: 'app/models/report.rb',
+      code: `def by_age(age)\n  query = "SELECT name FROM users WHERE age = "\n  query << params[:age]\n  con.exec(query)\nend`,
+      lines: [4],
+    },
+    {
+      path: 'src/Reports.cs',
+      code: `class Reports {\n  void Run(SqlCommand command, string table) {\n    var sb = new StringBuilder("SELECT Id FROM ");\n    sb.AppendFormat("{0} WHERE 1 = 1", table);\n    command.CommandText = sb.ToString();\n  }\n}`,
+      lines: [5],
+    },
     // built into a variable, executed later: reported on the call
     {
       path: 'app/users.py',
