@@ -151,8 +151,11 @@ export interface LanguageSyntax {
   queryMessage?: string;
   /** What makes a query's `@value` dangerous (default: not-constant). */
   queryDanger?: SinkDanger;
-  /** YAML, which has no tree-sitter grammar here: what to report in the hunk's parsed documents. */
-  yaml?: (documents: readonly YamlDocument[], path: string) => YamlFound[];
+  /**
+   * YAML, which has no tree-sitter grammar here: what to report in the hunk's parsed documents;
+   * `file()` parses every hunk of the file (for a fact about the whole file, once asked).
+   */
+  yaml?: (documents: readonly YamlDocument[], path: string, file: () => readonly YamlDocument[]) => YamlFound[];
 }
 
 export interface SyntaxPart {

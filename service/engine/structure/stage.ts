@@ -19,13 +19,15 @@ import { PROFILES } from './languages.ts';
 import type { SyntaxHit } from './sinks.ts';
 import { dangerous, sinkHits } from './sinks.ts';
 import { Bindings } from './string-parts.ts';
-import type { YamlFound } from './yaml-tree.ts';
+import type { YamlDocument, YamlFound } from './yaml-tree.ts';
 
 /** The hunks of one file the stage parses, each with the rules that read it. */
 export interface SyntaxTarget {
   path: string;
   language: SyntaxLanguage;
   hunks: TargetHunk[];
+  /** YAML: the new side of every hunk of the file, for facts about the whole file (a workflow's trigger). */
+  fileRows?: string[][];
 }
 
 interface TargetHunk extends HunkSource {
@@ -65,7 +67,10 @@ export function syntaxTarget(diff: DiffIndex, file: IndexedFile, path: string, p
     const rules = plan.syntax.filter((rule) => readsHunk(rule, language, text));
     if (rules.length > 0) hunks.push({ ...hunkSource(diff, hunk, profile), rules, dockerfile: isDockerfile(path) });
   }
-  return hunks.length > 0 ? { path, language, hunks } : null;
+  if (hunks.length === 0) return null;
+  if (language !== 'yaml') return { path, language, hunks };
+  const fileRows = file.hunks.map((hunk) => hunkSource(diff, hunk, {}).text.split('\n'));
+  return { path, language, hunks, fileRows };
 }
 
 const hunkTests = new WeakMap<LineRule, Map<SyntaxLanguage, (text: string) => boolean>>();
@@ -157,10 +162,12 @@ export async function reviewSyntax(
  */
 async function reviewYaml(target: SyntaxTarget, raw: RawFinding[]): Promise<void> {
   const { yamlDocuments } = await import('./yaml-documents.ts');
+  let fileDocuments: YamlDocument[] | undefined;
+  const file = () => (fileDocuments ??= (target.fileRows ?? []).flatMap((rows) => yamlDocuments(rows)));
   for (const hunk of target.hunks) {
     const documents = yamlDocuments(hunk.text.split('\n'));
     for (const rule of hunk.rules)
-      for (const found of rule.syntax?.languages.yaml?.yaml?.(documents, target.path) ?? []) {
+      for (const found of rule.syntax?.languages.yaml?.yaml?.(documents, target.path, file) ?? []) {
         const node = { startPosition: positionOf(found, found.start), endPosition: positionOf(found, found.end) };
         const finding = placed({ rows: [node.startPosition.row], node }, hunk, rule, target.path);
         if (finding) raw.push(finding);

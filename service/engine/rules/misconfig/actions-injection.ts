@@ -5,8 +5,7 @@
 import type { YamlDocument, YamlFound, YamlNode } from '../../structure/yaml-tree.ts';
 import { entryOf } from '../../structure/yaml-tree.ts';
 import { isGitHubWorkflow } from '../files.ts';
-import type { AddedLine, LineRule } from '../rule.ts';
-import { spanOf } from '../rule.ts';
+import type { LineRule } from '../rule.ts';
 
 /**
  * Contexts an outsider writes (GitHub Security Lab's list of untrusted inputs), a manual run's
@@ -101,24 +100,49 @@ export const noActionsScriptInjection: LineRule = {
   check: () => null,
 };
 
-/**
- * The workflow is triggered by pull_request_target, as far as the diff shows the file: any of its
- * hunks (their context lines too). A step added far from `on:` shows no trigger: then nothing is
- * reported (precision first). Worked out once per file.
- */
-function fileHasPullRequestTarget(line: AddedLine): boolean {
-  const key = noPullRequestTargetCheckout;
-  let known = line.fileMemo.get(key) as boolean | undefined;
-  if (known === undefined) {
-    known = line.fileLines().some((other) => other.kind !== '-' && /\bpull_request_target\b/.test(other.text));
-    line.fileMemo.set(key, known);
-  }
-  return known;
+/** The file's workflow is triggered by pull_request_target, as far as the diff shows it (its `on:` in any hunk). */
+function triggeredByPullRequestTarget(documents: readonly YamlDocument[]): boolean {
+  return documents.some((document) => {
+    const on = entryOf(document.root, 'on');
+    if (on?.kind === 'scalar') return on.value === 'pull_request_target';
+    if (on?.kind === 'seq')
+      return on.items.some((item) => item.kind === 'scalar' && item.value === 'pull_request_target');
+    return on?.kind === 'map' && on.entries.some((entry) => entry.key === 'pull_request_target');
+  });
 }
 
-/** A checkout of the pull request's head: actions/checkout's ref, `gh pr checkout`, `git fetch … pull/N/head`. */
-const HEAD_CHECKOUT =
-  /^\s*(?:-\s+)?ref\s*:\s*["']?(?:\$\{\{\s*(?:github\.event\.pull_request\.head\.(?:sha|ref)|github\.head_ref)\s*\}\}|refs\/pull\/\$\{\{[^}]{1,80}\}\}\/(?:head|merge))|\bgh\s+pr\s+checkout\b|\bgit\s+fetch\b[^;&|#\n]{0,200}?\bpull\/[^/\n]{1,80}\/(?:head|merge)\b/;
+/** A ref of the pull request's head, as actions/checkout's `ref:` is given it. */
+const HEAD_REF =
+  /^\$\{\{\s*(?:github\.event\.pull_request\.head\.(?:sha|ref)|github\.head_ref)\s*\}\}$|refs\/pull\/\$\{\{[^}]{1,80}\}\}\/(?:head|merge)/;
+/** In a script: `gh pr checkout`, or `git fetch … pull/N/head`. */
+const HEAD_FETCH_ALL = /\bgh\s+pr\s+checkout\b|\bgit\s+fetch\b[^;&|#\n]{0,200}?\bpull\/[^/\n]{1,80}\/(?:head|merge)\b/g;
+
+/** Checkouts of the pull request's head in the hunk: a `ref:` of its head, a script that fetches it. */
+function headCheckouts(
+  documents: readonly YamlDocument[],
+  _path: string,
+  file: () => readonly YamlDocument[],
+): YamlFound[] {
+  const found: YamlFound[] = [];
+  const visit = (document: YamlDocument, node: YamlNode | null) => {
+    if (node?.kind === 'seq') for (const item of node.items) visit(document, item);
+    if (node?.kind !== 'map') return;
+    for (const { key, value } of node.entries) {
+      if (value?.kind !== 'scalar') {
+        visit(document, value);
+        continue;
+      }
+      const [from, to] = value.range;
+      if (key === 'ref' && HEAD_REF.test(value.value)) found.push({ document, start: from, end: to });
+      if (key === 'run')
+        for (const m of document.text.slice(from, to).matchAll(HEAD_FETCH_ALL))
+          found.push({ document, start: from + m.index, end: from + m.index + m[0].length });
+    }
+  };
+  for (const document of documents) visit(document, document.root);
+  // A step added far from `on:` shows no trigger: then nothing is reported (precision first).
+  return found.length > 0 && triggeredByPullRequestTarget(file()) ? found : [];
+}
 
 export const noPullRequestTargetCheckout: LineRule = {
   kind: 'line',
@@ -131,10 +155,11 @@ export const noPullRequestTargetCheckout: LineRule = {
     "This `pull_request_target` workflow checks out the pull request's code, which then runs with the repository's secrets and write token; use `pull_request` to build contributions.",
   files: isGitHubWorkflow,
   keywords: ['pull_request.head.', 'github.head_ref', 'refs/pull/', 'gh pr checkout', 'git fetch'],
-  reads: 'text',
-  check(line) {
-    const m = HEAD_CHECKOUT.exec(line.text);
-    if (!m || /^\s*#/.test(line.text) || !fileHasPullRequestTarget(line)) return null;
-    return spanOf(m);
+  // Read parsed, as no-actions-script-injection is: which key holds the ref or the script.
+  syntax: {
+    keywords: ['pull_request.head.', 'github.head_ref', 'refs/pull/', 'gh pr checkout', 'git fetch'],
+    languages: { yaml: { yaml: headCheckouts } },
   },
+  reads: 'text',
+  check: () => null,
 };

@@ -53,14 +53,16 @@ export function annotationsOf(lines: readonly string[]): { annotations: Annotati
  * The lines a label covers: the labelled line and up to `window` lines after it, the whole
  * statement it opens (brackets and braces left open on it, up to STATEMENT_REACH lines: the peers'
  * tools report a match at its first line, this engine at the line inside it that does the harm),
- * a YAML block scalar (`run: |`) or a key's block below it (`spec:`) to its end, never past the next annotation; and when the label sits inside a statement (an argument on its own line, a
+ * a YAML block scalar (`run: |`), a key's block below it (`spec:`) or a list item (a step) to its end, never past the next annotation; and when the label sits inside a statement (an argument on its own line, a
  * `.method()` of a chain), back to that statement's first line.
  */
 export function statementSpan(file: MaterialFile, target: number, window: number, commentLines: Set<number>): Span {
   const lines = file.lines;
   let to = Math.min(lines.length, target + window);
-  // a YAML block scalar (`run: |`) or a key whose value is the block below it (`spec:`), to its end
-  if (/\.ya?ml$/.test(file.diffPath) && /:\s*(?:[|>][-+0-9]*)?\s*(?:#.*)?$/.test(lines[target - 1]!)) {
+  // a YAML block scalar (`run: |`), a key whose value is the block below it (`spec:`) or a list item
+  // (a step: `- name: …`), to its end
+  const yamlBlock = /:\s*(?:[|>][-+0-9]*)?\s*(?:#.*)?$|^\s*-\s/;
+  if (/\.ya?ml$/.test(file.diffPath) && yamlBlock.test(lines[target - 1]!)) {
     const indent = indentOf(lines[target - 1]!);
     let end = target;
     while (end < lines.length && (lines[end]!.trim() === '' || indentOf(lines[end]!) > indent)) end++;
