@@ -12,7 +12,7 @@ import { hostPolicy } from './http/host-check.ts';
 import { buildServer, type RateLimits, type ServerTimeouts } from './http/server.ts';
 import { ReviewEvents } from './jobs/review-events.ts';
 import type { ReviewJobRunner } from './jobs/job-runner-contract.ts';
-import { JobRunner } from './jobs/in-process-runner.ts';
+import { InProcessRunner } from './jobs/in-process-runner.ts';
 import { defaultWorkerFile } from './jobs/worker-file.ts';
 import type { EngineConfig } from './engine/types.ts';
 import { ReviewService } from './reviews/review-service.ts';
@@ -132,7 +132,7 @@ export async function createService(options: ServiceOptions = {}): Promise<Servi
       undo.push(() => store.close());
       dashboard = await ensureDashboardToken(store, dataDir, clock, options.dashboardToken);
       if (dashboard.file) log.info({ file: dashboard.file, created: dashboard.created }, 'dashboard token file');
-      runner = new JobRunner({ ...jobs, store });
+      runner = new InProcessRunner({ ...jobs, store });
     } else {
       // Loaded only in PostgreSQL mode: the embedded default never pays for pg or pg-boss.
       const { PostgresStore } = await import('./store/postgres/postgres-store.ts');

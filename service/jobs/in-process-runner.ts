@@ -7,18 +7,18 @@ import type { ReviewJobRunner, JobRunnerSettings, StopReason } from './job-runne
 import type { ReviewTask } from './review-worker.ts';
 import { INTERNAL_ERROR_MESSAGE, ReviewWorkers, timeoutMessage } from './review-workers.ts';
 
-export interface JobRunnerOptions extends JobRunnerSettings {
+export interface InProcessRunnerOptions extends JobRunnerSettings {
   store: ReviewStore & ReviewFileStore;
 }
 
-export class JobRunner implements ReviewJobRunner {
-  readonly #options: JobRunnerOptions;
+export class InProcessRunner implements ReviewJobRunner {
+  readonly #options: InProcessRunnerOptions;
   readonly #queue: PQueue;
   readonly #workers: ReviewWorkers;
   readonly #running = new Map<string, AbortController>();
   #closing = false;
 
-  constructor(options: JobRunnerOptions) {
+  constructor(options: InProcessRunnerOptions) {
     this.#options = options;
     this.#queue = new PQueue({ concurrency: options.concurrency });
     this.#workers = new ReviewWorkers(options.workerFile, options.concurrency, options.log);
