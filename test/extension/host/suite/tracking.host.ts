@@ -241,15 +241,15 @@ suite('Findings follow their code', () => {
 
 /** A Memento in memory: the extension's workspace state across a pretend reload. */
 class MapMemento implements vscode.Memento {
-  private readonly values = new Map<string, unknown>();
+  readonly #values = new Map<string, unknown>();
   keys(): readonly string[] {
-    return [...this.values.keys()];
+    return [...this.#values.keys()];
   }
   get<T>(key: string, defaultValue?: T): T | undefined {
-    return (this.values.has(key) ? this.values.get(key) : defaultValue) as T | undefined;
+    return (this.#values.has(key) ? this.#values.get(key) : defaultValue) as T | undefined;
   }
   async update(key: string, value: unknown): Promise<void> {
-    if (value === undefined) this.values.delete(key);
-    else this.values.set(key, structuredClone(value));
+    if (value === undefined) this.#values.delete(key);
+    else this.#values.set(key, structuredClone(value));
   }
 }
