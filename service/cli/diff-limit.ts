@@ -1,6 +1,7 @@
 // The largest diff `diff-review review` reads: the whole diff is held in memory as one string and
-// reviewed in one pass, which takes several times its size in memory (a 200 MB diff: ~760 MB, ~6 s),
-// and V8's longest string is about 512 MiB. The service's own limit (LIMITS.diffBytes) is far lower.
+// reviewed in one pass, which takes several times its size in memory (test/bench/README.md, figures
+// behind choices in the code), and V8's longest string is about 512 MiB. The service's own limit
+// (LIMITS.diffBytes) is far lower.
 import { ReviewFailedError } from './exit-codes.ts';
 
 const MAX_DIFF_BYTES = 256 * 1024 * 1024;

@@ -12,7 +12,10 @@ export interface Candidate {
   keywords: string[];
 }
 
-/** Matchers by the set of plans they serve: built once (a regex of ~1,000 keywords compiles in a few ms), the same for every review. */
+/**
+ * Matchers by the set of plans they serve: built once, the same for every review (compiling the
+ * keywords' regex is not free: test/bench/README.md).
+ */
 export class MatcherCache {
   readonly #matchers = new Map<string, KeywordMatcher>();
 

@@ -61,8 +61,8 @@ export function createEngine(config?: EngineConfig, options?: EngineOptions): En
   const planner = new Planner(rules, prefilter);
   const matchers = new MatcherCache();
   /**
-   * Line tables of earlier reviews: a 1 MB diff's table is ~400 KB of typed arrays, and allocating
-   * it for every review costs as much as filling it. A table returns here as soon as the
+   * Line tables of earlier reviews: a big diff's table is a large set of typed arrays, and allocating
+   * it for every review cost as much as filling it (test/bench/README.md). A table returns here as soon as the
    * synchronous pass is done (concurrent reviews each take their own).
    */
   const spareTables: LineTable[] = [];

@@ -1,7 +1,7 @@
 // Two checkouts of the review engine in one process, in alternation, each run followed by the
 // engine benchmark's baseline (what a review finds in the caches after other work): the ratio of
-// their times on the 1 MB diff holds where the machine's speed drifts. A change of 1-2% shows;
-// the same engine against itself gives 1.00 +- 0.005.
+// their times on the 1 MB diff holds where the machine's speed drifts. A change shows once it is
+// larger than the spread of the same engine against itself (README.md says how large that is).
 // Run: git worktree add /tmp/old <commit> && ln -s "$PWD/node_modules" /tmp/old/node_modules
 //      node test/bench/engine-ab.ts /tmp/old [new checkout, default this one] [pairs, default 200]
 import { resolve } from 'node:path';

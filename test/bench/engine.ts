@@ -11,8 +11,8 @@ import { collectSources, makeDiff, median, regexBaseline } from './support/node-
  * and the median of the ratios of each pair: on a busy machine both of a pair run in the same
  * conditions, so the ratio holds where the times drift. The baseline is measured warm (run once
  * unmeasured first): measured right after the engine, its time depended on what the engine had
- * left in the caches (0.7 ms after one engine, 1.05 ms after a faster one), which would reward an
- * engine for a larger footprint. Warm, it stays at 0.6-0.7 ms whatever ran before.
+ * left in the caches, which would reward an engine for a larger footprint. Warm, it takes the same
+ * time whatever ran before (the figures: README.md).
  */
 async function timePair(
   engine: () => Promise<unknown>,
@@ -39,9 +39,8 @@ async function timePair(
 
 /**
  * Pairs run before the measured ones, for each size. A process's first reviews of 1 MB are slower
- * while V8 finishes optimizing for them and sizes its young generation: medians of 20 in a row
- * after the 10 KB and 100 KB rows, 2026-11-27, 4.0, 3.2, 3.1, then 2.8-3.0 ms for the next 300.
- * With 10 warm-up pairs a third of the measured runs fell in that first stretch; a worker, which
+ * while V8 finishes optimizing for them and sizes its young generation (how long that stretch
+ * lasts: README.md). With a few warm-up pairs, many measured runs fell in it; a worker, which
  * keeps its engine for thousands of reviews, spends its life after it.
  */
 const WARM_UP_RUNS = 50;

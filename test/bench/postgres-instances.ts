@@ -39,7 +39,7 @@ const GET_SECONDS = Number(process.env.GET_SECONDS ?? 3);
 const GET_ROUNDS = 5;
 /** Tokens revoked one after another for the revocation row. */
 const REVOCATIONS = 20;
-/** Jobs for pg-boss's default work(): it managed ~1/s here (one job per fetch), so this takes ~20 s. */
+/** Jobs for pg-boss's default work(): one job per fetch, so a few tens show its rate (README.md) without a long wait. */
 const DEFAULT_WORK_JOBS = 20;
 /** completed/s on one instance must be this many times the default work()'s rate. */
 const OVER_POLLING = 5;

@@ -3,8 +3,8 @@
 // (LowdbStore), not the API. The baseline is the same service with 1,000 stored reviews.
 // The service is `diff-review serve` as `npm start` runs it: the built CLI (dist/service/cli.js,
 // built first), in a process of its own, so the RSS is that of the production path. Earlier runs
-// measured the TypeScript source under Node's type stripper (~17 MB more in each thread that
-// loads TypeScript: the HTTP thread and every review worker); ENTRY=source measures that again.
+// measured the TypeScript source under Node's type stripper (more memory in each thread that
+// loads TypeScript: the HTTP thread and every review worker; README.md); ENTRY=source measures that again.
 // The idempotency rows: keyed creates (our client sends a key with every create) with 1,000 stored
 // reviews and 0 or 100,000 live idempotency keys (less than 24 hours old, seeded through the store);
 // the baseline is 0 keys. They also time GET /healthz, which waits behind whatever the event loop does.

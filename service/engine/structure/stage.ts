@@ -42,7 +42,7 @@ export interface NotAnalysed {
   reason: string;
 }
 
-/** A hunk taking longer than this to parse is left (1 MB of code takes ~0.3 s here). */
+/** A hunk taking longer than this to parse is left: far past what a megabyte of code takes (test/bench/README.md). */
 const HUNK_PARSE_BUDGET_MS = 5000;
 /** Parsing stops for the rest of a review after this much time in all (its other stages go on). */
 const REVIEW_PARSE_BUDGET_MS = 15_000;

@@ -1,7 +1,7 @@
 // Review time grows with a line's length, not with its square: pathological lines (a keyword,
 // a separator or a prefix repeated tens of thousands of times) are reviewed within a CPU budget
-// that a quadratic pattern misses by far (before this held, a 40 KB line took 1-2 s, a 1 MB one
-// ran into the job timeout). CPU time (process.cpuUsage), not wall time: the machine is shared.
+// that a quadratic pattern misses by far (before this held, such a line took seconds and a 1 MB one
+// ran into the job timeout: test/bench/README.md). CPU time (process.cpuUsage), not wall time: the machine is shared.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createEngine } from '../../../service/engine/index.ts';
@@ -76,8 +76,8 @@ function lineOf(prefix: string, unit: string): string {
 
 /**
  * The least CPU time of up to three reviews of the diff: process.cpuUsage() counts the GC's and the
- * compiler's threads too, and on a loaded machine one review in a few hundred took 201 ms. A
- * quadratic pattern takes seconds every time.
+ * compiler's threads too, and on a loaded machine one review in a few hundred went past the budget.
+ * A quadratic pattern takes seconds every time.
  */
 async function leastCpuMs(diff: string): Promise<number> {
   let least = Infinity;
