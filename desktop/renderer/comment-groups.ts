@@ -1,7 +1,6 @@
 // A review's comments grouped by file and counted by severity, as the detail shows them. Pure (tested under Node).
+import { countBySeverity, type SeverityCounts } from '../../service/api/severity-counts.ts';
 import type { ReviewComment, Severity } from '../../service/api/schemas.ts';
-
-export type SeverityCounts = Record<Severity, number>;
 
 export interface FileComments {
   filePath: string;
@@ -10,12 +9,6 @@ export interface FileComments {
 }
 
 const SEVERITY_ORDER: Record<Severity, number> = { error: 0, warning: 1, info: 2 };
-
-export function countSeverities(comments: readonly ReviewComment[]): SeverityCounts {
-  const counts: SeverityCounts = { error: 0, warning: 0, info: 0 };
-  for (const comment of comments) counts[comment.severity] += 1;
-  return counts;
-}
 
 /** Comments grouped by file (files with errors first, then by path), each sorted by line. */
 export function groupCommentsByFile(comments: readonly ReviewComment[]): FileComments[] {
@@ -29,7 +22,7 @@ export function groupCommentsByFile(comments: readonly ReviewComment[]): FileCom
     .map(([filePath, list]) => ({
       filePath,
       comments: list.sort((a, b) => a.line - b.line || SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity]),
-      counts: countSeverities(list),
+      counts: countBySeverity(list),
     }))
     .sort((a, b) => b.counts.error - a.counts.error || a.filePath.localeCompare(b.filePath));
 }

@@ -1,9 +1,10 @@
 /** @jsxImportSource preact */
 // One row of the review list: status, repository (never cut where names differ), age, id, why it
 // failed, and its comment count. A roving tab stop: only the list's current row is in the tab order.
+import { countBySeverity } from '../../service/api/severity-counts.ts';
 import { StatusBadge } from './components.tsx';
 import type { ReviewJob } from '../shared/ipc-contract.ts';
-import { countSeverities } from './comment-groups.ts';
+
 import { failureTitle, shortId } from './job-view.ts';
 import { formatAgo, formatDateTime } from './time-format.ts';
 
@@ -28,7 +29,7 @@ export function JobRow(props: {
   onSelect: () => void;
 }) {
   const { job } = props;
-  const counts = job.comments ? countSeverities(job.comments) : undefined;
+  const counts = job.comments ? countBySeverity(job.comments) : undefined;
   const name = job.repository ?? 'No repository';
   const cut = tailStart(name);
   return (

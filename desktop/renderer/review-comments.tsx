@@ -2,13 +2,14 @@
 // A completed review's comments, grouped by file, made for big reviews: filter by severity and
 // rule, collapse or expand every file, step to the next or previous finding, copy a finding, and
 // open its line in VS Code when the review came from a folder on this machine.
+import { countBySeverity } from '../../service/api/severity-counts.ts';
 import { useEffect, useState } from 'preact/hooks';
 import { foldedList, type ListEntry } from '../../service/api/folded-list.ts';
 import type { ReviewComment, Severity } from '../../service/api/schemas.ts';
 import type { ReviewJob, SuppressedInReview } from '../shared/ipc-contract.ts';
 import { EmptyState, SeverityBadge, useFlash } from './components.tsx';
 import { splitRuleId } from '../../service/api/rule-id.ts';
-import { countSeverities, groupCommentsByFile } from './comment-groups.ts';
+import { groupCommentsByFile } from './comment-groups.ts';
 import { invoke } from './ipc.ts';
 
 const SEVERITIES: readonly Severity[] = ['error', 'warning', 'info'];
@@ -60,7 +61,7 @@ export function Comments(props: { job: ReviewJob; folder: string | undefined }) 
   }
   const rules = [...new Set(comments.map((c) => splitRuleId(c.message).ruleId ?? ''))].filter(Boolean).sort();
   const shown = comments.filter((c) => severities.has(c.severity) && (!rule || splitRuleId(c.message).ruleId === rule));
-  const totals = countSeverities(comments);
+  const totals = countBySeverity(comments);
   // a rule that fires on many lines of a file: its first few, the rest one entry (until asked for)
   const files = groupCommentsByFile(shown).map((file) => ({
     ...file,

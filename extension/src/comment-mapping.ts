@@ -34,11 +34,7 @@ export interface DiagnosticPlan {
 }
 
 /** How many findings of each severity. */
-export interface SeverityCounts {
-  error: number;
-  warning: number;
-  info: number;
-}
+export type { SeverityCounts } from '../../service/api/severity-counts.ts';
 
 const SEVERITY_RANK: Record<Severity, number> = { info: 0, warning: 1, error: 2 };
 

@@ -1,6 +1,5 @@
 // What every output format is made from: the findings that count (after the config and the
 // baseline), with what the formats need beside them.
-import type { Severity } from '../api/schemas.ts';
 import { parseUnifiedDiff, type Finding, type RuleInfo, type SuppressedFinding } from '../engine/index.ts';
 import { MAX_LINE_READ } from '../engine/line-review.ts';
 import { secretRules } from '../engine/rules/secrets.ts';
@@ -90,12 +89,6 @@ export function notReviewedFiles(diff: string, isIgnored: (path: string) => bool
 function listed(lines: readonly number[], most = 5): string {
   if (lines.length <= most) return lines.join(', ');
   return `${lines.slice(0, most).join(', ')} and ${formatCount(lines.length - most)} more`;
-}
-
-export function countBySeverity(findings: readonly Finding[]): Record<Severity, number> {
-  const counts: Record<Severity, number> = { error: 0, warning: 0, info: 0 };
-  for (const finding of findings) counts[finding.severity]++;
-  return counts;
 }
 
 /** The message without the `rule-id: ` prefix the API puts in front of it. */

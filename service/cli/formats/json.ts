@@ -1,6 +1,7 @@
 // `--format json`: the API's comment shape (`comments`: file_path, line, message, severity), and
 // beside it the full findings (rule id, columns, fingerprint) and a summary.
-import { countBySeverity, type ReviewReport } from '../review-report.ts';
+import { countBySeverity } from '../../api/severity-counts.ts';
+import type { ReviewReport } from '../review-report.ts';
 
 export function formatJson(report: ReviewReport): string {
   const document = {

@@ -1,15 +1,9 @@
 // The default format: findings grouped by file, `path:line:col` (which terminals and editors make
 // clickable), severity, rule id and message, the flagged line as a code frame, and a summary.
+import { countBySeverity } from '../../api/severity-counts.ts';
 import type { Severity } from '../../api/schemas.ts';
 import type { Finding } from '../../engine/index.ts';
-import {
-  countBySeverity,
-  findingsByFile,
-  lineKey,
-  messageText,
-  secretLines,
-  type ReviewReport,
-} from '../review-report.ts';
+import { findingsByFile, lineKey, messageText, secretLines, type ReviewReport } from '../review-report.ts';
 import { errorsFirst, foldedList, foldedText } from '../../api/folded-list.ts';
 import type { Paint, Style } from './ansi.ts';
 import { printable } from './terminal-text.ts';

@@ -38,5 +38,5 @@ export interface YamlFound {
 }
 
 /** The entry of a map under `key`, or undefined. */
-export const entryOf = (map: YamlNode | null, key: string): YamlNode | null | undefined =>
+export const valueUnder = (map: YamlNode | null, key: string): YamlNode | null | undefined =>
   map?.kind === 'map' ? map.entries.find((entry) => entry.key === key)?.value : undefined;

@@ -3,7 +3,7 @@
 // shell before it runs, so its text runs as commands. And `pull_request_target`, which runs with
 // the base repository's secrets, checking out the pull request's own code.
 import type { YamlDocument, YamlFound, YamlNode } from '../../structure/yaml-tree.ts';
-import { entryOf } from '../../structure/yaml-tree.ts';
+import { valueUnder } from '../../structure/yaml-tree.ts';
 import { isGitHubWorkflow } from '../files.ts';
 import type { LineRule } from '../rule.ts';
 
@@ -37,7 +37,7 @@ const SCRIPT_INPUTS: Record<string, string> = {
 
 /** The script input of the action a step uses (`uses: owner/name@ref`), or undefined. */
 function scriptInputOf(step: YamlNode): string | undefined {
-  const uses = entryOf(step, 'uses');
+  const uses = valueUnder(step, 'uses');
   if (uses?.kind !== 'scalar') return undefined;
   return SCRIPT_INPUTS[uses.value.replace(/@.*$/, '').toLowerCase()];
 }
@@ -50,10 +50,10 @@ function scriptInputOf(step: YamlNode): string | undefined {
 function scriptsOf(node: YamlNode | null, scripts: YamlNode[]): YamlNode[] {
   if (node?.kind === 'seq') for (const item of node.items) scriptsOf(item, scripts);
   if (node?.kind !== 'map') return scripts;
-  const run = entryOf(node, 'run');
+  const run = valueUnder(node, 'run');
   if (run?.kind === 'scalar') scripts.push(run);
   const input = scriptInputOf(node);
-  const script = input === undefined ? undefined : entryOf(entryOf(node, 'with') ?? null, input);
+  const script = input === undefined ? undefined : valueUnder(valueUnder(node, 'with') ?? null, input);
   if (script?.kind === 'scalar') scripts.push(script);
   for (const entry of node.entries) scriptsOf(entry.value, scripts);
   return scripts;
@@ -103,7 +103,7 @@ export const noActionsScriptInjection: LineRule = {
 /** The file's workflow is triggered by pull_request_target, as far as the diff shows it (its `on:` in any hunk). */
 function triggeredByPullRequestTarget(documents: readonly YamlDocument[]): boolean {
   return documents.some((document) => {
-    const on = entryOf(document.root, 'on');
+    const on = valueUnder(document.root, 'on');
     if (on?.kind === 'scalar') return on.value === 'pull_request_target';
     if (on?.kind === 'seq')
       return on.items.some((item) => item.kind === 'scalar' && item.value === 'pull_request_target');
