@@ -13,6 +13,7 @@ import type { ReviewEvents } from '../jobs/review-events.ts';
 import type { StoredReview } from '../store/types.ts';
 import type { EventStreamSlot } from './event-stream-slots.ts';
 import { openEventStream } from './event-stream.ts';
+import { isNewerState, type ToldState } from './told-state.ts';
 
 export interface OwnerStreamOptions {
   owner: string;
@@ -43,14 +44,9 @@ export function streamOwnerEvents(
       for (const off of unsubscribe) off();
     },
   });
-  const told = new LRUCache<string, Pick<StoredReview, 'status' | 'updated_at'>>({ max: TOLD_MAX });
+  const told = new LRUCache<string, ToldState>({ max: TOLD_MAX });
   const tell = async (state: StoredReview) => {
-    const before = told.get(state.review_id);
-    const news =
-      before === undefined ||
-      state.updated_at > before.updated_at ||
-      (state.updated_at === before.updated_at && state.status !== before.status);
-    if (!news || stream.ended) return;
+    if (!isNewerState(state, told.get(state.review_id)) || stream.ended) return;
     told.set(state.review_id, { status: state.status, updated_at: state.updated_at });
     stream.send('review', await reviews.view(state));
   };

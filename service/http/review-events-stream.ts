@@ -8,9 +8,12 @@ import type { ReviewEvents } from '../jobs/review-events.ts';
 import type { StoredReview } from '../store/types.ts';
 import type { EventStreamSlot } from './event-stream-slots.ts';
 import { openEventStream } from './event-stream.ts';
+import { isNewerState, type ToldState } from './told-state.ts';
 
 export interface ReviewStreamOptions {
-  review: StoredReview;
+  reviewId: string;
+  /** Reads the job as it is now (the owner's, or 404). */
+  find: () => Promise<StoredReview>;
   events: ReviewEvents;
   view: (review: StoredReview) => Promise<ReviewJob>;
   /** The stream's place among the open ones, given back when it ends. */
@@ -21,24 +24,28 @@ export interface ReviewStreamOptions {
 export function streamReviewEvents(
   request: FastifyRequest,
   reply: FastifyReply,
-  { review, events, view, slot, lifetimeMs }: ReviewStreamOptions,
+  { reviewId, find, events, view, slot, lifetimeMs }: ReviewStreamOptions,
 ) {
   let unsubscribe = () => {};
   const stream = openEventStream(reply, { events, slot, lifetimeMs, onEnd: () => unsubscribe() });
+  let told: ToldState | undefined;
+  const tell = async (state: StoredReview) => {
+    if (stream.ended || !isNewerState(state, told)) return;
+    told = { status: state.status, updated_at: state.updated_at }; // not the record: lowdb's changes in place
+    stream.send('review', await view(state));
+    if (isTerminal(state)) stream.end();
+  };
   // view() is async (a completed job reads its comments), so events go out through one chain, in order.
   let chain = Promise.resolve();
-  const send = (state: StoredReview) => {
-    chain = chain
-      .then(async () => {
-        if (stream.ended) return;
-        stream.send('review', await view(state));
-        if (isTerminal(state)) stream.end();
-      })
-      .catch((error: unknown) => {
-        request.log.error({ err: error, review_id: state.review_id }, 'event stream failed');
-        stream.end();
-      });
+  const step = (what: () => Promise<void>) => {
+    chain = chain.then(what).catch((error: unknown) => {
+      request.log.error({ err: error, review_id: reviewId }, 'event stream failed');
+      stream.end();
+    });
   };
-  unsubscribe = events.subscribe(review.review_id, send, review);
-  send({ ...review });
+  // Followed first, read second: a change made while the job is read is heard, not lost (the job
+  // may finish during the read, and would then never be told); what the read finds that was already
+  // heard is left out.
+  unsubscribe = events.subscribe(reviewId, (state) => step(() => tell(state)));
+  step(async () => tell({ ...(await find()) }));
 }

@@ -1,6 +1,7 @@
 // Job state changes, for the Server-Sent Events streams (and anything else that wants to follow a
-// job): one job's followers, and an owner's (GET /v1/events, every job of one owner). In PostgreSQL mode a change can be heard twice (from this instance's runner and from the
-// database's NOTIFY), so a state already told to a job's followers is not told again.
+// job): one job's followers, and an owner's (GET /v1/events, every job of one owner). In PostgreSQL
+// mode a change can be heard twice (from this instance's runner and from the database's NOTIFY):
+// followers leave out what they already told (http/told-state.ts).
 import { EventEmitter } from 'node:events';
 import type { StoredReview } from '../store/types.ts';
 
@@ -8,30 +9,19 @@ export type ReviewListener = (review: StoredReview) => void;
 
 export class ReviewEvents {
   readonly #emitter = new EventEmitter().setMaxListeners(0);
-  /** Followers of every job of one owner, by owner (they tell duplicates apart themselves). */
+  /** Followers of every job of one owner, by owner. */
   readonly #owners = new EventEmitter().setMaxListeners(0);
-  /** The last state told per followed job (status and time of its last change). */
-  readonly #told = new Map<string, string>();
 
   changed(review: StoredReview): void {
     if (this.#owners.listenerCount(review.owner) > 0) this.#owners.emit(review.owner, { ...review });
-    const id = review.review_id;
-    if (this.#emitter.listenerCount(id) === 0) return;
-    const state = `${review.status} ${review.updated_at}`;
-    if (this.#told.get(id) === state) return;
-    this.#told.set(id, state);
     // a copy: listeners run later (async) and must see this state, not a later one
-    this.#emitter.emit(id, { ...review });
+    if (this.#emitter.listenerCount(review.review_id) > 0) this.#emitter.emit(review.review_id, { ...review });
   }
 
-  /** `current`: the state the follower already has (it is not told again). Returns the function that unsubscribes. */
-  subscribe(reviewId: string, listener: ReviewListener, current?: StoredReview): () => void {
+  /** Returns the function that unsubscribes. */
+  subscribe(reviewId: string, listener: ReviewListener): () => void {
     this.#emitter.on(reviewId, listener);
-    if (current) this.#told.set(reviewId, `${current.status} ${current.updated_at}`);
-    return () => {
-      this.#emitter.off(reviewId, listener);
-      if (this.#emitter.listenerCount(reviewId) === 0) this.#told.delete(reviewId);
-    };
+    return () => this.#emitter.off(reviewId, listener);
   }
 
   /** Follows every job of the owner. Returns the function that unsubscribes. */

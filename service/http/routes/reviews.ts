@@ -186,10 +186,12 @@ export function reviewRoutes(
     },
     handler: async (request, reply) => {
       const { owner, tokenId } = principalOf(request);
-      const review = await reviews.find(owner, request.params.review_id);
+      const reviewId = request.params.review_id;
+      await reviews.find(owner, reviewId); // 404 before a stream is opened
       const slot = streams.take(tokenId);
       return streamReviewEvents(request, reply, {
-        review,
+        reviewId,
+        find: () => reviews.find(owner, reviewId),
         events,
         view: (r) => reviews.view(r),
         slot,
