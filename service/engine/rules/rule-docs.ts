@@ -154,7 +154,7 @@ export const RULE_DOCS: Readonly<Record<string, RuleDocData>> = {
     passes: { path: 'pkg/cache.py', lines: ['obj = json.loads(body)'] },
   },
   'no-tls-verify-off': {
-    why: 'Without certificate verification, anyone on the network path (a café Wi-Fi, a compromised router, a proxy) can read and change the traffic, credentials included.',
+    why: "Without certificate verification, anyone on the network path (a café Wi-Fi, a compromised router, a proxy) can read and change the traffic, credentials included. In YAML the rule reads the parsed settings (Kubernetes' insecureSkipTLSVerify and kubeconfig's insecure-skip-tls-verify, Prometheus' and Traefik's insecure_skip_verify, Ansible's validate_certs: no), in block and flow maps; comments and text that only mention them are not read.",
     fires: { path: 'src/client.ts', lines: ['const agent = new https.Agent({ rejectUnauthorized: false });'] },
     passes: { path: 'src/client.ts', lines: ['const agent = new https.Agent({ ca: internalCa });'] },
   },

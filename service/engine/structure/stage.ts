@@ -169,7 +169,10 @@ async function reviewYaml(target: SyntaxTarget, raw: RawFinding[]): Promise<void
     for (const rule of hunk.rules)
       for (const found of rule.syntax?.languages.yaml?.yaml?.(documents, target.path, file) ?? []) {
         const node = { startPosition: positionOf(found, found.start), endPosition: positionOf(found, found.end) };
-        const finding = placed({ rows: [node.startPosition.row], node }, hunk, rule, target.path);
+        const hit = { rows: [node.startPosition.row], node, ...(found.message ? { message: found.message } : {}) };
+        const finding = placed(hit, hunk, rule, target.path);
+        if (finding && found.secret)
+          finding.secret = { start: finding.column! - 1, end: Math.min(finding.endColumn! - 1, finding.text.length) };
         if (finding) raw.push(finding);
       }
   }

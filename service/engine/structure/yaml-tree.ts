@@ -35,6 +35,10 @@ export interface YamlFound {
   document: YamlDocument;
   start: number;
   end: number;
+  /** Replaces the rule's message. */
+  message?: string;
+  /** What was found is a secret: the fingerprint must not reveal it. */
+  secret?: boolean;
 }
 
 /** The entry of a map under `key`, or undefined. */

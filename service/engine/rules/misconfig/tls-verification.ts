@@ -10,8 +10,10 @@ import {
   isRuby,
   isRust,
   isShellContext,
+  isYaml,
   notTestCode,
 } from '../files.ts';
+import type { YamlDocument, YamlFound, YamlNode } from '../../structure/yaml-tree.ts';
 import type { LineRule } from '../rule.ts';
 import { isCodeAt, spanOf } from '../rule.ts';
 
@@ -59,12 +61,44 @@ const CODE_PATTERNS: { files: (path: string) => boolean; pattern: RegExp }[] = [
 ];
 
 /**
- * In shell, Dockerfiles, CI and Kubernetes YAML (an APIService's insecureSkipTLSVerify, a
- * kubeconfig's insecure-skip-tls-verify, kubectl's flag). Bounded: one command's options, linear
- * in the line.
+ * In shell, Dockerfiles and CI scripts: curl -k, wget --no-check-certificate, kubectl's flag, the
+ * environment switches. Bounded: one command's options, linear in the line.
  */
 const SHELL_PATTERN =
-  /\bcurl\b[^|;&#\n]{0,300}?\s(?:--insecure\b|-[a-zA-Z]{0,10}k[a-zA-Z]{0,10}\b)|\bwget\b[^|;&#\n]{0,300}?\s--no-check-certificate\b|\bNODE_TLS_REJECT_UNAUTHORIZED\s*[=:]\s*["']?0\b|\bENV\s+NODE_TLS_REJECT_UNAUTHORIZED\s+["']?0\b|\bGIT_SSL_NO_VERIFY\s*[=:]\s*["']?(?:1|true)\b|\bhttp\.sslVerify\s+false\b|\bstrict-ssl\s+false\b|\binsecureSkipTLSVerify\s*:\s*["']?true\b|\binsecure-skip-tls-verify\s*:\s*["']?true\b|--insecure-skip-tls-verify(?:=true)?(?![\w=-])/;
+  /\bcurl\b[^|;&#\n]{0,300}?\s(?:--insecure\b|-[a-zA-Z]{0,10}k[a-zA-Z]{0,10}\b)|\bwget\b[^|;&#\n]{0,300}?\s--no-check-certificate\b|\bNODE_TLS_REJECT_UNAUTHORIZED\s*[=:]\s*["']?0\b|\bENV\s+NODE_TLS_REJECT_UNAUTHORIZED\s+["']?0\b|\bGIT_SSL_NO_VERIFY\s*[=:]\s*["']?(?:1|true)\b|\bhttp\.sslVerify\s+false\b|\bstrict-ssl\s+false\b|--insecure-skip-tls-verify(?:=true)?(?![\w=-])/;
+/** The YAML settings below, written into a shell script (a heredoc); YAML files are read parsed. */
+const YAML_LINE = /\binsecureSkipTLSVerify\s*:\s*["']?true\b|\binsecure-skip-tls-verify\s*:\s*["']?true\b/;
+
+/**
+ * YAML settings that turn verification off, by what the value must be: an APIService's or Argo
+ * CD's insecureSkipTLSVerify, a kubeconfig's insecure-skip-tls-verify, Prometheus' and Traefik's
+ * insecure_skip_verify / insecureSkipVerify, Ansible's validate_certs: no, conda's ssl_verify.
+ */
+const YAML_SWITCHES = new Map<string, RegExp>([
+  ['insecureSkipTLSVerify', /^(?:true|yes)$/i],
+  ['insecure-skip-tls-verify', /^(?:true|yes)$/i],
+  ['insecure_skip_verify', /^(?:true|yes)$/i],
+  ['insecureSkipVerify', /^(?:true|yes)$/i],
+  ['validate_certs', /^(?:false|no)$/i],
+  ['ssl_verify', /^(?:false|no)$/i],
+  ['verify_ssl', /^(?:false|no)$/i],
+]);
+
+/** A switch above set to its unsafe value, in any map, block or flow; `{{ … }}` templates are not read. */
+function tlsOffInYaml(documents: readonly YamlDocument[]): YamlFound[] {
+  const found: YamlFound[] = [];
+  const visit = (document: YamlDocument, node: YamlNode | null) => {
+    if (node?.kind === 'seq') for (const item of node.items) visit(document, item);
+    if (node?.kind !== 'map') return;
+    for (const { key, keyRange, value } of node.entries) {
+      if (value?.kind !== 'scalar') visit(document, value);
+      else if (YAML_SWITCHES.get(key)?.test(value.value))
+        found.push({ document, start: keyRange[0], end: value.range[1] });
+    }
+  };
+  for (const document of documents) visit(document, document.root);
+  return found;
+}
 
 export const noTlsVerifyOff: LineRule = {
   kind: 'line',
@@ -131,6 +165,7 @@ export const noTlsVerifyOff: LineRule = {
     linesToo: true,
     keywords: ['checkServerTrusted', 'HostnameVerifier', 'verify(String', 'verify(final String', 'isTrusted('],
     languages: {
+      yaml: { keywords: [...YAML_SWITCHES.keys()], yaml: tlsOffInYaml },
       java: {
         query: `
 (method_declaration
@@ -147,7 +182,7 @@ export const noTlsVerifyOff: LineRule = {
   reads: 'text',
   check(line) {
     if (isShellContext(line.path)) {
-      const m = SHELL_PATTERN.exec(line.text);
+      const m = SHELL_PATTERN.exec(line.text) ?? (isYaml(line.path) ? null : YAML_LINE.exec(line.text));
       // In a shell script a comment is not a command.
       return m && !/^\s*#/.test(line.text) ? spanOf(m) : null;
     }

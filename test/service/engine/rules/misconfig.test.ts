@@ -329,6 +329,54 @@ describe('no-privileged-container in YAML, read parsed', () => {
   });
 });
 
+describe('no-tls-verify-off in YAML, read parsed', () => {
+  it('reads the switches of Kubernetes, Prometheus, Traefik and Ansible, in block and flow maps, not comments or text', async () => {
+    const lines = [
+      'apiVersion: apiregistration.k8s.io/v1',
+      'kind: APIService',
+      'spec:',
+      '  insecureSkipTLSVerify: true',
+      '  # insecureSkipTLSVerify: true for the demo',
+      '  service: { name: metrics }',
+      '---',
+      'scrape_configs:',
+      '  - job_name: nodes',
+      '    tls_config: { insecure_skip_verify: true }',
+      '  - job_name: pods',
+      '    tls_config:',
+      '      insecure_skip_verify: false',
+      '      ca_file: /etc/ca.pem',
+      '---',
+      'serversTransport:',
+      '  insecureSkipVerify: "true"',
+      'description: "insecureSkipTLSVerify: true turns checks off"',
+    ];
+    expect(await linesOf('no-tls-verify-off', 'deploy/monitoring.yaml', lines)).toEqual([4, 10, 17]);
+  });
+
+  it("reports Ansible's validate_certs: no, not yes nor a template", async () => {
+    const lines = [
+      '- name: fetch the installer',
+      '  ansible.builtin.get_url:',
+      '    url: https://example.com/install.sh',
+      '    validate_certs: no',
+      '- name: call the API',
+      '  ansible.builtin.uri:',
+      '    url: https://api.example.com',
+      '    validate_certs: yes',
+      '- name: call it again',
+      '  ansible.builtin.uri:',
+      '    validate_certs: "{{ verify_tls }}"',
+    ];
+    expect(await linesOf('no-tls-verify-off', 'roles/web/tasks/main.yml', lines)).toEqual([4]);
+  });
+
+  it('still reads the setting written into a shell script', async () => {
+    const lines = ['cat > apiservice.yaml <<EOF', 'spec:', '  insecureSkipTLSVerify: true', 'EOF'];
+    expect(await linesOf('no-tls-verify-off', 'scripts/register.sh', lines)).toEqual([3]);
+  });
+});
+
 describe('no-jwt-verify-off from the syntax of Java', () => {
   it('reports a jjwt token built over several lines and never signed, not one signed with signWith', async () => {
     const lines = [

@@ -87,6 +87,37 @@ describe('secret: shapes found without a provider name', () => {
     );
   });
 
+  it('reads a Kubernetes Secret parsed, in any YAML file: flow maps, quoted values, stringData, each document', async () => {
+    const b64 = (value: string) => Buffer.from(value).toString('base64');
+    const url = `postgres://app:${PASSWORD}@db:5432/app`;
+    const lines = [
+      'apiVersion: v1',
+      'kind: ConfigMap',
+      'data:',
+      `  DATABASE_URL: ${b64(url)}`,
+      '---',
+      'apiVersion: v1',
+      'kind: Secret',
+      'metadata: { name: app }',
+      `data: { DATABASE_URL: "${b64(url)}", LOG_LEVEL: ${b64('debug-verbose')} }`,
+      'stringData:',
+      `  password: "${PASSWORD}"`,
+      '  username: app',
+      '  # token: was here',
+      '---',
+      'kind: Secret',
+      'stringData:',
+      '  password: ${DB_PASSWORD}',
+    ];
+    const found = (await findings('deploy/app.yaml', lines)).filter((f) => f.rule_id === 'secret');
+    expect(found.map((f) => `${f.line}: ${f.message.split(' was added')[0]}`)).toEqual([
+      '9: secret: A connection URL with a password in a Kubernetes Secret',
+      '11: secret: A credential in a Kubernetes Secret',
+    ]);
+    // the value is masked in the fingerprint: the finding's span is the value
+    expect(lines[8]!.slice(found[0]!.start_column! - 1, found[0]!.end_column! - 1)).toBe(`"${b64(url)}"`);
+  });
+
   it('reads the data of a Kubernetes Secret by decoding it, not a ConfigMap or a harmless value', async () => {
     const b64 = (value: string) => Buffer.from(value).toString('base64');
     const secret = ['apiVersion: v1', 'kind: Secret', 'metadata:', '  name: app', 'data:'];
@@ -269,10 +300,10 @@ describe('secret: no rule turns the keyword pre-filter off for ordinary files', 
       'deploy/token.txt',
       'src/a.ts',
       'app/main.py',
+      'k8s/db-secret.yaml', // a Kubernetes Secret is read parsed, not line by line
     ])
       expect(planner.planFor(path).everyLine, path).toBe(false);
-    // Files that are read whole by design: .env files, and YAML named as a Kubernetes Secret.
+    // Files that are read whole by design: .env files.
     expect(planner.planFor('.env').everyLine).toBe(true);
-    expect(planner.planFor('k8s/db-secret.yaml').everyLine).toBe(true);
   });
 });
