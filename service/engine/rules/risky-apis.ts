@@ -1,7 +1,7 @@
 // APIs that run text as code or markup, or deserialize untrusted data into objects.
 import type { SyntaxLanguage } from '../structure/languages.ts';
 import { isCSharp, isGo, isJavaScript, isJvm, isPhp, isPython, isRuby, notFixture, notTestCode } from './files.ts';
-import type { LanguageSyntax, LineRule } from './rule.ts';
+import type { AddedLine, LanguageSyntax, LineRule } from './rule.ts';
 import { isCodeAt, patternRule, withoutComment, spanOf } from './rule.ts';
 
 /** Calls that run their argument as code: reported unless the argument is a constant. */
@@ -31,7 +31,24 @@ const EVAL_SYNTAX: Partial<Record<SyntaxLanguage, LanguageSyntax>> = {
   javascript: JS_EVAL,
   typescript: JS_EVAL,
   tsx: JS_EVAL,
-  python: { sinks: [{ calls: ['eval', 'exec', 'builtins.eval', 'builtins.exec'], danger: 'not-constant' }] },
+  python: {
+    sinks: [
+      { calls: ['eval', 'exec', 'builtins.eval', 'builtins.exec'], danger: 'not-constant' },
+      // exec or eval handed to an executor with its code: loop.run_in_executor(None, exec, code)
+      {
+        calls: ['.run_in_executor'],
+        argument: 2,
+        danger: 'not-constant',
+        when: /\brun_in_executor\s*\(\s*[^,()]*,\s*(?:builtins\.)?(?:exec|eval)\s*,/,
+      },
+      {
+        calls: ['.submit'],
+        argument: 1,
+        danger: 'not-constant',
+        when: /\bsubmit\s*\(\s*(?:builtins\.)?(?:exec|eval)\s*,/,
+      },
+    ],
+  },
   ruby: {
     sinks: [
       {
@@ -83,6 +100,9 @@ export const noEval: LineRule = {
       'assert(',
       'create_function',
       'InstructionSequence',
+      'run_in_executor',
+      'submit(exec',
+      'submit(eval',
       // a string of code: the literal is in the call
       ...['setTimeout', 'setInterval'].flatMap((call) => [`${call}('`, `${call}("`, `${call}(\``]),
     ],
@@ -333,19 +353,39 @@ export const noUnsafeYamlLoad: LineRule = {
   kind: 'line',
   id: 'no-unsafe-yaml-load',
   severity: 'warning',
-  summary: 'yaml.load() without a safe Loader can build arbitrary Python objects from the document.',
-  help: 'Use yaml.safe_load(), or pass Loader=yaml.SafeLoader (or CSafeLoader).',
+  summary:
+    "yaml.load() without a safe Loader (or ruamel.yaml's YAML(typ='unsafe')) can build arbitrary Python objects from the document.",
+  help: "Use yaml.safe_load(), or pass Loader=yaml.SafeLoader (or CSafeLoader); with ruamel.yaml, keep the default typ ('rt') or 'safe'.",
   message:
     'Use yaml.safe_load() (or Loader=yaml.SafeLoader); yaml.load with the default or full Loader can run code from the document.',
   files: notFixture(isPython),
-  keywords: ['yaml.load', 'yaml.unsafe_load'],
+  keywords: ['yaml.load', 'yaml.unsafe_load', 'YAML('],
   check(line) {
+    const unsafeRuamel = /\bYAML\s*\(\s*typ\s*=\s*["']unsafe["']/.exec(line.text);
+    if (unsafeRuamel && isCodeAt(line, unsafeRuamel.index))
+      return {
+        ...spanOf(unsafeRuamel),
+        message:
+          "YAML(typ='unsafe') builds arbitrary Python objects from the documents it loads; keep ruamel.yaml's default typ ('rt') or 'safe'.",
+      };
     const m = /\byaml\.(?:load|load_all|unsafe_load)\s*\(/.exec(line.code);
     if (!m) return null;
     if (!m[0].includes('unsafe') && /Loader\s*=\s*(?:yaml\.)?C?(?:Safe|Base)Loader\b/.test(line.code)) return null;
-    return spanOf(m);
+    return ruamelInstance(line) ? null : spanOf(m);
   },
 };
+
+/** `yaml` is a ruamel.yaml YAML() instance above in the hunk (safe unless typ='unsafe', reported where it is made). */
+function ruamelInstance(line: AddedLine): boolean {
+  for (let offset = -1; offset >= -RUAMEL_REACH; offset--) {
+    const above = line.lineAt(offset);
+    if (above === undefined) return false;
+    if (/\byaml\s*=\s*(?:ruamel\.yaml\.)?YAML\s*\(/.test(above.text)) return true;
+    if (/\byaml\s*=/.test(above.text) || /^\s*import\s+yaml\b/.test(above.text)) return false;
+  }
+  return false;
+}
+const RUAMEL_REACH = 30;
 
 const DESERIALIZING =
   'Deserializing this format can run code from the data; only load data you made yourself, and use JSON for anything that crosses a trust boundary.';

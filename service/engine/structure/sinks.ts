@@ -59,10 +59,10 @@ const SANITIZER =
 
 /**
  * The program's own data: a file at a path written in the code (its data file, not an upload), or
- * what it serialized a moment ago (Marshal.load(Marshal.dump(x)), Ruby's deep copy).
+ * what it serialized a moment ago (Marshal.load(Marshal.dump(x)), Ruby's deep copy; data = CSV.dump(o) … CSV.load(data)).
  */
 const OWN_FILE = /^(?:open|io\.open|File\.(?:read|binread|open)|fs\.readFileSync)\s*\(\s*(["'])[^"'`$#%{}+]*\1\s*[,)]/;
-const JUST_SERIALIZED = /^(?:Marshal\.dump|c?[Pp]ickle\.dumps)$/;
+const JUST_SERIALIZED = /^(?:(?:Marshal|CSV|Oj)\.dump|(?:c?[Pp]ickle|dill|cloudpickle)\.dumps)$/;
 
 function harmless(value: Node): boolean {
   const text = value.text;

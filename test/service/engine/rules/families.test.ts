@@ -104,6 +104,8 @@ const CASES: Record<string, Case[]> = {
     ['pkg/a.py', 'data = yaml.load(stream)', true],
     ['pkg/a.py', 'data = yaml.load(stream, Loader=yaml.SafeLoader)', false],
     ['pkg/a.py', 'data = yaml.safe_load(stream)', false],
+    ['pkg/a.py', 'loader = YAML(typ="unsafe")', true],
+    ['pkg/a.py', 'loader = YAML(typ="safe")', false],
   ],
   'no-pickle-loads': [
     ['pkg/a.py', 'obj = pickle.loads(body)', true],

@@ -377,6 +377,25 @@ describe('no-tls-verify-off in YAML, read parsed', () => {
   });
 });
 
+describe('no-unsafe-yaml-load with ruamel.yaml', () => {
+  it('leaves load() of a YAML() instance alone and reports the instance made unsafe', async () => {
+    const lines = [
+      'def read(path):',
+      '    yaml = YAML(typ="rt")',
+      '    return yaml.load(path)',
+      '',
+      'def read_objects(path):',
+      '    yaml = YAML(typ="unsafe")',
+      '    return yaml.load(path)',
+      '',
+      'def read_pyyaml(text):',
+      '    import yaml',
+      '    return yaml.load(text)',
+    ];
+    expect(await linesOf('no-unsafe-yaml-load', 'app/config.py', lines)).toEqual([6, 11]);
+  });
+});
+
 describe('no-jwt-verify-off from the syntax of Java', () => {
   it('reports a jjwt token built over several lines and never signed, not one signed with signWith', async () => {
     const lines = [
