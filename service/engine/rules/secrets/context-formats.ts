@@ -1,13 +1,17 @@
 // Credential formats found by where they stand rather than by a prefix: a token whose mark is
 // inside it (Azure AD's `8Q~`, MaxMind's `_mmk` suffix), a header or a user:password on a curl
 // command line, a NuGet config's ClearTextPassword. gitleaks' rules of the same ids.
-import type { CredentialFormat } from './format.ts';
+import type { CredentialFormat, LineContext } from './format.ts';
 import { END } from './format.ts';
 import { isPlaceholderSecret, isReference, shannonEntropy } from './placeholders.ts';
 
-/** A curl command before the match on the same line, the value passed to -H/--header or -u/--user. */
+/**
+ * A curl command before the match, the value passed to -H/--header or -u/--user: on the same
+ * line, or on the lines a backslash continues onto it.
+ */
 const ON_CURL_LINE = /\bcurl\b/;
-const curlBefore = (match: RegExpExecArray): boolean => ON_CURL_LINE.test(match.input.slice(0, match.index));
+const curlBefore = (match: RegExpExecArray, context: LineContext): boolean =>
+  ON_CURL_LINE.test(match.input.slice(0, match.index)) || ON_CURL_LINE.test(context.continuedFrom());
 
 /** A value worth reporting after a header or -u: not a reference ($TOKEN), not a placeholder. */
 const chosenValue = (value: string, entropy: number): boolean =>
@@ -59,7 +63,7 @@ export const CONTEXT_FORMATS: CredentialFormat[] = [
     secretGroup: 0,
     entropy: 2.75,
     wordStart: false,
-    accepts: (secret, match) => curlBefore(match) && chosenValue(secret, 2.75),
+    accepts: (secret, match, context) => curlBefore(match, context) && chosenValue(secret, 2.75),
   },
   {
     id: 'curl-auth-user',
@@ -69,7 +73,21 @@ export const CONTEXT_FORMATS: CredentialFormat[] = [
     secretGroup: 0,
     entropy: 2.5,
     wordStart: false,
-    accepts: (secret, match) => curlBefore(match) && chosenValue(secret, 2.5),
+    accepts: (secret, match, context) => curlBefore(match, context) && chosenValue(secret, 2.5),
+  },
+  {
+    // A SAS token's signature (base64 of an HMAC-SHA256, URL-encoded), beside the fields every SAS
+    // carries: the service version (sv=YYYY-MM-DD) and its expiry, permissions or resource.
+    id: 'azure-sas-token',
+    kind: 'Azure shared access signature',
+    keywords: ['sig='],
+    pattern: /sig=(?<secret>[A-Za-z0-9%+/]{40,150}?(?:%3[Dd]|=){0,2})(?=$|[&"'`\s\\<;,)])/dy,
+    secretGroup: 0,
+    entropy: 3.5,
+    wordStart: true,
+    distinctive: true,
+    accepts: (_secret, match) =>
+      /\bsv=\d{4}-\d\d-\d\d\b/.test(match.input) && /\b(?:se|sp|sr|ss|srt)=/.test(match.input),
   },
   {
     id: 'nuget-config-password',

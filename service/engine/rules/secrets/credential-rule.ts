@@ -3,8 +3,8 @@
 // regular expression finds the formats' keywords on a line; each occurrence is tried against
 // the formats that have that keyword, by a sticky pattern of bounded length.
 import { isFixture, isTestFile } from '../files.ts';
-import type { LineMatch, LineRule } from '../rule.ts';
-import { type CredentialFormat, escapeRegExp } from './format.ts';
+import type { AddedLine, LineMatch, LineRule } from '../rule.ts';
+import { type CredentialFormat, escapeRegExp, LINE_ALONE, type LineContext } from './format.ts';
 import { CREDENTIAL_FORMATS } from './formats.ts';
 import {
   fakeNameEnd,
@@ -53,8 +53,15 @@ export function credentialDetector(formats: readonly CredentialFormat[]): {
   /**
    * `found`: the keywords known to be on the line (the pre-filter's); empty: look for all of them.
    * `code`: the line's code view (strings blanked), asked for only in tests and fixtures.
+   * `context`: the lines around it, for the formats that ask (a curl option on a continued line).
    */
-  detect(text: string, path: string, found?: readonly string[], code?: () => string): DetectedCredential | null;
+  detect(
+    text: string,
+    path: string,
+    found?: readonly string[],
+    code?: () => string,
+    context?: LineContext,
+  ): DetectedCredential | null;
 } {
   const byKeyword = formatsByKeyword(formats);
   const keywords = [...byKeyword.keys()].sort((a, b) => b.length - a.length);
@@ -88,7 +95,7 @@ export function credentialDetector(formats: readonly CredentialFormat[]): {
       }
       return list;
     },
-    detect(text, path, found = [], code = () => text) {
+    detect(text, path, found = [], code = () => text, context = LINE_ALONE) {
       const testData = isTestFile(path) || isFixture(path);
       const own = found.filter((keyword) => byKeyword.has(keyword));
       // With the pre-filter's keywords: indexOf for one (most lines), one alternation of those
@@ -110,7 +117,7 @@ export function credentialDetector(formats: readonly CredentialFormat[]): {
         for (const keyword of only !== undefined ? own : byHead.get(text.slice(at, at + 3))!) {
           if (!text.startsWith(keyword, at)) continue;
           for (const format of byKeyword.get(keyword)!) {
-            const found = tryFormat(format, text, at, path);
+            const found = tryFormat(format, text, at, path, context);
             if (!found) continue;
             if (testData) {
               if (format.generic) continue;
@@ -128,7 +135,13 @@ export function credentialDetector(formats: readonly CredentialFormat[]): {
   };
 }
 
-function tryFormat(format: CredentialFormat, text: string, at: number, path: string): DetectedCredential | null {
+function tryFormat(
+  format: CredentialFormat,
+  text: string,
+  at: number,
+  path: string,
+  context: LineContext,
+): DetectedCredential | null {
   if (format.follows !== undefined && text.indexOf(format.follows, at) < 0) return null;
   if (format.wordStart && at > 0 && /[A-Za-z0-9]/.test(text[at - 1]!)) return null;
   if (format.before && at > 0 && !format.before.test(text[at - 1]!)) return null;
@@ -145,7 +158,7 @@ function tryFormat(format: CredentialFormat, text: string, at: number, path: str
   const secret = text.slice(start, end);
   if (shannonEntropy(secret) < format.entropy || isReference(secret) || isDocumentedSample(secret)) return null;
   if (!format.uniformRunsAllowed && isPlaceholderSecret(secret)) return null;
-  if (format.accepts && !format.accepts(secret, m)) return null;
+  if (format.accepts && !format.accepts(secret, m, context)) return null;
   const allow = format.allowlist;
   if (allow?.regexes.some((regex) => regex.test(allow.target === 'match' ? m[0] : secret))) return null;
   if (format.checksum && !format.checksum(secret))
@@ -193,7 +206,9 @@ export const credentialFormats: LineRule = {
   keywordsFor: (path) => detector.keywordsFor(path),
   reads: 'text',
   check(line): LineMatch | null {
-    const found = detector.detect(line.text, line.path, line.keywords, () => line.code);
+    const found = detector.detect(line.text, line.path, line.keywords, () => line.code, {
+      continuedFrom: () => continuedFrom(line),
+    });
     if (!found) return null;
     return {
       column: found.start + 1,
@@ -204,3 +219,17 @@ export const credentialFormats: LineRule = {
     };
   },
 };
+
+/** How many lines up a continued command is followed. */
+const CONTINUED_REACH = 30;
+
+/** The lines above that continue onto this one (`curl … \`, then `  -u user:password`), joined. */
+function continuedFrom(line: AddedLine): string {
+  let before = '';
+  for (let offset = -1; offset >= -CONTINUED_REACH; offset--) {
+    const above = line.lineAt(offset)?.text;
+    if (above === undefined || !/\\\s*$/.test(above)) break;
+    before = `${above} ${before}`;
+  }
+  return before;
+}

@@ -20,8 +20,11 @@ export interface CredentialFormat {
   entropy: number;
   /** The keyword may not follow a letter or digit (a token's prefix starts a word). */
   wordStart: boolean;
-  /** A further test of the secret (a JWT's claims, the name it is assigned to); false: not this credential. */
-  accepts?: (secret: string, match: RegExpExecArray) => boolean;
+  /**
+   * A further test of the secret (a JWT's claims, the name it is assigned to, the command it is
+   * an option of); false: not this credential.
+   */
+  accepts?: (secret: string, match: RegExpExecArray, context: LineContext) => boolean;
   /**
    * The check digits or structure the provider builds into every credential it issues
    * (checksums.ts). A value that fails it was made up or altered: not reported in documentation,
@@ -60,6 +63,15 @@ export interface CredentialFormat {
    */
   allowlist?: { regexes: readonly RegExp[]; target?: 'secret' | 'match' };
 }
+
+/** What a format's own test may ask of the lines around the one it matched on. */
+export interface LineContext {
+  /** The lines a shell command is continued from (each ends in a backslash), joined; '' when none. */
+  continuedFrom(): string;
+}
+
+/** A line read on its own: it continues nothing. */
+export const LINE_ALONE: LineContext = { continuedFrom: () => '' };
 
 /** What may follow a secret: a quote, a separator, an escaped newline, the end of the line. */
 export const END = String.raw`(?=[\x60'"\s;,)\]}>&|<]|\\[nrt]|$)`;

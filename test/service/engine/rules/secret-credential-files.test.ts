@@ -83,6 +83,13 @@ describe('secret: credentials by the place they stand in', () => {
       'ci/fetch.sh',
       [`curl -fsS --user "deploy:${PASSWORD}" https://dav.internal/x`],
     ],
+    // a command continued over several lines: the option on a line of its own
+    [
+      'password on a curl command line',
+      'ci/fetch.sh',
+      ['curl -fsS -X POST https://dav.internal/x \\', "  -H 'Content-Type: text/plain' \\", `  -u deploy:${PASSWORD}`],
+    ],
+    ['credential in a curl header', 'ci/fetch.sh', ['curl -X GET \\', `     -H "X-Api-Key: ${TOKEN}"`]],
   ])('%s: %s', async (kind, path, lines) => {
     const messages = await secretMessages(path, lines);
     expect(messages).toHaveLength(1);
@@ -171,6 +178,9 @@ describe('secret: the same places with placeholders, references and samples stay
       'ci/fetch.sh',
       ['curl --user "deploy:$DEPLOY_PASSWORD" https://dav.internal/x', 'curl -u deploy: https://dav.internal/x'],
     ],
+    // the option of another command, or after a command that ended
+    ['ci/run.sh', ['ssh-keygen -t ed25519 \\', `  -u deploy:${PASSWORD}`]],
+    ['ci/run.sh', ['curl -fsS https://dav.internal/x', `  -u deploy:${PASSWORD}`]],
   ])('%s: %j', async (path, lines) => {
     expect(await secretMessages(path, lines)).toEqual([]);
   });
