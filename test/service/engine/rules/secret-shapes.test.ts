@@ -71,10 +71,40 @@ describe('secret: shapes found without a provider name', () => {
       '.github/workflows/ci.yml',
       '  BUNDLE_ENTERPRISE__CONTRIBSYS__COM: 3f9a0c7e:5b1d4f2a',
     ],
+    [
+      'Azure shared access signature',
+      '.env',
+      `BLOB_SAS=sp=rl&st=2026-11-01T08:00:00Z&se=2027-11-01T08:00:00Z&spr=https&sv=2022-11-02&sr=c&sig=${encodeURIComponent(`${B64.slice(0, 43)}=`)}`,
+    ],
+    ['Azure AD (Entra ID) refresh token', 'notes.txt', `0.A${B64.slice(0, 48)}.AgABAAAAAAD--${B64}`],
+    [
+      'Power Automate (Teams workflow) trigger URL',
+      'config/alerts.yml',
+      `  url: https://default${HEX32}.62.environment.api.powerplatform.com:443/powerautomate/automations/direct/workflows/${HEX32}/triggers/manual/paths/invoke?api-version=1&sv=1.0&sig=${B64.slice(0, 43)}`,
+    ],
+    [
+      'Tines webhook URL',
+      'config/alerts.yml',
+      `  url: https://acme.tines.com/webhook/${HEX32}/${HEX32.split('').reverse().join('')}`,
+    ],
+    ['Zoho OAuth token', 'src/crm.ts', `const token = "1000.${HEX32}.${HEX32.split('').reverse().join('')}";`],
   ])('%s: %s', async (kind, path, line) => {
     const messages = await secretMessages(path, [line]);
     expect(messages).toHaveLength(1);
     expect(messages[0]).toContain(kind);
+  });
+
+  it('leaves the look-alikes of the signed URLs and tokens alone', async () => {
+    for (const line of [
+      // a signature that is no SAS (no service version beside it)
+      `const url = "https://hooks.example.com/in?id=42&sig=${HEX32}${HEX32}";`,
+      // a workflow URL without its signature, a Tines URL with no secret path, a version number
+      `URL=https://default${HEX32}.62.environment.api.powerplatform.com/powerautomate/automations/direct/workflows/${HEX32}/triggers/manual/paths/invoke?api-version=1`,
+      'TINES_URL=https://acme.tines.com/webhook/',
+      `BUILD=1000.${HEX32}`,
+      'VERSION=0.Alpha.AgAB',
+    ])
+      expect(await secretMessages('.env', [line]), line).toEqual([]);
   });
 
   it('does not read a curl header or user from a variable, or a header outside a curl command', async () => {
