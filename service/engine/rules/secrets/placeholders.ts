@@ -60,6 +60,25 @@ const DOCUMENTED_SAMPLES: ReadonlySet<string> = new Set([
   'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIiwiaWF0IjoxNTE2MjM5MDIyfQ.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c',
   // The test-mode key of Stripe's API reference, shown to every visitor.
   'sk_test_4eC39HqLyjWDarjtT1zdp7dc',
+  // The API keys of the Firebase SDKs' own test configurations (firebase-android-sdk, and the
+  // FlutterFire and other ports that copy them): in every checkout of those projects.
+  ...[
+    'AIzaSyAnLA7NfeLquW1tJFpx_eQCxoX-oo6YyIs',
+    'AIzaSyCkEhVjf3pduRDt6d1yKOMitrUEke8agEM',
+    'AIzaSyDMAScliyLx7F0NPDEJi1QmyCgHIAODrlU',
+    'AIzaSyD3asb-2pEZVqMkmL6M9N6nHZRR_znhrh0',
+    'AIzayDNSXIbFmlXbIE6mCzDLQAqITYefhixbX4A',
+    'AIzaSyAdOS2zB6NCsk1pCdZ4-P6GBdi_UUPwX7c',
+    'AIzaSyASWm6HmTMdYWpgMnjRBjxcQ9CKctWmLd4',
+    'AIzaSyANUvH9H9BsUccjsu2pCmEkOPjjaXeDQgY',
+    'AIzaSyA5_iVawFQ8ABuTZNUdcwERLJv_a_p4wtM',
+    'AIzaSyA4UrcGxgwQFTfaI3no3t7Lt1sjmdnP5sQ',
+    'AIzaSyDSb51JiIcB6OJpwwMicseKRhhrOq1cS7g',
+    'AIzaSyBF2RrAIm4a0mO64EShQfqfd2AFnzAvvuU',
+    'AIzaSyBcE-OOIbhjyR83gm4r2MFCu4MJmprNXsw',
+    'AIzaSyB8qGxt4ec15vitgn44duC5ucxaOi4FmqE',
+    'AIzaSyA8vmApnrHNFE0bApF4hoZ11srVL_n0nvY',
+  ],
 ]);
 
 /** A credential published in documentation for everyone to copy (DOCUMENTED_SAMPLES). */

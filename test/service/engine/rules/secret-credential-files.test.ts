@@ -149,6 +149,8 @@ describe('secret: the same places with placeholders, references and samples stay
     ['src/client.py', [`headers = {"Authorization": "Basic ${b64('user:password')}"}`]],
     // RFC 7617's own example
     ['src/client.py', ['headers = {"Authorization": "Basic QWxhZGRpbjpvcGVuIHNlc2FtZQ=="}']],
+    // the Firebase SDKs' test configuration key, in every checkout of them
+    ['app/google-services.json', ['{ "api_key": [{ "current_key": "AIzaSyCkEhVjf3pduRDt6d1yKOMitrUEke8agEM" }] }']],
     ['src/client.ts', ['headers.Authorization = `Basic ${btoa(`${user}:${pass}`)}`;', 'Basic usage: pass a token.']],
     [
       'src/client.ts',
