@@ -129,6 +129,27 @@ const KEY_KEYWORDS_IN_CODE = inCode(KEY_KEYWORDS);
 const PASSWORD_KEYWORDS_IN_CODE = inCode(PASSWORD_KEYWORDS);
 const KEY_NAMES = '(?:secret|credentials?|token|api[_-]?key|access[_-]?key|auth[_-]?key|private[_-]?key)';
 
+/** Query parameters that carry a credential (a name that ends in one of the key words). */
+const QUERY_NAMES = [
+  'client_secret',
+  'api_key',
+  'apikey',
+  'api-key',
+  'access_key',
+  'secret',
+  'secret_key',
+  'auth_token',
+];
+
+/** A query value as sent (%2B for +): judged decoded. */
+function decodeQueryValue(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
+}
+
 /** Tokens that are public by design, whatever name they are given (gitleaks' allowlists have them too). */
 const PUBLIC_VALUES: CredentialFormat['allowlist'] = {
   regexes: [
@@ -211,6 +232,34 @@ export const NAMED_VALUES: CredentialFormat[] = [
     wordStart: false,
     generic: true,
     accepts: looksLikePassword,
+  },
+  {
+    // A URL's query parameter: …/oauth/access_token?client_id=…&client_secret=…, ?api_key=….
+    id: 'url-query-credential',
+    kind: 'secret, token or API key in a URL',
+    keywords: QUERY_NAMES.flatMap((name) => [`?${name}=`, `&${name}=`]),
+    pattern: new RegExp(`[?&](?:${QUERY_NAMES.join('|')})=(?<secret>[\\w.~%+/-]{16,512})(?=[&#"'\x60\\s<)]|$)`, 'dy'),
+    secretGroup: 0,
+    entropy: 0,
+    wordStart: false,
+    generic: true,
+    accepts: (secret) => looksLikeRandomKey(decodeQueryValue(secret)),
+  },
+  {
+    // An Android string resource (res/values/strings.xml): <string name="stripe_secret_key">…</string>.
+    id: 'android-string-credential',
+    kind: 'secret, token or API key in a string resource',
+    keywords: ['<string name="'],
+    pattern: new RegExp(
+      `<string name="[\\w.]{0,60}?${KEY_NAMES}(?<tail>[\\w.]{0,24}?)"[^>]{0,100}>(?<secret>[^<\\s]{16,512})</string>`,
+      'diy',
+    ),
+    secretGroup: 0,
+    entropy: 0,
+    wordStart: false,
+    generic: true,
+    accepts: (secret, match) => NAME_TAIL.test(nameTailOf(match)) && !isPublicName(match) && looksLikeRandomKey(secret),
+    allowlist: PUBLIC_VALUES,
   },
   {
     // .netrc: `machine host login user password value`, no = or :.

@@ -83,6 +83,16 @@ describe('secret: credentials by the place they stand in', () => {
       'ci/fetch.sh',
       [`curl -fsS --user "deploy:${PASSWORD}" https://dav.internal/x`],
     ],
+    [
+      'secret, token or API key in a URL',
+      'src/auth.py',
+      [`url = "https://graph.example.com/oauth/access_token?client_id=5716055720&client_secret=${TOKEN}&grant_type=x"`],
+    ],
+    [
+      'secret, token or API key in a string resource',
+      'app/src/main/res/values/strings.xml',
+      ['<resources>', `    <string name="payments_secret_key" translatable="false">${TOKEN}</string>`],
+    ],
     // a command continued over several lines: the option on a line of its own
     [
       'password on a curl command line',
@@ -179,6 +189,13 @@ describe('secret: the same places with placeholders, references and samples stay
     [
       'ci/fetch.sh',
       ['curl --user "deploy:$DEPLOY_PASSWORD" https://dav.internal/x', 'curl -u deploy: https://dav.internal/x'],
+    ],
+    // a query parameter from a variable or a placeholder; a string resource that is a label
+    ['src/auth.py', ['url = f"https://api.example.com/v1?api_key={api_key}&q=1"']],
+    ['src/auth.py', ['url = "https://api.example.com/v1?api_key=YOUR_API_KEY&q=1"']],
+    [
+      'app/src/main/res/values/strings.xml',
+      ['<string name="api_key_hint">Paste the key from your account page</string>'],
     ],
     // the option of another command, or after a command that ended
     ['ci/run.sh', ['ssh-keygen -t ed25519 \\', `  -u deploy:${PASSWORD}`]],
