@@ -20,6 +20,16 @@ export const NEWER_PREFIXED: CredentialFormat[] = [
   }),
   prefixed('apify-api-token', 'Apify API token', ['apify_api_'], `${ALNUM}{34,38}`, { entropy: 3 }),
   prefixed('atlassian-api-token-prefixed', 'Atlassian API token', ['ATATT3'], '[\\w=-]{180,200}', { entropy: 4 }),
+  // Amazon Marketplace Web Service auth token: amzn.mws. and a UUID.
+  prefixed('amazon-mws-auth-token', 'Amazon MWS auth token', ['amzn.mws.'], UUID, { entropy: 3 }),
+  // AWS AppSync API key: da2- and 26 lower-case letters and digits.
+  prefixed('aws-appsync-api-key', 'AWS AppSync API key', ['da2-'], '[a-z0-9]{26}', { entropy: 3.5, accepts: hasDigit }),
+  // An STS session token: base64 of its binary header (older ones FQoGZXIvYXdz, today's IQoJb3JpZ2luX2Vj);
+  // runs of slashes are in every one.
+  prefixed('aws-session-token', 'AWS session token', ['FQoGZXIvYXdz', 'IQoJb3JpZ2luX2Vj'], '[A-Za-z0-9+/=]{100,2000}', {
+    entropy: 4,
+    uniformRunsAllowed: true,
+  }),
   // An Entra ID refresh token: 0.A, the tenant and client, then the encrypted part that starts AgAB.
   prefixed(
     'azure-ad-refresh-token',
@@ -190,6 +200,7 @@ export const NEWER_PREFIXED: CredentialFormat[] = [
     `[a-z0-9]{26}_${ALNUM}{22}_${ALNUM}{3}`,
     { entropy: 3 },
   ),
+  prefixed('kolide-api-key', 'Kolide API key', ['k2sk_v1_'], `${ALNUM}{24,48}`, { entropy: 3.5 }),
   prefixed('persona-api-key', 'Persona API key', ['persona_production_', 'persona_sandbox_'], '[\\w-]{20,80}', {
     entropy: 3.5,
   }),

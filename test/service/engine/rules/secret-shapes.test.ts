@@ -87,6 +87,10 @@ describe('secret: shapes found without a provider name', () => {
       'config/alerts.yml',
       `  url: https://acme.tines.com/webhook/${HEX32}/${HEX32.split('').reverse().join('')}`,
     ],
+    ['Amazon MWS auth token', 'config/seller.yml', '  mws: amzn.mws.4f1d2a3b-8c7e-4a6b-9d0e-1f2a3b4c5d6e'],
+    ['AWS AppSync API key', 'src/aws-exports.js', '  aws_appsync_apiKey: "da2-k3v9x2m7q4w8z1n5b6c0r2t7yp",'],
+    ['AWS session token', '.env', `AWS_SESSION_TOKEN=IQoJb3JpZ2luX2VjE//////////wEaCXVzLWVhc3QtMSJH${B64}${B64}`],
+    ['Kolide API key', 'ci/a.sh', `export KOLIDE=k2sk_v1_${B64.slice(0, 24)}`],
     ['Zoho OAuth token', 'src/crm.ts', `const token = "1000.${HEX32}.${HEX32.split('').reverse().join('')}";`],
   ])('%s: %s', async (kind, path, line) => {
     const messages = await secretMessages(path, [line]);
@@ -103,6 +107,9 @@ describe('secret: shapes found without a provider name', () => {
       'TINES_URL=https://acme.tines.com/webhook/',
       `BUILD=1000.${HEX32}`,
       'VERSION=0.Alpha.AgAB',
+      // a word that starts as a key does, too short to be one
+      'APPSYNC_STAGE=da2-staging',
+      'SESSION=IQoJb3JpZ2luX2Vj',
     ])
       expect(await secretMessages('.env', [line]), line).toEqual([]);
   });
