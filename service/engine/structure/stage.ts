@@ -165,26 +165,80 @@ async function reviewYaml(target: SyntaxTarget, raw: RawFinding[]): Promise<void
   let fileDocuments: YamlDocument[] | undefined;
   const file = () => (fileDocuments ??= (target.fileRows ?? []).flatMap((rows) => yamlDocuments(rows)));
   for (const hunk of target.hunks) {
-    const documents = yamlDocuments(hunk.text.split('\n'));
-    for (const rule of hunk.rules)
-      for (const found of rule.syntax?.languages.yaml?.yaml?.(documents, target.path, file) ?? []) {
-        const node = { startPosition: positionOf(found, found.start), endPosition: positionOf(found, found.end) };
-        const hit = { rows: [node.startPosition.row], node, ...(found.message ? { message: found.message } : {}) };
-        const finding = placed(hit, hunk, rule, target.path);
-        if (finding && found.secret)
-          finding.secret = { start: finding.column! - 1, end: Math.min(finding.endColumn! - 1, finding.text.length) };
-        if (finding) raw.push(finding);
-      }
+    const rows = hunk.text.split('\n');
+    // the documents of one piece share its text: its line starts are found once
+    const starts = new Map<string, number[]>();
+    // Each `---` document is parsed only when a rule of the hunk has a keyword in it: a megabyte
+    // of manifests holds a few Secrets, and the yaml package reads ~2 MB/s (test/bench/README.md).
+    for (const [first, end] of documentRuns(rows)) {
+      const piece = rows.slice(first, end);
+      const text = piece.join('\n');
+      const rules = hunk.rules.filter((rule) => readsHunk(rule, 'yaml', text));
+      if (rules.length === 0) continue;
+      const documents = yamlDocuments(piece).map((document) => ({ ...document, firstRow: document.firstRow + first }));
+      for (const rule of rules) findInYaml(rule, documents, hunk, target, file, starts, raw);
+    }
   }
 }
 
-/** A place in a YAML document as a row and column of the hunk. */
-function positionOf(found: YamlFound, offset: number): { row: number; column: number } {
-  const before = found.document.text.slice(0, offset);
-  const lineStart = before.lastIndexOf('\n') + 1;
-  let row = 0;
-  for (let i = before.indexOf('\n'); i >= 0; i = before.indexOf('\n', i + 1)) row++;
-  return { row: found.document.firstRow + row, column: offset - lineStart + found.document.dedent };
+/** The `---`-separated runs of a hunk's rows, as [first, end) (a marker starts its run). */
+function documentRuns(rows: readonly string[]): [number, number][] {
+  const runs: [number, number][] = [];
+  let first = 0;
+  rows.forEach((row, i) => {
+    if (i > first && /^---(?:\s|$)/.test(row)) {
+      runs.push([first, i]);
+      first = i;
+    }
+  });
+  runs.push([first, rows.length]);
+  return runs;
+}
+
+/** One rule's findings in a piece's documents, placed as the tree-sitter stage places them. */
+function findInYaml(
+  rule: LineRule,
+  documents: readonly YamlDocument[],
+  hunk: TargetHunk,
+  target: SyntaxTarget,
+  file: () => readonly YamlDocument[],
+  starts: Map<string, number[]>,
+  raw: RawFinding[],
+): void {
+  for (const found of rule.syntax?.languages.yaml?.yaml?.(documents, target.path, file) ?? []) {
+    const text = found.document.text;
+    let lines = starts.get(text);
+    if (!lines) starts.set(text, (lines = lineStartsOf(text)));
+    const node = {
+      startPosition: positionOf(found, found.start, lines),
+      endPosition: positionOf(found, found.end, lines),
+    };
+    const hit = { rows: [node.startPosition.row], node, ...(found.message ? { message: found.message } : {}) };
+    const finding = placed(hit, hunk, rule, target.path);
+    if (finding && found.secret)
+      finding.secret = { start: finding.column! - 1, end: Math.min(finding.endColumn! - 1, finding.text.length) };
+    if (finding) raw.push(finding);
+  }
+}
+
+/** Where each line of a text starts. */
+function lineStartsOf(text: string): number[] {
+  const starts = [0];
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
+  return starts;
+}
+
+/** A place in a YAML document as a row and column of the hunk; `starts`: its text's line starts. */
+function positionOf(found: YamlFound, offset: number, starts: readonly number[]): { row: number; column: number } {
+  // the last line that starts at or before the offset
+  let low = 0;
+  let high = starts.length - 1;
+  while (low < high) {
+    const middle = (low + high + 1) >> 1;
+    if (starts[middle]! <= offset) low = middle;
+    else high = middle - 1;
+  }
+  return { row: found.document.firstRow + low, column: offset - starts[low]! + found.document.dedent };
 }
 
 function findInTree(

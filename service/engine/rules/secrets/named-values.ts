@@ -61,6 +61,9 @@ export function looksLikePassword(value: string): boolean {
   )
     return false;
   if (/%[sd]|\{\d*\}|:\/\/|^\.{0,2}\//.test(value)) return false;
+  // a list of names (flag-a,flag-b): settings, not a password
+  if (value.includes(',') && value.split(',').every((part) => /^\s*[a-z]+\s*$/i.test(part) || SLUG.test(part.trim())))
+    return false;
   const letters = /[A-Za-z]/.test(value);
   const others = /[^A-Za-z_.-]/.test(value);
   return letters && others && shannonEntropy(value) >= 2.8;

@@ -140,6 +140,7 @@ describe('secret: shapes found without a provider name', () => {
       'stringData:',
       `  password: "${PASSWORD}"`,
       '  username: app',
+      '  FEATURE_FLAGS: flag-a,flag-b,beta',
       '  # token: was here',
       '---',
       'kind: Secret',
