@@ -26,7 +26,11 @@
 // - Facebook app tokens (id|secret) without a provider name, whose shape is too common; Google
 //   ADC and service-account files as whole JSON objects (their private key is no-private-key,
 //   their client_secret a secret by name); Snowflake PATs, LightOn and data.gov keys, known by
-//   context only; .p12/.pfx keystores added as binary files, which carry no added line to report.
+//   context only; .p12/.pfx keystores added as binary files, which carry no added line to report;
+// - values shaped as placeholders, which the peers' own tests count as credentials: sequences
+//   (12345678-ABCD-…, abc123…, a1B2c3…), runs (aaaa…, QQQQ…, 1111…), fake, example or test inside;
+// - a value named only Key in a log line ([DEBUG] Using Key=…), and Jenkins credentials.xml
+//   secrets, which Jenkins stores encrypted ({AQAAABAAA…}): trufflehog's test templates.
 import type { CredentialFormat } from './format.ts';
 import { named, prefixed } from './format.ts';
 import { bech32Holds, isBase64Json, pypiMacaroonHolds } from './checksums.ts';
