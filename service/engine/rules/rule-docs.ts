@@ -225,7 +225,7 @@ export const RULE_DOCS: Readonly<Record<string, RuleDocData>> = {
     },
   },
   'no-debug-in-production': {
-    why: "Debug pages show stack traces, settings and SQL to anyone; Flask's debugger on a public interface runs code for anyone who reaches it.",
+    why: "Debug pages show stack traces, settings and SQL to anyone; Flask's debugger on a public interface runs code for anyone who reaches it. Read in Python (Django's production settings, Flask's app.run), PHP (Laravel's APP_DEBUG set in code), ASP.NET's web.config (compilation debug) and Kubernetes workloads, parsed (a container's env with FLASK_ENV=development, FLASK_DEBUG, DJANGO_DEBUG or APP_DEBUG on); tests are not read.",
     fires: { path: 'app.py', lines: ["    app.run(host='0.0.0.0', port=5000, debug=True)"] },
     passes: { path: 'app.py', lines: ['    app.run(debug=True)'] },
   },

@@ -396,6 +396,46 @@ describe('no-unsafe-yaml-load with ruamel.yaml', () => {
   });
 });
 
+describe('no-debug-in-production in Kubernetes manifests and web.config', () => {
+  it("reads a workload's container env, parsed: the switch and its value, not another kind or a comment", async () => {
+    const lines = [
+      'apiVersion: apps/v1',
+      'kind: Deployment',
+      'spec:',
+      '  template:',
+      '    spec:',
+      '      containers:',
+      '        - name: backend',
+      '          env:',
+      '            - name: FLASK_ENV',
+      '              value: development',
+      '            # - name: FLASK_DEBUG',
+      '            - { name: DJANGO_DEBUG, value: "True" }',
+      '            - name: FLASK_DEBUG',
+      '              value: "0"',
+      '---',
+      'apiVersion: v1',
+      'kind: ConfigMap',
+      'data:',
+      '  env: [{ name: FLASK_ENV, value: development }]',
+    ];
+    expect(await linesOf('no-debug-in-production', 'k8s/backend.yaml', lines)).toEqual([9, 12]);
+  });
+
+  it('reads a <compilation> element whose debug attribute is on a line of its own', async () => {
+    const lines = [
+      '<system.web>',
+      '  <compilation',
+      '    debug="true"',
+      '    targetFramework="4.8" />',
+      '</system.web>',
+    ];
+    expect(await linesOf('no-debug-in-production', 'src/Site/Web.config', lines)).toEqual([3]);
+    const other = ['<system.web>', '  <trace enabled="false"', '    debug="true" />', '</system.web>'];
+    expect(await linesOf('no-debug-in-production', 'src/Site/Web.config', other)).toEqual([]);
+  });
+});
+
 describe('no-jwt-verify-off from the syntax of Java', () => {
   it('reports a jjwt token built over several lines and never signed, not one signed with signWith', async () => {
     const lines = [
