@@ -202,7 +202,7 @@ export const RULE_DOCS: Readonly<Record<string, RuleDocData>> = {
     },
   },
   'no-pipe-to-shell': {
-    why: 'Piping a download into a shell runs whatever the server sends at that moment, unchecked: a compromised server or mirror runs code on every machine that builds.',
+    why: "Piping a download into a shell runs whatever the server sends at that moment, unchecked: a compromised server or mirror runs code on every machine that builds. Shell scripts, Dockerfiles' RUN commands and CI scripts (a workflow's run:, a GitLab job's script:) are read by the bash grammar, so a download kept in a variable and run later by eval, source or sh -c is found too.",
     fires: { path: 'scripts/install.sh', lines: ['curl -fsSL https://get.example.sh | sh'] },
     passes: {
       path: 'scripts/install.sh',

@@ -156,6 +156,11 @@ export interface LanguageSyntax {
    * `file()` parses every hunk of the file (for a fact about the whole file, once asked).
    */
   yaml?: (documents: readonly YamlDocument[], path: string, file: () => readonly YamlDocument[]) => YamlFound[];
+  /**
+   * YAML: the shell scripts the documents hold (ci-scripts.ts); the stage parses them with the
+   * bash grammar where they stand and runs the rule's bash syntax on them.
+   */
+  scripts?: (documents: readonly YamlDocument[], path: string) => YamlFound[];
 }
 
 export interface SyntaxPart {

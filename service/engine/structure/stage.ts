@@ -115,7 +115,7 @@ export async function reviewSyntax(
   for (const target of targets) {
     check();
     if (target.language === 'yaml') {
-      await reviewYaml(target, raw);
+      await reviewYaml(target, raw, notAnalysed);
       continue;
     }
     const language = target.language;
@@ -160,7 +160,7 @@ export async function reviewSyntax(
  * A YAML file's hunks, parsed by the yaml package (loaded with the first one), and its rules'
  * findings placed as the tree-sitter stage places them.
  */
-async function reviewYaml(target: SyntaxTarget, raw: RawFinding[]): Promise<void> {
+async function reviewYaml(target: SyntaxTarget, raw: RawFinding[], notAnalysed: NotAnalysed[]): Promise<void> {
   const { yamlDocuments } = await import('./yaml-documents.ts');
   let fileDocuments: YamlDocument[] | undefined;
   const file = () => (fileDocuments ??= (target.fileRows ?? []).flatMap((rows) => yamlDocuments(rows)));
@@ -170,15 +170,78 @@ async function reviewYaml(target: SyntaxTarget, raw: RawFinding[]): Promise<void
     const starts = new Map<string, number[]>();
     // Each `---` document is parsed only when a rule of the hunk has a keyword in it: a megabyte
     // of manifests holds a few Secrets, and the yaml package reads ~2 MB/s (test/bench/README.md).
+    const scripts: Script[] = [];
     for (const [first, end] of documentRuns(rows)) {
       const piece = rows.slice(first, end);
       const text = piece.join('\n');
       const rules = hunk.rules.filter((rule) => readsHunk(rule, 'yaml', text));
       if (rules.length === 0) continue;
       const documents = yamlDocuments(piece).map((document) => ({ ...document, firstRow: document.firstRow + first }));
-      for (const rule of rules) findInYaml(rule, documents, hunk, target, file, starts, raw);
+      for (const rule of rules) {
+        findInYaml(rule, documents, hunk, target, file, starts, raw);
+        for (const found of rule.syntax?.languages.yaml?.scripts?.(documents, target.path) ?? []) {
+          const lines = linesOf(found.document.text, starts);
+          scripts.push({
+            rule,
+            start: positionOf(found, found.start, lines),
+            end: positionOf(found, found.end, lines),
+          });
+        }
+      }
     }
+    if (scripts.length > 0) await reviewScripts(scripts, rows, hunk, target, raw, notAnalysed);
   }
+}
+
+/** A shell script in a YAML hunk, by rows and columns of the hunk, and the rule that reads it. */
+interface Script {
+  rule: LineRule;
+  start: { row: number; column: number };
+  end: { row: number; column: number };
+}
+
+/**
+ * The scripts of a YAML hunk (a workflow's run:), parsed by the bash grammar where they stand: the
+ * hunk's text with everything else blanked, so that rows and columns stay the hunk's. The rules
+ * that asked run their bash syntax on it, as on a shell script.
+ */
+async function reviewScripts(
+  scripts: readonly Script[],
+  rows: readonly string[],
+  hunk: TargetHunk,
+  target: SyntaxTarget,
+  raw: RawFinding[],
+  notAnalysed: NotAnalysed[],
+): Promise<void> {
+  const kept: string[][] = rows.map((row) => row.split('').map((char) => (char === '\t' ? char : ' ')));
+  for (const { start, end } of scripts)
+    for (let row = start.row; row <= end.row && row < rows.length; row++) {
+      const from = row === start.row ? start.column : 0;
+      const to = row === end.row ? end.column : rows[row]!.length;
+      for (let column = from; column < to; column++) kept[row]![column] = rows[row]![column]!;
+    }
+  let grammar: LoadedGrammar;
+  try {
+    grammar = await grammarFor('bash');
+  } catch (error) {
+    notAnalysed.push({ path: target.path, reason: `the bash grammar did not load (${String(error)})` });
+    return;
+  }
+  const tree = grammar.parser.parse(kept.map((chars) => chars.join('')).join('\n'));
+  if (!tree) return;
+  try {
+    const rules = [...new Set(scripts.map((script) => script.rule))];
+    findInTree(tree.rootNode, { ...target, language: 'bash' }, 'bash', { ...hunk, rules }, grammar, raw);
+  } finally {
+    tree.delete();
+  }
+}
+
+/** The line starts of a piece's text, found once per text. */
+function linesOf(text: string, starts: Map<string, number[]>): number[] {
+  let lines = starts.get(text);
+  if (!lines) starts.set(text, (lines = lineStartsOf(text)));
+  return lines;
 }
 
 /** The `---`-separated runs of a hunk's rows, as [first, end) (a marker starts its run). */
@@ -206,9 +269,7 @@ function findInYaml(
   raw: RawFinding[],
 ): void {
   for (const found of rule.syntax?.languages.yaml?.yaml?.(documents, target.path, file) ?? []) {
-    const text = found.document.text;
-    let lines = starts.get(text);
-    if (!lines) starts.set(text, (lines = lineStartsOf(text)));
+    const lines = linesOf(found.document.text, starts);
     const node = {
       startPosition: positionOf(found, found.start, lines),
       endPosition: positionOf(found, found.end, lines),

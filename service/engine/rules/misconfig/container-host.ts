@@ -2,6 +2,7 @@
 // privilege escalation, the host's network or process namespace), a download piped straight
 // into a shell, and files anyone may write.
 import { isDockerfile, isGo, isJavaScript, isJson, isPython, isShellContext, isYaml, notTestCode } from '../files.ts';
+import { ciScripts } from '../../structure/ci-scripts.ts';
 import type { YamlDocument, YamlFound, YamlNode } from '../../structure/yaml-tree.ts';
 import type { LineRule } from '../rule.ts';
 import { isCodeAt, patternRule, spanOf } from '../rule.ts';
@@ -83,6 +84,8 @@ export const noPipeToShell: LineRule = {
     linesToo: true,
     keywords: ['curl', 'wget'],
     languages: {
+      // the scripts of CI configuration (a workflow's run:), parsed by the bash grammar too
+      yaml: { scripts: ciScripts },
       bash: {
         query: `(command
   name: (command_name) @name (#match? @name "^(eval|source|[.]|(/usr)?(/local)?(/bin/)?(ba|z|k|da)?sh)$")

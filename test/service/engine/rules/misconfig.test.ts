@@ -269,6 +269,38 @@ describe('no-pipe-to-shell from the syntax of a script', () => {
   });
 });
 
+describe('no-pipe-to-shell in CI scripts (the YAML parsed, then each script by the bash grammar)', () => {
+  it("follows a download kept in a variable through a workflow's run: block, not one only printed", async () => {
+    const lines = [
+      'on: push',
+      'jobs:',
+      '  build:',
+      '    runs-on: ubuntu-latest',
+      '    steps:',
+      '      - name: install',
+      '        run: |',
+      '          CONTENTS=$(curl -fsSL https://example.com/install.sh)',
+      '          eval $CONTENTS',
+      '      - run: |',
+      '          VERSION=$(curl -s https://api.example.com/version)',
+      '          echo "$VERSION"',
+      '      - name: eval $CONTENTS',
+    ];
+    expect(await linesOf('no-pipe-to-shell', '.github/workflows/ci.yml', lines)).toEqual([9]);
+  });
+
+  it("reads a GitLab job's script list, and not a list under another key", async () => {
+    const script = (key: string) => [
+      'build:',
+      `  ${key}:`,
+      '    - INSTALLER=$(curl -fsSL https://get.example.com)',
+      '    - \'bash -c "$INSTALLER"\'',
+    ];
+    expect(await linesOf('no-pipe-to-shell', '.gitlab-ci.yml', script('script'))).toEqual([4]);
+    expect(await linesOf('no-pipe-to-shell', '.gitlab-ci.yml', script('variables'))).toEqual([]);
+  });
+});
+
 describe("no-pipe-to-shell in a Dockerfile's shell (dockerfile-ast, then the bash grammar)", () => {
   const found = async (diff: string) =>
     (await reviewDiff(diff)).findings.filter((f) => f.rule_id === 'no-pipe-to-shell').map((f) => f.line);
