@@ -227,8 +227,13 @@ async function reviewScripts(
     notAnalysed.push({ path: target.path, reason: `the bash grammar did not load (${String(error)})` });
     return;
   }
-  const tree = grammar.parser.parse(kept.map((chars) => chars.join('')).join('\n'));
-  if (!tree) return;
+  const deadline = performance.now() + HUNK_PARSE_BUDGET_MS;
+  const text = kept.map((chars) => chars.join('')).join('\n');
+  const tree = grammar.parser.parse(text, null, { progressCallback: () => performance.now() > deadline });
+  if (!tree) {
+    notAnalysed.push({ path: target.path, reason: 'parsing took longer than its time budget' });
+    return;
+  }
   try {
     const rules = [...new Set(scripts.map((script) => script.rule))];
     findInTree(tree.rootNode, { ...target, language: 'bash' }, 'bash', { ...hunk, rules }, grammar, raw);
