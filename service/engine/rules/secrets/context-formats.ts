@@ -69,11 +69,15 @@ export const CONTEXT_FORMATS: CredentialFormat[] = [
     id: 'curl-auth-user',
     kind: 'password on a curl command line',
     keywords: [' -u ', ' -u"', " -u'", ' --user ', ' --user=', ' --user "', " --user '"],
-    pattern: /[ \t](?:-u|--user)(?:=|[ \t]{0,5})["']?[\w@.-]{1,64}:(?<secret>[^\s"'$]{6,128})["']?(?=\s|$)/dy,
+    // user:password (the user may be empty, the password quoted on its own), or an API key given
+    // as the user with an empty password (curl -u sk_live_…:), which must look random
+    pattern:
+      /[ \t](?:-u|--user)(?:=|[ \t]{0,5})["']?(?:[\w@.-]{0,64}:["']?(?<secret>[^\s"'$]{6,128})|(?<bare>[\w.~+/-]{16,128}):)["']?(?=\s|$)/dy,
     secretGroup: 0,
     entropy: 2.5,
     wordStart: false,
-    accepts: (secret, match, context) => curlBefore(match, context) && chosenValue(secret, 2.5),
+    accepts: (secret, match, context) =>
+      curlBefore(match, context) && chosenValue(secret, match.groups?.['bare'] === undefined ? 2.5 : 3.5),
   },
   {
     // A SAS token's signature (base64 of an HMAC-SHA256, URL-encoded), beside the fields every SAS

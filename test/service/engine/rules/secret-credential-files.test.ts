@@ -93,6 +93,14 @@ describe('secret: credentials by the place they stand in', () => {
       'app/src/main/res/values/strings.xml',
       ['<resources>', `    <string name="payments_secret_key" translatable="false">${TOKEN}</string>`],
     ],
+    ['password on a curl command line', 'ci/fetch.sh', [`curl -u ":${PASSWORD}" https://search.internal:9200`]],
+    [
+      'password on a curl command line',
+      'ci/fetch.sh',
+      [`curl --user kevin:'${PASSWORD}' -X PATCH https://api.internal`],
+    ],
+    // an API key given as the user, with an empty password
+    ['password on a curl command line', 'ci/charge.sh', [`curl https://api.example.com/v1/charges -u ${TOKEN}:`]],
     // a command continued over several lines: the option on a line of its own
     [
       'password on a curl command line',
@@ -197,6 +205,8 @@ describe('secret: the same places with placeholders, references and samples stay
       'app/src/main/res/values/strings.xml',
       ['<string name="api_key_hint">Paste the key from your account page</string>'],
     ],
+    // a user name alone, with an empty password
+    ['ci/fetch.sh', ['curl -u admin: https://dav.internal/x', 'curl -u deploy-bot: https://dav.internal/x']],
     // the option of another command, or after a command that ended
     ['ci/run.sh', ['ssh-keygen -t ed25519 \\', `  -u deploy:${PASSWORD}`]],
     ['ci/run.sh', ['curl -fsS https://dav.internal/x', `  -u deploy:${PASSWORD}`]],
