@@ -319,8 +319,11 @@ const HTML_SINKS = `
   arguments: (arguments . (_) @value)) @finding
 (call_expression
   function: (member_expression property: (property_identifier) @p (#eq? @p "insertAdjacentHTML"))
-  arguments: (arguments (_) . (_) @value)) @finding`;
-/** React's: in the grammars that read JSX (JavaScript's and TSX's, not TypeScript's). */
+  arguments: (arguments (_) . (_) @value)) @finding
+(pair
+  key: (property_identifier) @p (#eq? @p "dangerouslySetInnerHTML")
+  value: (object (pair key: (property_identifier) @k (#eq? @k "__html") value: (_) @value))) @finding`;
+/** React's JSX attribute: in the grammars that read JSX (JavaScript's and TSX's, not TypeScript's); its props object (React.createElement('div', { dangerouslySetInnerHTML: … })) is above. */
 const JSX_HTML = `
 (jsx_attribute
   (property_identifier) @p (#eq? @p "dangerouslySetInnerHTML")

@@ -438,6 +438,11 @@ SYNTAX_CASES['no-shell-injection'] = [
 ];
 
 SYNTAX_CASES['no-inner-html'] = [
+  {
+    path: 'src/page.ts',
+    code: `export function page(props: Props) {\n  const attrs = { id: 'page', dangerouslySetInnerHTML: { __html: props.body } };\n  const fixed = { dangerouslySetInnerHTML: { __html: '<hr>' } };\n  return React.createElement('div', attrs);\n}`,
+    lines: [2],
+  },
   { path: 'src/view.js', code: `function show(el, html) {\n  el.innerHTML = html;\n}`, lines: [2] },
   {
     path: 'src/view.js',
