@@ -68,3 +68,6 @@ export const GRAMMAR_FILES: readonly string[] = [
   'tree-sitter.wasm',
   ...new Set(Object.values(PROFILES).map((profile) => `tree-sitter-${profile.grammar}.wasm`)),
 ];
+
+/** A hunk taking longer than this to parse is left: far past what a megabyte of code takes (test/bench/README.md). */
+export const HUNK_PARSE_BUDGET_MS = 5000;
