@@ -18,7 +18,7 @@ import {
   lineOf,
   openApp,
   ours,
-  pressNotificationButton,
+  pressNotificationButtonUntil,
   revertAndCloseAll,
   review,
   root,
@@ -229,11 +229,9 @@ suite('What the user does with the findings', () => {
     assert.equal(diagnostic.range.start.line, 1, 'on the line of the unknown rule');
     assert.match(diagnostic.message, /unknown rule "no-debuger"/);
     assert.equal(diagnostic.severity, vscode.DiagnosticSeverity.Error);
-    await pressNotificationButton(); // Open .diff-review.yml
-    await waitFor(
-      'the file in the editor',
+    await pressNotificationButtonUntil(
+      'the file in the editor (Open .diff-review.yml)',
       () => vscode.window.activeTextEditor?.document.uri.fsPath === configFile(),
-      5000,
     );
 
     writeFileSync(configFile(), 'rules:\n  no-debugger: off\n');

@@ -13,7 +13,7 @@ import {
   codeOf,
   config,
   ours,
-  pressNotificationButton,
+  pressNotificationButtonUntil,
   review,
   setSetting,
   sleep,
@@ -97,13 +97,13 @@ suite('Folders and repositories', () => {
       const result = await review();
       assert.equal(result.outcome, 'nothing-to-review', JSON.stringify(result));
       assert.deepEqual(result.actions, ['Review Including Uncommitted Changes'], JSON.stringify(result));
-      // The button: the same review, once, with the working tree.
-      await pressNotificationButton();
-      await waitFor(
-        'the review of the working tree, after the button',
-        () => ours(appJs()).some((d) => codeOf(d) === 'no-debugger' && d.range.start.line === addedLine),
-        15_000,
-      ).catch((error: Error) => {
+      // The button: the same review, once, with the working tree (pressed until the review starts).
+      const found = () => ours(appJs()).some((d) => codeOf(d) === 'no-debugger' && d.range.start.line === addedLine);
+      await pressNotificationButtonUntil(
+        'the review of the working tree to start, after the button',
+        () => /Reviewing|Queued/.test(api().status().text) || found(),
+      );
+      await waitFor('the review of the working tree, after the button', found, 15_000).catch((error: Error) => {
         throw new Error(`${error.message} ${JSON.stringify(ours(appJs()))}; status ${api().status().text}`);
       });
       assert.equal(config().get('includeUncommittedChanges'), false, 'the setting is left as it is');

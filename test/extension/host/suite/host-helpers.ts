@@ -102,7 +102,21 @@ export async function screenshot(name: string, hover?: string): Promise<void> {
 }
 
 /** Presses the first button of the newest notification, as a user does (others are cleared first by `clearNotifications`). */
-export const pressNotificationButton = () => vscode.commands.executeCommand('notification.acceptPrimaryAction');
+const pressNotificationButton = () => vscode.commands.executeCommand('notification.acceptPrimaryAction');
+
+/**
+ * Presses the primary button of the notification a review just showed, until `taken` says the
+ * button did its work. review() settles before the workbench has the notification on screen, and
+ * a press before that does nothing (seen once in CI under load): pressed again after a while.
+ */
+export async function pressNotificationButtonUntil(what: string, taken: () => boolean, timeoutMs = 15_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (!taken()) {
+    if (Date.now() > deadline) throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}.`);
+    await pressNotificationButton();
+    for (const pressed = Date.now(); !taken() && Date.now() - pressed < 2000; ) await sleep(50);
+  }
+}
 export const clearNotifications = () => vscode.commands.executeCommand('notifications.clearAll');
 
 /** Whether an editor tab with this label is open. */

@@ -9,13 +9,12 @@ import {
   clearNotifications,
   config,
   EXTENSION_ID,
-  pressNotificationButton,
+  pressNotificationButtonUntil,
   revertAndCloseAll,
   review,
   setSetting,
   shared,
   tabOpen,
-  waitFor,
 } from './host-helpers.ts';
 
 const TOKEN = `drv_${'u'.repeat(38)}`;
@@ -70,8 +69,7 @@ suite('The service URL setting', () => {
       assert.equal(result.outcome, 'error', JSON.stringify(result));
       assert.equal(result.failure?.kind, 'not_diff_review', JSON.stringify(result.failure));
       // Its first button opens the Settings editor.
-      await pressNotificationButton();
-      await waitFor('the Settings editor', () => tabOpen(/^Settings$/), 5000);
+      await pressNotificationButtonUntil('the Settings editor', () => tabOpen(/^Settings$/));
       assert.ok(
         result.failure?.message.includes(`${other.url} does not answer like a Diff Review service (405`),
         result.failure?.message,
