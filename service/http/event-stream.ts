@@ -14,6 +14,8 @@ export interface EventStreamOptions {
   lifetimeMs: number;
   /** Runs once when the stream ends, whyever it ends (to unsubscribe). */
   onEnd: () => void;
+  /** Logged with a step that failed (the review's id). */
+  logFields?: Record<string, unknown>;
 }
 
 export interface OpenEventStream {
@@ -21,10 +23,18 @@ export interface OpenEventStream {
   readonly ended: boolean;
   /** Writes one event: `event: <name>` with the value as JSON in `data`. */
   send(name: string, value: unknown): void;
+  /**
+   * Runs `step` after the steps queued before it, so that events made asynchronously (a completed
+   * job reads its comments) go out in order; a step that fails is logged and ends the stream.
+   */
+  inOrder(step: () => Promise<void>): void;
   end(): void;
 }
 
-export function openEventStream(reply: FastifyReply, { events, slot, lifetimeMs, onEnd }: EventStreamOptions) {
+export function openEventStream(
+  reply: FastifyReply,
+  { events, slot, lifetimeMs, onEnd, logFields }: EventStreamOptions,
+) {
   reply.hijack();
   const raw = reply.raw;
   raw.writeHead(200, {
@@ -48,12 +58,19 @@ export function openEventStream(reply: FastifyReply, { events, slot, lifetimeMs,
     raw.end();
   }
   raw.on('close', end);
+  let chain = Promise.resolve();
   const stream: OpenEventStream = {
     get ended() {
       return ended;
     },
     send: (name, value) => {
       if (!ended) raw.write(`event: ${name}\ndata: ${JSON.stringify(value)}\n\n`);
+    },
+    inOrder: (step) => {
+      chain = chain.then(step).catch((error: unknown) => {
+        reply.log.error({ err: error, ...logFields }, 'event stream failed');
+        end();
+      });
     },
     end,
   };

@@ -5,7 +5,7 @@
 // A client that reconnects gets that again: a job it followed that is not among them finished
 // meanwhile, and one GET (or the list) reads it. No `id:` lines: resuming from Last-Event-ID would
 // need a log of changes the service does not keep.
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply } from 'fastify';
 import { LRUCache } from 'lru-cache';
 import { isTerminal } from '../api/review-status.ts';
 import type { ReviewJob } from '../api/schemas.ts';
@@ -13,7 +13,7 @@ import type { ReviewEvents } from '../jobs/review-events.ts';
 import type { StoredReview } from '../store/types.ts';
 import type { EventStreamSlot } from './event-stream-slots.ts';
 import { openEventStream } from './event-stream.ts';
-import { isNewerState, type ToldState } from './told-state.ts';
+import { isNewerState, type ToldState, toldStateOf } from './told-state.ts';
 
 export interface OwnerStreamOptions {
   owner: string;
@@ -31,7 +31,6 @@ export interface OwnerStreamOptions {
 const TOLD_MAX = 10_000;
 
 export function streamOwnerEvents(
-  request: FastifyRequest,
   reply: FastifyReply,
   { owner, events, reviews, slot, lifetimeMs }: OwnerStreamOptions,
 ) {
@@ -47,26 +46,18 @@ export function streamOwnerEvents(
   const told = new LRUCache<string, ToldState>({ max: TOLD_MAX });
   const tell = async (state: StoredReview) => {
     if (!isNewerState(state, told.get(state.review_id)) || stream.ended) return;
-    told.set(state.review_id, { status: state.status, updated_at: state.updated_at });
+    told.set(state.review_id, toldStateOf(state));
     stream.send('review', await reviews.view(state));
-  };
-  // view() is async, so everything goes out through one chain, in order.
-  let chain = Promise.resolve();
-  const step = (what: () => Promise<void>) => {
-    chain = chain.then(what).catch((error: unknown) => {
-      request.log.error({ err: error }, 'event stream failed');
-      stream.end();
-    });
   };
   const tellUnfinished = async () => {
     const unfinished = await reviews.unfinishedOf(owner);
     for (const review of unfinished) await tell(review);
     return unfinished.length;
   };
-  unsubscribe.push(events.subscribeOwner(owner, (state) => step(() => tell(state))));
+  unsubscribe.push(events.subscribeOwner(owner, (state) => stream.inOrder(() => tell(state))));
   unsubscribe.push(
     events.onResync(() =>
-      step(async () => {
+      stream.inOrder(async () => {
         // What was told unfinished may have finished unheard; and new jobs may have come.
         for (const [id, state] of [...told.entries()]) {
           if (isTerminal(state)) continue;
@@ -77,7 +68,7 @@ export function streamOwnerEvents(
       }),
     ),
   );
-  step(async () => {
+  stream.inOrder(async () => {
     stream.send('ready', { unfinished: await tellUnfinished() });
   });
 }

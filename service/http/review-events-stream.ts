@@ -1,14 +1,14 @@
 // GET /v1/reviews/{id}/events: the job as it is on connect, then on every change, as
 // Server-Sent Events; the stream ends after a terminal state, after its maximum lifetime (the
 // client reconnects or polls), or when the service stops.
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply } from 'fastify';
 import type { ReviewJob } from '../api/schemas.ts';
 import { isTerminal } from '../api/review-status.ts';
 import type { ReviewEvents } from '../jobs/review-events.ts';
 import type { StoredReview } from '../store/types.ts';
 import type { EventStreamSlot } from './event-stream-slots.ts';
 import { openEventStream } from './event-stream.ts';
-import { isNewerState, type ToldState } from './told-state.ts';
+import { isNewerState, type ToldState, toldStateOf } from './told-state.ts';
 
 export interface ReviewStreamOptions {
   reviewId: string;
@@ -22,30 +22,27 @@ export interface ReviewStreamOptions {
 }
 
 export function streamReviewEvents(
-  request: FastifyRequest,
   reply: FastifyReply,
   { reviewId, find, events, view, slot, lifetimeMs }: ReviewStreamOptions,
 ) {
   let unsubscribe = () => {};
-  const stream = openEventStream(reply, { events, slot, lifetimeMs, onEnd: () => unsubscribe() });
+  const stream = openEventStream(reply, {
+    events,
+    slot,
+    lifetimeMs,
+    onEnd: () => unsubscribe(),
+    logFields: { review_id: reviewId },
+  });
   let told: ToldState | undefined;
   const tell = async (state: StoredReview) => {
     if (stream.ended || !isNewerState(state, told)) return;
-    told = { status: state.status, updated_at: state.updated_at }; // not the record: lowdb's changes in place
+    told = toldStateOf(state);
     stream.send('review', await view(state));
     if (isTerminal(state)) stream.end();
-  };
-  // view() is async (a completed job reads its comments), so events go out through one chain, in order.
-  let chain = Promise.resolve();
-  const step = (what: () => Promise<void>) => {
-    chain = chain.then(what).catch((error: unknown) => {
-      request.log.error({ err: error, review_id: reviewId }, 'event stream failed');
-      stream.end();
-    });
   };
   // Followed first, read second: a change made while the job is read is heard, not lost (the job
   // may finish during the read, and would then never be told); what the read finds that was already
   // heard is left out.
-  unsubscribe = events.subscribe(reviewId, (state) => step(() => tell(state)));
-  step(async () => tell({ ...(await find()) }));
+  unsubscribe = events.subscribe(reviewId, (state) => stream.inOrder(() => tell(state)));
+  stream.inOrder(async () => tell({ ...(await find()) }));
 }

@@ -12,3 +12,6 @@ export function isNewerState(state: ToldState, before: ToldState | undefined): b
     (state.updated_at === before.updated_at && state.status !== before.status)
   );
 }
+
+/** The state to remember: a copy of the two fields, not the record (lowdb's changes in place). */
+export const toldStateOf = ({ status, updated_at }: ToldState): ToldState => ({ status, updated_at });

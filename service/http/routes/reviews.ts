@@ -189,7 +189,7 @@ export function reviewRoutes(
       const reviewId = request.params.review_id;
       await reviews.find(owner, reviewId); // 404 before a stream is opened
       const slot = streams.take(tokenId);
-      return streamReviewEvents(request, reply, {
+      return streamReviewEvents(reply, {
         reviewId,
         find: () => reviews.find(owner, reviewId),
         events,
@@ -222,7 +222,7 @@ export function reviewRoutes(
     handler: async (request, reply) => {
       const { owner, tokenId } = principalOf(request);
       const slot = streams.take(tokenId);
-      return streamOwnerEvents(request, reply, {
+      return streamOwnerEvents(reply, {
         owner,
         events,
         reviews,
