@@ -44,3 +44,26 @@ export interface YamlFound {
 /** The entry of a map under `key`, or undefined. */
 export const valueUnder = (map: YamlNode | null, key: string): YamlNode | null | undefined =>
   map?.kind === 'map' ? map.entries.find((entry) => entry.key === key)?.value : undefined;
+
+/** A map entry whose value is a scalar, with the document it is in. */
+export interface ScalarEntry {
+  document: YamlDocument;
+  key: string;
+  keyRange: YamlRange;
+  value: YamlNode & { kind: 'scalar' };
+}
+
+/** Every entry of every map of the documents (block or flow, at any depth) whose value is a scalar. */
+export function scalarEntries(documents: readonly YamlDocument[]): ScalarEntry[] {
+  const entries: ScalarEntry[] = [];
+  const visit = (document: YamlDocument, node: YamlNode | null) => {
+    if (node?.kind === 'seq') for (const item of node.items) visit(document, item);
+    if (node?.kind !== 'map') return;
+    for (const { key, keyRange, value } of node.entries) {
+      if (value?.kind === 'scalar') entries.push({ document, key, keyRange, value });
+      else visit(document, value);
+    }
+  };
+  for (const document of documents) visit(document, document.root);
+  return entries;
+}

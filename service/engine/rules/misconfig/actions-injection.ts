@@ -3,7 +3,7 @@
 // shell before it runs, so its text runs as commands. And `pull_request_target`, which runs with
 // the base repository's secrets, checking out the pull request's own code.
 import type { YamlDocument, YamlFound, YamlNode } from '../../structure/yaml-tree.ts';
-import { valueUnder } from '../../structure/yaml-tree.ts';
+import { scalarEntries, valueUnder } from '../../structure/yaml-tree.ts';
 import { isGitHubWorkflow } from '../files.ts';
 import type { LineRule } from '../rule.ts';
 
@@ -124,22 +124,13 @@ function headCheckouts(
   file: () => readonly YamlDocument[],
 ): YamlFound[] {
   const found: YamlFound[] = [];
-  const visit = (document: YamlDocument, node: YamlNode | null) => {
-    if (node?.kind === 'seq') for (const item of node.items) visit(document, item);
-    if (node?.kind !== 'map') return;
-    for (const { key, value } of node.entries) {
-      if (value?.kind !== 'scalar') {
-        visit(document, value);
-        continue;
-      }
-      const [from, to] = value.range;
-      if (key === 'ref' && HEAD_REF.test(value.value)) found.push({ document, start: from, end: to });
-      if (key === 'run')
-        for (const m of document.text.slice(from, to).matchAll(HEAD_FETCH_ALL))
-          found.push({ document, start: from + m.index, end: from + m.index + m[0].length });
-    }
-  };
-  for (const document of documents) visit(document, document.root);
+  for (const { document, key, value } of scalarEntries(documents)) {
+    const [from, to] = value.range;
+    if (key === 'ref' && HEAD_REF.test(value.value)) found.push({ document, start: from, end: to });
+    if (key === 'run')
+      for (const m of document.text.slice(from, to).matchAll(HEAD_FETCH_ALL))
+        found.push({ document, start: from + m.index, end: from + m.index + m[0].length });
+  }
   // A step added far from `on:` shows no trigger: then nothing is reported (precision first).
   return found.length > 0 && triggeredByPullRequestTarget(file()) ? found : [];
 }

@@ -3,7 +3,8 @@
 // into a shell, and files anyone may write.
 import { isDockerfile, isGo, isJavaScript, isJson, isPython, isShellContext, isYaml, notTestCode } from '../files.ts';
 import { ciScripts } from '../../structure/ci-scripts.ts';
-import type { YamlDocument, YamlFound, YamlNode } from '../../structure/yaml-tree.ts';
+import type { YamlDocument, YamlFound } from '../../structure/yaml-tree.ts';
+import { scalarEntries } from '../../structure/yaml-tree.ts';
 import type { LineRule } from '../rule.ts';
 import { isCodeAt, patternRule, spanOf } from '../rule.ts';
 
@@ -13,23 +14,11 @@ const HOST_NAMESPACES = new Set(['network_mode', 'pid']);
 
 /** In YAML (Kubernetes, Compose), read parsed: a key set to true or to host, in any map, block or flow. */
 function hostPowers(documents: readonly YamlDocument[]): YamlFound[] {
-  const found: YamlFound[] = [];
-  const visit = (document: YamlDocument, node: YamlNode | null) => {
-    if (node?.kind === 'seq') for (const item of node.items) visit(document, item);
-    if (node?.kind !== 'map') return;
-    for (const { key, keyRange, value } of node.entries) {
-      if (value?.kind !== 'scalar') {
-        visit(document, value);
-        continue;
-      }
-      const on = HOST_POWERS.has(key)
-        ? /^true$/i.test(value.value)
-        : HOST_NAMESPACES.has(key) && value.value === 'host';
-      if (on) found.push({ document, start: keyRange[0], end: value.range[1] });
-    }
-  };
-  for (const document of documents) visit(document, document.root);
-  return found;
+  return scalarEntries(documents)
+    .filter(({ key, value }) =>
+      HOST_POWERS.has(key) ? /^true$/i.test(value.value) : HOST_NAMESPACES.has(key) && value.value === 'host',
+    )
+    .map(({ document, keyRange, value }) => ({ document, start: keyRange[0], end: value.range[1] }));
 }
 
 const PRIVILEGED_KEYWORDS = [

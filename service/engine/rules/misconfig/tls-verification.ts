@@ -13,7 +13,8 @@ import {
   isYaml,
   notTestCode,
 } from '../files.ts';
-import type { YamlDocument, YamlFound, YamlNode } from '../../structure/yaml-tree.ts';
+import type { YamlDocument, YamlFound } from '../../structure/yaml-tree.ts';
+import { scalarEntries } from '../../structure/yaml-tree.ts';
 import type { LineRule } from '../rule.ts';
 import { isCodeAt, spanOf } from '../rule.ts';
 
@@ -86,18 +87,9 @@ const YAML_SWITCHES = new Map<string, RegExp>([
 
 /** A switch above set to its unsafe value, in any map, block or flow; `{{ … }}` templates are not read. */
 function tlsOffInYaml(documents: readonly YamlDocument[]): YamlFound[] {
-  const found: YamlFound[] = [];
-  const visit = (document: YamlDocument, node: YamlNode | null) => {
-    if (node?.kind === 'seq') for (const item of node.items) visit(document, item);
-    if (node?.kind !== 'map') return;
-    for (const { key, keyRange, value } of node.entries) {
-      if (value?.kind !== 'scalar') visit(document, value);
-      else if (YAML_SWITCHES.get(key)?.test(value.value))
-        found.push({ document, start: keyRange[0], end: value.range[1] });
-    }
-  };
-  for (const document of documents) visit(document, document.root);
-  return found;
+  return scalarEntries(documents)
+    .filter(({ key, value }) => YAML_SWITCHES.get(key)?.test(value.value))
+    .map(({ document, keyRange, value }) => ({ document, start: keyRange[0], end: value.range[1] }));
 }
 
 export const noTlsVerifyOff: LineRule = {
