@@ -48,6 +48,7 @@ import {
   tokenBody,
 } from './secrets/preset-needles.ts';
 import { noPrivateKey } from './secrets/private-key.ts';
+import { lineIndexAt } from '../line-starts.ts';
 
 export { PRESET_NEEDLES, UNKNOWN_PRESET_RULES } from './secrets/preset-needles.ts';
 
@@ -200,17 +201,6 @@ function secretPart(matched: string): string {
 }
 
 const LINE_SEPARATOR = '\n\u0000\n';
-
-function lineIndexAt(starts: readonly number[], offset: number): number {
-  let lo = 0;
-  let hi = starts.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (starts[mid]! <= offset) lo = mid;
-    else hi = mid - 1;
-  }
-  return lo;
-}
 
 export const secretRules = [
   secret,

@@ -24,8 +24,8 @@ export interface SyntaxTarget {
   path: string;
   language: SyntaxLanguage;
   hunks: TargetHunk[];
-  /** YAML: the new side of every hunk of the file, for facts about the whole file (a workflow's trigger). */
-  fileRows?: string[][];
+  /** YAML: the new side of every hunk of the file, for facts about the whole file (a workflow's trigger); made when asked. */
+  fileRows?: () => string[][];
 }
 
 export interface TargetHunk extends HunkSource {
@@ -65,7 +65,7 @@ export function syntaxTarget(diff: DiffIndex, file: IndexedFile, path: string, p
   }
   if (hunks.length === 0) return null;
   if (language !== 'yaml') return { path, language, hunks };
-  const fileRows = file.hunks.map((hunk) => hunkSource(diff, hunk, {}).text.split('\n'));
+  const fileRows = () => file.hunks.map((hunk) => hunkSource(diff, hunk, {}).text.split('\n'));
   return { path, language, hunks, fileRows };
 }
 

@@ -3,6 +3,7 @@
 // tree-sitter stage places them; and the shell scripts CI configuration holds, parsed by the bash
 // grammar where they stand.
 import type { RawFinding } from '../finish.ts';
+import { lineIndexAt, lineStartsOf } from '../line-starts.ts';
 import type { LineRule } from '../rules/rule.ts';
 import type { LoadedGrammar } from './grammars.ts';
 import { grammarFor, HUNK_PARSE_BUDGET_MS } from './grammars.ts';
@@ -18,7 +19,7 @@ import type { YamlDocument, YamlFound } from './yaml-tree.ts';
 export async function reviewYaml(target: SyntaxTarget, raw: RawFinding[], notAnalysed: NotAnalysed[]): Promise<void> {
   const { yamlDocuments } = await import('./yaml-documents.ts');
   let fileDocuments: YamlDocument[] | undefined;
-  const file = () => (fileDocuments ??= (target.fileRows ?? []).flatMap((rows) => yamlDocuments(rows)));
+  const file = () => (fileDocuments ??= (target.fileRows?.() ?? []).flatMap((rows) => yamlDocuments(rows)));
   for (const hunk of target.hunks) {
     const rows = hunk.text.split('\n');
     // the documents of one piece share its text: its line starts are found once
@@ -68,13 +69,6 @@ async function reviewScripts(
   raw: RawFinding[],
   notAnalysed: NotAnalysed[],
 ): Promise<void> {
-  const kept: string[][] = rows.map((row) => row.split('').map((char) => (char === '\t' ? char : ' ')));
-  for (const { start, end } of scripts)
-    for (let row = start.row; row <= end.row && row < rows.length; row++) {
-      const from = row === start.row ? start.column : 0;
-      const to = row === end.row ? end.column : rows[row]!.length;
-      for (let column = from; column < to; column++) kept[row]![column] = rows[row]![column]!;
-    }
   let grammar: LoadedGrammar;
   try {
     grammar = await grammarFor('bash');
@@ -83,7 +77,7 @@ async function reviewScripts(
     return;
   }
   const deadline = performance.now() + HUNK_PARSE_BUDGET_MS;
-  const text = kept.map((chars) => chars.join('')).join('\n');
+  const text = onlyScripts(rows, scripts);
   const tree = grammar.parser.parse(text, null, { progressCallback: () => performance.now() > deadline });
   if (!tree) {
     notAnalysed.push({ path: target.path, reason: 'parsing took longer than its time budget' });
@@ -95,6 +89,18 @@ async function reviewScripts(
   } finally {
     tree.delete();
   }
+}
+
+/** The rows with only the scripts' text kept and every other character a space: rows and columns stay the hunk's. */
+function onlyScripts(rows: readonly string[], scripts: readonly Script[]): string {
+  const kept = rows.map((row) => ' '.repeat(row.length));
+  for (const { start, end } of scripts)
+    for (let row = start.row; row <= end.row && row < rows.length; row++) {
+      const from = row === start.row ? start.column : 0;
+      const to = row === end.row ? end.column : rows[row]!.length;
+      kept[row] = kept[row]!.slice(0, from) + rows[row]!.slice(from, to) + kept[row]!.slice(to);
+    }
+  return kept.join('\n');
 }
 
 /** The line starts of a piece's text, found once per text. */
@@ -142,22 +148,8 @@ function findInYaml(
   }
 }
 
-/** Where each line of a text starts. */
-function lineStartsOf(text: string): number[] {
-  const starts = [0];
-  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
-  return starts;
-}
-
 /** A place in a YAML document as a row and column of the hunk; `starts`: its text's line starts. */
 function positionOf(found: YamlFound, offset: number, starts: readonly number[]): { row: number; column: number } {
-  // the last line that starts at or before the offset
-  let low = 0;
-  let high = starts.length - 1;
-  while (low < high) {
-    const middle = (low + high + 1) >> 1;
-    if (starts[middle]! <= offset) low = middle;
-    else high = middle - 1;
-  }
-  return { row: found.document.firstRow + low, column: offset - starts[low]! + found.document.dedent };
+  const row = lineIndexAt(starts, offset);
+  return { row: found.document.firstRow + row, column: offset - starts[row]! + found.document.dedent };
 }
