@@ -1,6 +1,7 @@
 // Which of a file's syntax rules read a hunk (or a piece of one): those with one of their keywords
 // in its text. Keeps most hunks, and most reviews, from being parsed at all.
 import type { LineRule } from '../rules/rule.ts';
+import { escapeRegExp } from '../rules/secrets/format.ts';
 import type { SyntaxLanguage } from './languages.ts';
 
 const hunkTests = new WeakMap<LineRule, Map<SyntaxLanguage, (text: string) => boolean>>();
@@ -16,9 +17,7 @@ export function readsHunk(rule: LineRule, language: SyntaxLanguage, text: string
   if (!test) {
     const words = [...(rule.syntax?.keywords ?? []), ...(rule.syntax?.languages[language]?.keywords ?? [])];
     const keywords = new RegExp(
-      words
-        .map((word) => (/^[\w$]/.test(word) ? '(?<![\\w$])' : '') + word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
-        .join('|'),
+      words.map((word) => (/^[\w$]/.test(word) ? '(?<![\\w$])' : '') + escapeRegExp(word)).join('|'),
     );
     const pattern = rule.syntax?.hunkPattern;
     test = (hunk) => keywords.test(hunk) || pattern?.test(hunk) === true;

@@ -170,6 +170,12 @@ function isPublicName(match: RegExpExecArray): boolean {
   return /(?:public|publishable)[\w.-]{0,12}$/i.test(match.input.slice(Math.max(0, match.index - 24), match.index));
 }
 
+/** A value known by its name: the name ends in the credential word, says nothing public, and the value passes `accepts`. */
+const byName =
+  (accepts: (secret: string) => boolean) =>
+  (secret: string, match: RegExpExecArray): boolean =>
+    NAME_TAIL.test(nameTailOf(match)) && !isPublicName(match) && accepts(secret);
+
 function generic(
   id: string,
   kind: string,
@@ -189,7 +195,7 @@ function generic(
     wordStart: false,
     generic: true,
     files: bare ? isConfigFile : (path) => !isConfigFile(path),
-    accepts: (secret, match) => NAME_TAIL.test(nameTailOf(match)) && !isPublicName(match) && accepts(secret),
+    accepts: byName(accepts),
     allowlist: PUBLIC_VALUES,
   };
 }
@@ -261,7 +267,7 @@ export const NAMED_VALUES: CredentialFormat[] = [
     entropy: 0,
     wordStart: false,
     generic: true,
-    accepts: (secret, match) => NAME_TAIL.test(nameTailOf(match)) && !isPublicName(match) && looksLikeRandomKey(secret),
+    accepts: byName(looksLikeRandomKey),
     allowlist: PUBLIC_VALUES,
   },
   {
