@@ -4,7 +4,6 @@
 import { countBySeverity } from '../../service/api/severity-counts.ts';
 import { StatusBadge } from './components.tsx';
 import type { ReviewJob } from '../shared/ipc-contract.ts';
-
 import { failureTitle, shortId } from './job-view.ts';
 import { formatAgo, formatDateTime } from './time-format.ts';
 
