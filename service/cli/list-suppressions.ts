@@ -1,5 +1,7 @@
-// `diff-review suppressions`: every diff-review-ignore directive in the repository's tracked files,
+// `diff-review suppressions`: every diff-review-ignore directive in the repository's tracked files
+// (read where the engine reads them: in a comment, in documentation an HTML comment),
 // with its rules, reason, end and age (from git blame), so that a team can audit what it silenced.
+import { directiveView } from '../engine/rules/suppression-directives.ts';
 import { todayUtc, parseDirective } from '../engine/suppression.ts';
 import { findRepositoryRoot, runGit } from '../git/index.ts';
 import { formatCount } from '../format-count.ts';
@@ -42,7 +44,7 @@ export async function listSuppressions(cwd: string, now = Date.now()): Promise<L
   const listed: ListedSuppression[] = [];
   for (const [file, lines] of byFile) {
     const directives = lines.flatMap(({ line, text }) => {
-      const directive = parseDirective(text);
+      const directive = parseDirective(directiveView(file, text));
       return directive ? [{ line, directive }] : [];
     });
     if (directives.length === 0) continue;

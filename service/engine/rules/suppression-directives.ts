@@ -2,15 +2,27 @@
 // (it would never end, or end on a day nobody meant), and, where the project asks for reasons
 // (`suppressions: { require_reason: true }`), one that gives none. Neither can be suppressed.
 import { parseDirective } from '../suppression.ts';
-import { commentSyntaxOf } from './lexer.ts';
+import { commentSyntaxOf, lexLine } from './lexer.ts';
 import type { AddedLine, LineRule } from './rule.ts';
+import { isDocumentation } from './secrets/placeholders.ts';
 
 /**
- * The view of the line a directive is read in: its comment (one in a string is a test's data or an
- * example, not a directive), or the whole line in a file without known comment syntax. Columns are
- * the line's in either.
+ * The view of a line that a directive is read in, columns kept: its comment (one in a string is a
+ * test's data or an example, not a directive); in documentation only an HTML comment (`<!-- … -->`),
+ * since a directive in a code block or a table there is an example of one; the whole line in other
+ * files without known comment syntax. `comment` is the line's comment when it has been lexed already.
  */
-const directiveView = (line: AddedLine): string => (commentSyntaxOf(line.path) === 'none' ? line.text : line.comment);
+export function directiveView(path: string, text: string, comment?: string): string {
+  if (isDocumentation(path)) {
+    const at = text.indexOf('<!--');
+    return at < 0 ? '' : ' '.repeat(at) + text.slice(at);
+  }
+  const syntax = commentSyntaxOf(path);
+  if (syntax === 'none') return text;
+  return comment ?? lexLine(text, syntax).comment;
+}
+
+const viewOf = (line: AddedLine): string => directiveView(line.path, line.text, line.comment);
 
 /** Where the directive is in the view (1-based columns, end exclusive). */
 function directiveSpan(view: string): { column: number; endColumn: number } {
@@ -30,7 +42,7 @@ export const invalidSuppression: LineRule = {
   reads: 'text',
   unsuppressible: true,
   check(line) {
-    const view = directiveView(line);
+    const view = viewOf(line);
     const directive = parseDirective(view);
     if (directive?.invalidUntil === undefined) return null;
     return {
@@ -54,7 +66,7 @@ export const suppressionWithoutReason: LineRule = {
   unsuppressible: true,
   enabled: (config) => config?.suppressions?.requireReason === true,
   check(line) {
-    const view = directiveView(line);
+    const view = viewOf(line);
     const directive = parseDirective(view);
     if (!directive || directive.reason !== undefined) return null;
     return directiveSpan(view);

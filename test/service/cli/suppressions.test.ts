@@ -29,7 +29,17 @@ beforeAll(() => {
       '',
     ].join('\n'),
   );
-  repo.write('README.md', '# app\n\nA `diff-review-ignore` comment silences a finding.\n');
+  // Examples, not directives: a code block in documentation and a string in code.
+  repo.write(
+    'README.md',
+    '# app\n\nA `diff-review-ignore` comment silences a finding:\n\n```js\ndebugger; // diff-review-ignore no-debugger (an example)\n```\n',
+  );
+  repo.write('src/strings.js', 'const example = "// diff-review-ignore no-eval";\n');
+  // In documentation a directive is an HTML comment.
+  repo.write(
+    'docs/keys.md',
+    "Sample key: AKIA…  <!-- diff-review-ignore secret (the provider's documented sample) -->\n",
+  );
   commitAt('new', daysAgo(2));
   repo.write('src/new.js', 'eval(code); // diff-review-ignore no-eval\n'); // not committed yet
   git(repo.dir, 'add', 'src/new.js');
@@ -63,6 +73,15 @@ describe('diff-review suppressions', () => {
         age_days: 2,
       },
       {
+        file: 'docs/keys.md',
+        line: 1,
+        rules: ['secret'],
+        reason: "the provider's documented sample",
+        until: null,
+        expired: false,
+        age_days: 2,
+      },
+      {
         file: 'src/app.js',
         line: 1,
         rules: ['no-debugger'],
@@ -82,9 +101,10 @@ describe('diff-review suppressions', () => {
     expect(lines[0]).toBe(`app/fetch.py:1  no-tls-verify-off  (self-signed test server)  until ${today}  2 days old`);
     expect(lines[1]).toBe(`app/fetch.py:2  every rule  (no reason)  until ${yesterday} (expired)  2 days old`);
     expect(lines[2]).toBe('app/fetch.py:3  secret  (no reason)  until 2027-02-30 (not a date)  2 days old');
-    expect(lines[3]).toBe('src/app.js:1  no-debugger  (stepping through on staging)  no end  40 days old');
-    expect(lines[4]).toBe('src/new.js:1  no-eval  (no reason)  no end  not committed');
-    expect(lines.at(-1)).toBe('5 suppressions in 3 files: 3 without a reason, 1 for every rule, 1 expired.');
+    expect(lines[3]).toBe("docs/keys.md:1  secret  (the provider's documented sample)  no end  2 days old");
+    expect(lines[4]).toBe('src/app.js:1  no-debugger  (stepping through on staging)  no end  40 days old');
+    expect(lines[5]).toBe('src/new.js:1  no-eval  (no reason)  no end  not committed');
+    expect(lines.at(-1)).toBe('6 suppressions in 4 files: 3 without a reason, 1 for every rule, 1 expired.');
   });
 
   it('outside a repository: exit 2 with the reason', async () => {

@@ -74,6 +74,13 @@ describe('the diff-review-ignore directive', () => {
     });
   });
 
+  it('in documentation only an HTML comment holds one: a code block or a table there shows an example', async () => {
+    const example = '| 1 | debugger; // diff-review-ignore no-debugger (staging) until 2027-02-30 |';
+    expect(ids(await review('docs/rules/example.md', ['```js', example, '```', example]))).toEqual([]);
+    const result = await review('docs/keys.md', ['Sample: x <!-- diff-review-ignore secret until 2027-02-30 -->']);
+    expect(result.findings.map((f) => [f.rule_id, f.line])).toEqual([['suppression-invalid-date', 1]]);
+  });
+
   describe('reasons required (suppressions: { require_reason: true })', () => {
     const required: EngineConfig = { suppressions: { requireReason: true } };
     it('a directive without one is a finding of its own, naming its line', async () => {
