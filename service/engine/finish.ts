@@ -4,6 +4,7 @@
 import type { Severity } from '../api/schemas.ts';
 import { findingFingerprint } from './fingerprint.ts';
 import type { Rule, SecretSpan } from './rules/rule.ts';
+import { suppressionViews } from './rules/suppression-directives.ts';
 import { type Concern, type SuppressionContext, suppressionOf } from './suppression.ts';
 import type { Finding, RuleInfo, SuppressedFinding } from './types.ts';
 
@@ -101,7 +102,12 @@ export function finish(
     seen.add(key);
     const verdict = f.rule.unsuppressible
       ? undefined
-      : suppressionOf(f.rule.id, suppression.concernOf(f.rule.id), f.text, f.above, suppression);
+      : suppressionOf(
+          f.rule.id,
+          suppression.concernOf(f.rule.id),
+          suppressionViews(f.file, f.text, f.above),
+          suppression,
+        );
     const isSuppressed = verdict !== undefined && 'suppressed' in verdict;
     const once = f.rule.kind === 'line' ? f.rule.oncePerFile : undefined;
     const fileKey = `${f.rule.id}\0${f.file}`;

@@ -81,7 +81,7 @@ function suppressionSection(doc: RuleDoc): string {
     suppressionComment(doc),
     '```',
     '',
-    `Markers of other tools on the line itself suppress it too: ${MARKERS_OF[concernOf(doc.id) ?? 'other']} (\`suppressions: { other_tools: false }\` in .diff-review.yml turns them off). A suppressed finding is still listed as suppressed in SARIF and JSON output.`,
+    `Markers of other tools in a comment on the line itself suppress it too: ${MARKERS_OF[concernOf(doc.id) ?? 'other']} (\`suppressions: { other_tools: false }\` in .diff-review.yml turns them off). A suppressed finding is still listed as suppressed in SARIF and JSON output.`,
     '',
     `Everywhere: turn the rule off, or change its severity, in the service's rule configuration (\`"rules": { "${doc.id}": "off" }\`).`,
   ].join('\n');

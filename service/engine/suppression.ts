@@ -3,7 +3,7 @@
 //   diff-review-ignore rule-a, rule-b          those rules
 //   … (why this one is fine)                   a reason, in parentheses
 //   … until 2027-03-31                         an end: from the next day on it suppresses nothing
-// And the markers of the tools teams move from, on the line itself, which they already have in
+// And the markers of the tools teams move from, in a comment on the line itself, which they already have in
 // their code: gitleaks:allow and trufflehog:ignore (secret findings), nosemgrep (any finding; with a
 // rule id of its own, which names none of ours, the security findings), nosec / #nosec (bandit,
 // gosec: the security findings) and NOSONAR (any finding).
@@ -91,15 +91,18 @@ export type SuppressionVerdict =
   | { expired: string }
   | undefined;
 
+/**
+ * How a finding of `ruleId` is judged: `line` and `above` are where our directive is read (the
+ * comments of its line and of the line above), `markers` where other tools' markers are.
+ */
 export function suppressionOf(
   ruleId: string,
   concern: Concern | undefined,
-  line: string,
-  lineAbove: string | undefined,
+  views: { line: string; above: string | undefined; markers: string },
   context: SuppressionContext,
 ): SuppressionVerdict {
   let expired: string | undefined;
-  for (const text of [line, lineAbove]) {
+  for (const text of [views.line, views.above]) {
     if (text === undefined) continue;
     const directive = parseDirective(text);
     if (!directive || (directive.rules.length > 0 && !directive.rules.includes(ruleId))) continue;
@@ -112,7 +115,7 @@ export function suppressionOf(
   if (expired !== undefined) return { expired };
   if (context.otherTools) {
     for (const marker of MARKERS)
-      if (marker.covers(concern) && marker.pattern.test(line)) return { suppressed: { by: marker.name } };
+      if (marker.covers(concern) && marker.pattern.test(views.markers)) return { suppressed: { by: marker.name } };
   }
   return undefined;
 }
@@ -122,6 +125,7 @@ export const todayUtc = (now = Date.now()): string => new Date(now).toISOString(
 
 /** A directive of ours suppresses a finding of `ruleId` on `line` today (other tools' markers aside). */
 export function isSuppressed(ruleId: string, line: string, lineAbove: string | undefined): boolean {
-  const verdict = suppressionOf(ruleId, undefined, line, lineAbove, { today: todayUtc(), otherTools: false });
+  const views = { line, above: lineAbove, markers: line };
+  const verdict = suppressionOf(ruleId, undefined, views, { today: todayUtc(), otherTools: false });
   return verdict !== undefined && 'suppressed' in verdict;
 }

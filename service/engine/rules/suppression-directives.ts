@@ -22,6 +22,25 @@ export function directiveView(path: string, text: string, comment?: string): str
   return comment ?? lexLine(text, syntax).comment;
 }
 
+/**
+ * What a finding's suppression is read in: our directive in the comment of its line or of the line
+ * above; other tools' markers in the comment of its line, or anywhere on it in documentation and in
+ * files without comment syntax (a `gitleaks:allow` after an example in a docs code block is meant).
+ */
+export function suppressionViews(
+  path: string,
+  text: string,
+  above: string | undefined,
+): { line: string; above: string | undefined; markers: string } {
+  const line = directiveView(path, text);
+  const wholeLine = isDocumentation(path) || commentSyntaxOf(path) === 'none';
+  return {
+    line,
+    above: above === undefined ? undefined : directiveView(path, above),
+    markers: wholeLine ? text : line,
+  };
+}
+
 const viewOf = (line: AddedLine): string => directiveView(line.path, line.text, line.comment);
 
 /** Where the directive is in the view (1-based columns, end exclusive). */

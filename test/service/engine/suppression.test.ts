@@ -116,7 +116,7 @@ describe("other tools' markers, on the finding's own line", () => {
     ['gitleaks:allow', '// gitleaks:allow'],
     ['trufflehog:ignore', '// trufflehog:ignore'],
     ['nosec', '// #nosec G101'],
-    ['nosec', '# nosec'],
+    ['nosec', '/* nosec */'],
     ['nosemgrep', '// nosemgrep: generic.secrets.security.detected-github-token'],
     ['nosemgrep', '// nosemgrep'],
     ['NOSONAR', '// NOSONAR'],
@@ -146,9 +146,40 @@ describe("other tools' markers, on the finding's own line", () => {
     ['nosec', 'debugger; // #nosec', 'src/a.js', 'no-debugger'], // security only
     ['nosemgrep with a rule id', 'debugger; // nosemgrep: javascript.debugger', 'src/a.js', 'no-debugger'],
     ['a marker on the line above', '// NOSONAR', 'src/a.js', 'no-debugger'],
+    ['trufflehog:ignore', 'eval(code); // trufflehog:ignore', 'src/run.js', 'no-eval'], // secrets only
+    // in code, not in a comment: a string that holds one is data, a name that spells one is a name
+    ['a directive in a string', 'const s = "// diff-review-ignore no-eval"; eval(code);', 'src/run.js', 'no-eval'],
+    ['a marker in a name', 'const nosec = 1; eval(code);', 'src/run.js', 'no-eval'],
+    ['a marker in a string', 'log("NOSONAR"); debugger;', 'src/a.js', 'no-debugger'],
   ])('%s leaves what it does not cover', async (_what, line, path, rule) => {
     const lines = line.startsWith('// NOSONAR') ? [line, 'debugger;'] : [line];
     expect(ids(await review(path, lines))).toContain(rule);
+  });
+
+  it.each([
+    ['NOSONAR', 'debugger; // NOSONAR'],
+    ['nosemgrep', 'debugger; // nosemgrep'],
+  ])('%s alone suppresses any finding', async (by, line) => {
+    const result = await review('src/a.js', [line]);
+    expect(ids(result)).toEqual([]);
+    expect(suppressedBy(result)).toEqual([['no-debugger', by]]);
+  });
+
+  it("bandit's # nosec in Python", async () => {
+    const result = await review('app/release.py', [`token = "${TOKEN}"  # nosec`]);
+    expect(suppressedBy(result)).toEqual([['secret', 'nosec']]);
+  });
+
+  it('in documentation a marker after an example counts anywhere on its line', async () => {
+    const result = await review('docs/keys.md', [
+      '```',
+      '-----BEGIN RSA PRIVATE KEY-----  # gitleaks:allow',
+      'MIIEowIBAAKCAQEA0Z3VS5JJcds3xfn/ygWyF8PbnGy0AHB7MhgHcTz6sE2I2yPB',
+      '-----END RSA PRIVATE KEY-----',
+      '```',
+    ]);
+    expect(ids(result)).toEqual([]);
+    expect(suppressedBy(result)).toEqual([['no-private-key', 'gitleaks:allow']]);
   });
 
   it('suppressions: { other_tools: false } turns them off', async () => {
