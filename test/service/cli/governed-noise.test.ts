@@ -23,6 +23,7 @@ const review = (dir: string, format: string, ...flags: string[]) =>
 
 describe('one rule on many lines of one file', () => {
   it.each([
+    [4, 4, 0],
     [5, 5, 0],
     [6, 5, 1],
     [19, 5, 14],
@@ -130,5 +131,31 @@ describe('suppressed findings are not gone', () => {
     const text = await review(dir, 'text', '--fail-on', 'error');
     expect(text.stdout).toMatch(/, 2 suppressed \(gitleaks:allow 1, diff-review-ignore 1\)/);
     expect(text.code).toBe(0); // the suppressed secret is not an error that fails the run
+  });
+
+  it('.diff-review.yml: suppressions.require_reason makes a bare directive a finding; other_tools: false turns markers off', async () => {
+    repo = makeRepo({
+      'README.md': '# app\n',
+      '.diff-review.yml': 'suppressions:\n  require_reason: true\n  other_tools: false\n',
+    });
+    repo.write(
+      'src/app.js',
+      [
+        `const token = "${FAKE_GITHUB_TOKEN}"; // gitleaks:allow`,
+        'debugger; // diff-review-ignore no-debugger',
+        '',
+      ].join('\n'),
+    );
+    repo.commit('work');
+    const json = await review(repo.dir, 'json', '--fail-on', 'none');
+    const document = JSON.parse(json.stdout) as {
+      findings: { rule_id: string; line: number }[];
+      suppressed: { rule_id: string }[];
+    };
+    expect(document.findings.map((f) => [f.rule_id, f.line])).toEqual([
+      ['secret', 1],
+      ['suppression-without-reason', 2],
+    ]);
+    expect(document.suppressed.map((f) => f.rule_id)).toEqual(['no-debugger']);
   });
 });

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import type { EngineConfig, ReviewResult } from '../../../service/engine/index.ts';
 import { parseDirective } from '../../../service/engine/suppression.ts';
-import { newFileDiff, reviewDiff } from './review-helpers.ts';
+import { modifiedFileDiff, newFileDiff, reviewDiff } from './review-helpers.ts';
 
 const TOKEN = ['ghp', 'aB3dE5fG7hJ9kL1mN2pQ4rS6tU8vW0xY2zA4'].join('_');
 const review = (path: string, lines: string[], config?: EngineConfig): Promise<ReviewResult> =>
@@ -192,6 +192,21 @@ describe("other tools' markers, on the finding's own line", () => {
 });
 
 describe('one comment per problem', () => {
+  it.each([
+    ['generated-file', 'src/api_pb2.py'],
+    ['generated-file', 'dist/app.js'],
+    ['lockfile-without-manifest', 'package-lock.json'],
+  ])('%s (%s): once, on the first added line of the file', async (rule, path) => {
+    const result = await reviewDiff(
+      modifiedFileDiff(
+        path,
+        ['{', '  "name": "app",'],
+        Array.from({ length: 12 }, (_, i) => `  "x${i}": ${i},`),
+      ),
+    );
+    expect(result.findings.filter((f) => f.rule_id === rule).map((f) => f.line)).toEqual([3]);
+  });
+
   it('a committed .env file: once, on its first line with a value, saying how many there are', async () => {
     const lines = Array.from({ length: 9 }, (_, i) => `KEY_${i}=value-${i}`);
     const result = await review('.env.production', lines);

@@ -402,6 +402,27 @@ describe('SARIF', () => {
     expect(sarifSchemaErrors(sarif)).toEqual([]);
   });
 
+  it("one comment per problem: a committed .env file once, a line rule's every location", async () => {
+    const diff = [
+      'diff --git a/.env.production b/.env.production',
+      '--- /dev/null',
+      '+++ b/.env.production',
+      '@@ -0,0 +1,9 @@',
+      ...Array.from({ length: 9 }, (_, i) => `+SETTING_${i}=value-${i}`),
+      'diff --git a/src/steps.js b/src/steps.js',
+      '--- /dev/null',
+      '+++ b/src/steps.js',
+      '@@ -0,0 +1,8 @@',
+      ...Array.from({ length: 8 }, (_, i) => `+step(${i}); debugger;`),
+      '',
+    ].join('\n');
+    const done = await settle((await create({ diff })).review_id);
+    const comments = done.comments as { file_path: string; line: number; message: string }[];
+    const lines = (rule: string) => comments.filter((c) => c.message.startsWith(`${rule}:`)).map((c) => c.line);
+    expect(lines('no-env-file')).toEqual([1]);
+    expect(lines('no-debugger')).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+  });
+
   it('a queued (or running) review → 409 conflict', async () => {
     const blockers: Job[] = [];
     for (let i = 0; i < 3; i++) blockers.push(await create({ diff: `${DEBUGGER_DIFF}${'+x\n'.repeat(50_000)}` }));
