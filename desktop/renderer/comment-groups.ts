@@ -1,6 +1,7 @@
 // A review's comments grouped by file and counted by severity, as the detail shows them. Pure (tested under Node).
 import { countBySeverity, type SeverityCounts } from '../../service/api/severity-counts.ts';
-import type { ReviewComment, Severity } from '../../service/api/schemas.ts';
+import { errorsFirst } from '../../service/api/folded-list.ts';
+import type { ReviewComment } from '../../service/api/schemas.ts';
 
 export interface FileComments {
   filePath: string;
@@ -8,9 +9,7 @@ export interface FileComments {
   counts: SeverityCounts;
 }
 
-const SEVERITY_ORDER: Record<Severity, number> = { error: 0, warning: 1, info: 2 };
-
-/** Comments grouped by file (files with errors first, then by path), each sorted by line. */
+/** Comments grouped by file (files with errors first, then by path), each errors first, then by line. */
 export function groupCommentsByFile(comments: readonly ReviewComment[]): FileComments[] {
   const byFile = new Map<string, ReviewComment[]>();
   for (const comment of comments) {
@@ -21,7 +20,7 @@ export function groupCommentsByFile(comments: readonly ReviewComment[]): FileCom
   return [...byFile]
     .map(([filePath, list]) => ({
       filePath,
-      comments: list.sort((a, b) => a.line - b.line || SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity]),
+      comments: errorsFirst(list.sort((a, b) => a.line - b.line)),
       counts: countBySeverity(list),
     }))
     .sort((a, b) => b.counts.error - a.counts.error || a.filePath.localeCompare(b.filePath));

@@ -4,7 +4,7 @@
 // open its line in VS Code when the review came from a folder on this machine.
 import { countBySeverity } from '../../service/api/severity-counts.ts';
 import { useEffect, useState } from 'preact/hooks';
-import { foldedList, type ListEntry } from '../../service/api/folded-list.ts';
+import { foldedLines, foldedList, type ListEntry } from '../../service/api/folded-list.ts';
 import type { ReviewComment, Severity } from '../../service/api/schemas.ts';
 import type { ReviewJob, SuppressedInReview } from '../shared/ipc-contract.ts';
 import { EmptyState, SeverityBadge, useFlash } from './components.tsx';
@@ -217,9 +217,8 @@ export function Comments(props: { job: ReviewJob; folder: string | undefined }) 
                 return (
                   <li key={`folded-${folded.rule_id}`} class="comment folded">
                     <span class="comment-text">
-                      … and {folded.lines.length} more <code class="rule">{folded.rule_id}</code> in this file: line
-                      {folded.lines.length === 1 ? '' : 's'} {folded.lines.slice(0, 8).join(', ')}
-                      {folded.lines.length > 8 ? ', …' : ''}
+                      … and {folded.lines.length} more <code class="rule">{folded.rule_id}</code> in this file:{' '}
+                      {foldedLines(folded)}
                     </span>
                     <span class="comment-actions">
                       <button

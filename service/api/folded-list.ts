@@ -61,9 +61,14 @@ export function foldedList<T extends Listed>(items: readonly T[], shown: number)
 /** Lines a folded entry names before it says "…". */
 const LINES_NAMED = 10;
 
-/** `… and 14 more in this file: lines 40, 52, …` */
-export function foldedText(rest: FoldedRest): string {
+/** `lines 40, 52, …`: the lines a folded entry names. */
+export function foldedLines(rest: FoldedRest): string {
   const named = rest.lines.slice(0, LINES_NAMED).join(', ');
   const more = rest.lines.length > LINES_NAMED ? ', …' : '';
-  return `… and ${rest.lines.length} more in this file: line${rest.lines.length === 1 ? '' : 's'} ${named}${more}`;
+  return `line${rest.lines.length === 1 ? '' : 's'} ${named}${more}`;
+}
+
+/** `… and 14 more in this file: lines 40, 52, …` */
+export function foldedText(rest: FoldedRest): string {
+  return `… and ${rest.lines.length} more in this file: ${foldedLines(rest)}`;
 }
