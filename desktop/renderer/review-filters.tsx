@@ -1,6 +1,6 @@
 /** @jsxImportSource preact */
-// The bar above the review list: free-text search, status (with counts once every review is
-// loaded), repository (part of a name, any case), sort and grouping by repository; two compact rows.
+// The bar above the review list: free-text search, status (every status's total from the first page,
+// each status's count once every review is loaded), repository (part of a name, any case), sort and grouping by repository; two compact rows.
 import type { Ref } from 'preact';
 import {
   NO_FILTERS,
@@ -26,10 +26,14 @@ export function FilterBar(props: {
   onInput: (change: Partial<ReviewFilters>) => void;
   /** Per status, once every review is loaded. */
   counts: Record<StatusFacet | '', number> | undefined;
+  /** The service's count of every status's reviews (from the first page), before the counts come. */
+  allTotal: number | undefined;
   searchRef: Ref<HTMLInputElement>;
 }) {
   const { input, counts } = props;
-  const label = (facet: StatusFacet | '') => `${FACET_LABEL[facet]}${counts ? ` (${counts[facet]})` : ''}`;
+  const count = (facet: StatusFacet | '') => (counts ? counts[facet] : facet === '' ? props.allTotal : undefined);
+  const label = (facet: StatusFacet | '') =>
+    `${FACET_LABEL[facet]}${count(facet) === undefined ? '' : ` (${count(facet)})`}`;
   return (
     // Two rows, labels for assistive technology only (placeholders and the choices say what each
     // is): the filters take ~90 px of the list's height, not ~220.

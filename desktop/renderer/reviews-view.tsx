@@ -266,6 +266,7 @@ export function ReviewsView(props: { connectionKey: number; stale: boolean; acti
               input={input}
               onInput={(change) => setInput((current) => ({ ...current, ...change }))}
               counts={counts}
+              allTotal={filters.status === '' ? total : undefined}
               searchRef={searchRef}
             />
             {/* Always there (empty while loading): its text changes, the list under it never moves. */}

@@ -184,6 +184,7 @@ describe.skipIf(!chromiumPath && !inCI())('desktop renderer in Chromium: fits it
     const count = page.locator('.list-count');
     await expect.poll(() => count.textContent()).toBe(`25 of ${SEEDED} reviews`);
     expect(await page.locator('.job-row').count()).toBe(25);
+    expect(await page.locator('#filter-status option').first().textContent()).toBe(`All (${SEEDED})`);
     await shot(page, 'fit-first-page-1280-light');
     // A status the service counts: its total, still from the first page.
     const completed = jobs.filter((job) => job.status === 'completed').length;
