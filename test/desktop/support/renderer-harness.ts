@@ -168,6 +168,10 @@ export async function openApp(
     close: async () => {
       await harness.desktop.close();
       await context.close();
+      // Every suite's window, not only the one that looks for them: an error in the console or a
+      // failed request on the way is a defect a user's DevTools would show.
+      if (harness.consoleErrors.length > 0)
+        throw new Error(`the page logged errors or failed requests:\n${harness.consoleErrors.join('\n')}`);
     },
   };
   harness.desktop = createDesktopApp({
