@@ -109,7 +109,11 @@ export class BranchReviews implements ReviewRecord, vscode.Disposable {
       void this.#save().then(() => this.#memory.makeCurrent(saved));
       this.#show(saved, head);
     } else if (state.kind === 'done')
-      this.#statusBar.show({ ...state, checkedOut: headLabel(head.branch, head.commit) });
+      this.#statusBar.show({
+        ...state,
+        checkedOut: headLabel(head.branch, head.commit),
+        movedSince: movedSince(this.#shown, head),
+      });
   }
 
   /** Shows a saved review, each finding looked for in its file's current text. */
@@ -123,6 +127,13 @@ export class BranchReviews implements ReviewRecord, vscode.Disposable {
       notHere: this.#diagnostics.goneCount(),
       reviewedOn: headLabel(saved.branch, saved.headCommit),
       checkedOut: head ? headLabel(head.branch, head.commit) : saved.state.checkedOut,
+      movedSince: head ? movedSince(saved, head) : saved.state.movedSince,
     });
   }
+}
+
+/** The reviewed commit (short), when the branch it was of is checked out at another commit. */
+function movedSince(reviewed: ReviewPlace | undefined, head: GitHead): string | undefined {
+  if (!reviewed?.branch || reviewed.branch !== head.branch || reviewed.headCommit === head.commit) return undefined;
+  return reviewed.headCommit.slice(0, 7);
 }

@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import { COMMANDS } from './command-ids.ts';
 import type { SeverityCounts } from './comment-mapping.ts';
 import { ruleIdOf, severityName } from './finding-diagnostic.ts';
-import { hiddenFindingsText } from './hidden-findings.ts';
+import { hiddenFindingsText, movedText } from './hidden-findings.ts';
 import type { ReviewDiagnostics, ShownFinding } from './review-diagnostics.ts';
 import { isConfigurableRule } from './rule-off-config.ts';
 import { count, type ReviewStatusBar } from './status-bar.ts';
@@ -50,7 +50,7 @@ export class FindingsView implements vscode.TreeDataProvider<Node>, vscode.Dispo
       // Findings of the review that are only on another branch: said above the tree (and instead of
       // the welcome text's "found nothing", which the message replaces).
       const state = this.#statusBar.state;
-      this.#view.message = (state.kind === 'done' && hiddenFindingsText(state)) || undefined;
+      this.#view.message = (state.kind === 'done' && (hiddenFindingsText(state) ?? movedText(state))) || undefined;
       this.#changed.fire(undefined);
     };
     this.#subscriptions = [this.#view, this.#changed, diagnostics.onDidChange(refresh), statusBar.onDidChange(refresh)];

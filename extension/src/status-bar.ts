@@ -3,7 +3,7 @@
 import * as vscode from 'vscode';
 import { COMMANDS } from './command-ids.ts';
 import type { SeverityCounts, Truncation } from './comment-mapping.ts';
-import { hiddenFindingsText } from './hidden-findings.ts';
+import { hiddenFindingsText, movedText } from './hidden-findings.ts';
 
 export type ReviewState =
   | { kind: 'idle' }
@@ -22,6 +22,8 @@ export type ReviewState =
       reviewedOn?: string;
       /** The branch checked out now. */
       checkedOut?: string;
+      /** The reviewed commit (short), when its branch has moved on since the review. */
+      movedSince?: string;
     }
   | { kind: 'nothing' }
   | { kind: 'failed'; message: string }
@@ -130,12 +132,18 @@ function doneTooltip(state: Extract<ReviewState, { kind: 'done' }>): vscode.Mark
     `**Diff Review**: the last review${state.reviewedOn ? ` (of ${state.reviewedOn})` : ''}`,
     '',
     ...(elsewhere ? [elsewhere, ''] : []),
-    '| | |',
-    '|:--|--:|',
-    `| $(error) Errors | ${count(error)} |`,
-    `| $(warning) Warnings | ${count(warning)} |`,
-    `| $(info) Info | ${count(info)} |`,
-    '',
+    ...(movedText(state) ? [movedText(state), ''] : []),
+    // Every finding elsewhere: a table of zeros here would read as a clean review.
+    ...(state.findings === 0 && (state.notHere ?? 0) > 0
+      ? []
+      : [
+          '| | |',
+          '|:--|--:|',
+          `| $(error) Errors | ${count(error)} |`,
+          `| $(warning) Warnings | ${count(warning)} |`,
+          `| $(info) Info | ${count(info)} |`,
+          '',
+        ]),
   ];
   if (state.hidden > 0) lines.push(`${plural(state.hidden, 'more is', 'more are')} below the minimum severity.`, '');
   if (state.truncated)

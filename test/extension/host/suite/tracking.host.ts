@@ -114,6 +114,7 @@ suite('Findings follow their code', () => {
       );
       assert.equal(api().status().text, '$(eye-closed) Diff Review: 2 hidden');
       assert.ok(api().status().tooltip.includes(words), api().status().tooltip);
+      assert.ok(!api().status().tooltip.includes('Errors'), `no table of zeros: ${api().status().tooltip}`);
       assert.deepEqual(api().findingsTree(), []);
       await vscode.commands.executeCommand('diffReview.findings.focus');
       await screenshot('findings-hidden-on-main', '[id$="diffReview.status"]');
@@ -164,6 +165,31 @@ suite('Findings follow their code', () => {
     }
     await featureBack();
     rmSync(path.join(root(), 'src', 'old.js'), { force: true });
+  });
+
+  test('a branch that moved on since its review: its findings come back, saying which commit they are of', async () => {
+    const result = await review();
+    assert.equal(result.outcome, 'completed', JSON.stringify(result));
+    const reviewed = git('rev-parse', 'HEAD').trim();
+    const words = `The review was of feature at ${reviewed.slice(0, 7)}; feature has moved on since: review again to see where its findings stand.`;
+    await onMainAndBack(async () => {
+      await waitFor('the findings hidden on main', () => api().status().text.includes('hidden'), 8000);
+      // feature gets a commit of its own while main is checked out (the same files: the findings still place)
+      git('branch', '-f', 'feature', git('commit-tree', 'feature^{tree}', '-p', 'feature', '-m', 'moved on').trim());
+    });
+    try {
+      await waitFor('the words for a branch that moved', () => api().findingsMessage() === words, 8000).catch(
+        (error: Error) => {
+          throw new Error(`${error.message} Message: ${api().findingsMessage()}; status ${api().status().text}`);
+        },
+      );
+      assert.ok(api().status().tooltip.includes(words), api().status().tooltip);
+      assert.equal(api().status().text, '$(error) Diff Review: 2');
+    } finally {
+      await onMainAndBack(async () => void git('branch', '-f', 'feature', reviewed));
+    }
+    // At the reviewed commit again: nothing to say.
+    await waitFor('no words at the reviewed commit', () => api().findingsMessage() === undefined, 8000);
   });
 
   test('a branch switch with the files open, in stale mode: findings whose text is gone hide, not shown as edited', async () => {
