@@ -184,15 +184,17 @@ function TokenTable(props: {
                     </span>
                   ))}
                 </td>
-                <td title={formatDateTime(token.created_at)}>{formatDate(token.created_at)}</td>
-                <td title={token.expires_at ? formatDateTime(token.expires_at) : undefined}>
+                <td class="date" title={formatDateTime(token.created_at)}>
+                  {formatDate(token.created_at)}
+                </td>
+                <td class="date" title={token.expires_at ? formatDateTime(token.expires_at) : undefined}>
                   {token.expires_at === null
                     ? 'Never'
                     : expired
                       ? `Expired ${formatDate(token.expires_at)}`
                       : formatDate(token.expires_at)}
                 </td>
-                <td title={token.last_used_at ? formatDateTime(token.last_used_at) : undefined}>
+                <td class="date" title={token.last_used_at ? formatDateTime(token.last_used_at) : undefined}>
                   {token.last_used_at ? formatAgo(token.last_used_at, now) : <span class="muted">Never</span>}
                 </td>
                 <td class="row-actions">

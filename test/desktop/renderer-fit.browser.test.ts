@@ -255,6 +255,11 @@ describe.skipIf(!chromiumPath && !inCI())('desktop renderer in Chromium: fits it
       await row.scrollIntoViewIfNeeded();
       expect(await reachable(page, 'table[aria-label="Active tokens"] .row-actions .button', i)).toBe(true);
     }
+    // The whole table fits: no column (Expires, Last used) scrolls away under the sticky Revoke.
+    const wrap = page.locator('table[aria-label="Active tokens"]').locator('xpath=..');
+    expect(await wrap.evaluate((el) => [el.scrollWidth, el.clientWidth])).toEqual(
+      await wrap.evaluate((el) => [el.clientWidth, el.clientWidth]),
+    );
     const long = rows.filter({ hasText: 'Nightly release' });
     const name = long.locator('.name-text');
     expect(await name.getAttribute('title')).toBe(LONG_TOKEN);
