@@ -9,7 +9,7 @@
 // gosec: the security findings) and NOSONAR (any finding).
 
 const DIRECTIVE =
-  /(?:\/\/|\/\*|#|<!--|--|;|\*)\s*diff-review-ignore(?![\w-])(?<rules>(?:[ \t]+(?!until\b)[a-z][\w-]*(?:[ \t]*,[ \t]*[a-z][\w-]*)*)?)(?:[ \t]*\((?<reason>[^)]*)\))?(?:[ \t]+until[ \t]+(?<until>[^\s'"`)\]},;]+))?/;
+  /(?:\/\/|\/\*|#|<!--|--|;|\*)\s*diff-review-ignore(?![\w-])(?<rules>(?:[ \t]+(?!until\b)[a-z][\w-]*(?:[ \t]*,[ \t]*[a-z][\w-]*)*)?)(?:[ \t]*\((?<reason>(?:[^()]|\([^()]*\))*)\))?(?:[ \t]+until[ \t]+(?<until>[^\s'"`)\]},;]+))?/;
 
 /** A `diff-review-ignore` directive as written. */
 export interface Directive {

@@ -12,6 +12,14 @@ const ids = (result: ReviewResult) => result.findings.map((f) => f.rule_id);
 const suppressedBy = (result: ReviewResult) => result.suppressed.map((f) => [f.rule_id, f.suppressed.by]);
 
 describe('the diff-review-ignore directive', () => {
+  it('a reason may hold parentheses of its own', () => {
+    expect(parseDirective('// diff-review-ignore no-eval (see f(x) in the spec) until 2027-03-31')).toEqual({
+      rules: ['no-eval'],
+      reason: 'see f(x) in the spec',
+      until: '2027-03-31',
+    });
+  });
+
   it('reads rule ids, a reason in parentheses and an end', () => {
     expect(parseDirective('x; // diff-review-ignore no-debugger, secret (staging only) until 2027-03-31')).toEqual({
       rules: ['no-debugger', 'secret'],
