@@ -94,9 +94,9 @@ export function activate(context: vscode.ExtensionContext): DiffReviewApi {
       new ReviewQuickFixes(actions),
       ReviewQuickFixes.metadata(),
     ),
-    vscode.commands.registerCommand(COMMANDS.ignoreFinding, (argument?: unknown) => {
+    vscode.commands.registerCommand(COMMANDS.ignoreFinding, (argument?: unknown, reason?: unknown) => {
       const finding = findingOf(argument);
-      return finding ? actions.ignore(finding) : false;
+      return finding ? actions.ignoreAsConfigured(finding, typeof reason === 'string' ? reason : undefined) : false;
     }),
     // A reason as the second argument skips the prompt (a keybinding's args, or a test).
     vscode.commands.registerCommand(COMMANDS.suppressWithReason, (argument?: unknown, reason?: unknown) => {

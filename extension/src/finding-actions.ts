@@ -4,7 +4,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import * as vscode from 'vscode';
-import { CONFIG_FILE_NAMES } from '../../service/project-config/load-config.ts';
+import { CONFIG_FILE_NAMES, loadProjectConfig } from '../../service/project-config/load-config.ts';
 import { splitLines } from './comment-mapping.ts';
 import { ignoreComment, ignoreInsertion, reasonProblem } from './ignore-comment.ts';
 import { ruleIdOf } from './finding-diagnostic.ts';
@@ -82,6 +82,16 @@ export class FindingActions {
   }
 
   /**
+   * "Ignore this finding": a bare directive, unless the repository's .diff-review.yml requires
+   * reasons (suppressions.require_reason), where a bare one would be a finding of its own: then
+   * it asks why. `reason`: the prompt's answer, given with the command (a keybinding, a test).
+   */
+  async ignoreAsConfigured(finding: ShownFinding, reason?: string): Promise<boolean> {
+    if (await reasonsRequired(finding.uri)) return this.suppressWithReason(finding, reason);
+    return this.ignore(finding);
+  }
+
+  /**
    * Asks why the finding is fine (unless `given`: a reason passed with the command), then writes
    * the comment with the reason in parentheses. False when the user cancelled or it could not be written.
    */
@@ -140,6 +150,14 @@ export class FindingActions {
 }
 
 /** The git working tree holding `near` (or the first workspace folder): where its config file goes. */
+/** The repository's config asks for a reason in every diff-review-ignore (a config it cannot read asks nothing). */
+async function reasonsRequired(near: vscode.Uri): Promise<boolean> {
+  const root = repositoryRoot(near);
+  if (!root) return false;
+  const config = await loadProjectConfig(root, { cwd: root }).catch(() => undefined);
+  return config?.suppressions?.require_reason === true;
+}
+
 function repositoryRoot(near: vscode.Uri | undefined): string | undefined {
   const start =
     (near && near.scheme === 'file' ? path.dirname(near.fsPath) : undefined) ??

@@ -171,6 +171,24 @@ suite('What the user does with the findings', () => {
     assert.equal(readFileSync(appJs().fsPath, 'utf8'), APP_JS);
   });
 
+  test('where the repository requires reasons, "Ignore this finding" asks for one', async () => {
+    writeFileSync(configFile(), 'suppressions:\n  require_reason: true\n');
+    const result = await review();
+    assert.equal(result.outcome, 'completed', JSON.stringify(result));
+    const ignore = (await ourActions(appJs(), DEBUGGER_LINE)).find((action) => action.title === 'Ignore this finding');
+    assert.ok(ignore);
+    // The reason as the command's second argument: what the prompt would have answered.
+    const reason = 'the team asks why';
+    const written = await vscode.commands.executeCommand(
+      ignore.command!.command,
+      ...(ignore.command!.arguments ?? []),
+      reason,
+    );
+    assert.equal(written, true);
+    const document = (await openApp()).document;
+    assert.equal(document.lineAt(DEBUGGER_LINE).text, `  // diff-review-ignore no-debugger (${reason})`);
+  });
+
   test('turn off a rule: .diff-review.yml gets it (comments kept), the finding goes, the next review agrees', async () => {
     writeFileSync(configFile(), "# the team's settings\nignore:\n  - vendor/**\n");
     const result = await review();
