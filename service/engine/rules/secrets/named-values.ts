@@ -69,11 +69,26 @@ export function looksLikePassword(value: string): boolean {
   return letters && others && shannonEntropy(value) >= 2.8;
 }
 
+/**
+ * Letters drawn at random, with no digit among them (a random 22-character key of letters and digits
+ * has none about 1 time in 50):
+ * both cases mixed throughout, and few vowels, which words (camelCase names, phrases) are full of.
+ */
+function looksLikeRandomLetters(value: string): boolean {
+  if (value.length < 20 || !/^[A-Za-z]+(?:[_-][A-Za-z]+)*$/.test(value)) return false;
+  const letters = value.replace(/[_-]/g, '');
+  const upper = letters.replace(/[^A-Z]/g, '').length;
+  if (upper < letters.length * 0.25 || upper > letters.length * 0.75) return false;
+  const vowels = letters.replace(/[^aeiouAEIOU]/g, '').length;
+  return vowels <= letters.length * 0.28 && shannonEntropy(letters) >= 3.9;
+}
+
 /** A random key or token: digits and letters, high entropy (lower for hex, which has 16 symbols). */
 export function looksLikeRandomKey(value: string): boolean {
   if (isReference(value) || isPlaceholderSecret(value) || SLUG.test(value)) return false;
   if (/%[sd]|\{\d*\}|\$\{|:\/\/|^\.{0,2}\/|^[\w-]+\(/.test(value)) return false;
-  if (!/\d/.test(value) || !/[A-Za-z]/.test(value)) return false;
+  if (!/[A-Za-z]/.test(value)) return false;
+  if (!/\d/.test(value)) return looksLikeRandomLetters(value);
   // a JWT by name (an access, id or session token): only a well-formed one that has not expired
   if (/^eyJ[\w-]+\.[\w-]*\.[\w-]*$/.test(value)) return isLiveJwt(value);
   if (/^[\w-]+(?:\.[\w-]+){2,}$/.test(value) && !/\d.*[A-Z]|[A-Z].*\d/.test(value)) return false; // a dotted name
