@@ -21,18 +21,24 @@ afterEach(async () => {
 const id = (i: number) => `rev_${String(i).padStart(26, '0')}`;
 const COUNT = 1000;
 
-/** COUNT completed reviews of the local owner, each with its (empty) results file; most end up archived. */
+/**
+ * COUNT completed reviews of the local owner, each with its (empty) results file; all but the newest
+ * end up archived. The reviews go in within one tick, so one write moves the oldest to the archive
+ * (inserted as their files were written, a late one could stay in the document: under load, id(10)
+ * once did, and nothing of it was archived to damage).
+ */
 async function seeded(): Promise<string> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'diff-review-damaged-'));
   const store = await LowdbStore.open(dir);
-  await Promise.all(
-    Array.from({ length: COUNT }, async (_, i) => {
-      const at = new Date(Date.now() - (COUNT - i) * 60_000).toISOString();
-      const review = storedReview({ review_id: id(i), status: 'completed', at });
-      await store.writeFindings(review.review_id, []);
-      await store.insertReview(review);
+  const reviews = Array.from({ length: COUNT }, (_, i) =>
+    storedReview({
+      review_id: id(i),
+      status: 'completed',
+      at: new Date(Date.now() - (COUNT - i) * 60_000).toISOString(),
     }),
   );
+  await Promise.all(reviews.map((review) => store.writeFindings(review.review_id, [])));
+  await Promise.all(reviews.map((review) => store.insertReview(review)));
   await store.close();
   return dir;
 }
