@@ -1,6 +1,7 @@
 /** @jsxImportSource preact */
-// The bar above the review list: free-text search, status (every status's total from the first page,
-// each status's count once every review is loaded), repository (part of a name, any case), sort and grouping by repository; two compact rows.
+// The bar above the review list: free-text search, status (every status's total from the first
+// page, each status's count once every review is loaded), repository (part of a name, any case),
+// sort and grouping by repository; two compact rows.
 import type { Ref } from 'preact';
 import {
   NO_FILTERS,
@@ -32,8 +33,10 @@ export function FilterBar(props: {
 }) {
   const { input, counts } = props;
   const count = (facet: StatusFacet | '') => (counts ? counts[facet] : facet === '' ? props.allTotal : undefined);
-  const label = (facet: StatusFacet | '') =>
-    `${FACET_LABEL[facet]}${count(facet) === undefined ? '' : ` (${count(facet)})`}`;
+  const label = (facet: StatusFacet | '') => {
+    const n = count(facet);
+    return `${FACET_LABEL[facet]}${n === undefined ? '' : ` (${n})`}`;
+  };
   return (
     // Two rows, labels for assistive technology only (placeholders and the choices say what each
     // is): the filters take ~90 px of the list's height, not ~220.

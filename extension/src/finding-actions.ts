@@ -149,7 +149,6 @@ export class FindingActions {
   }
 }
 
-/** The git working tree holding `near` (or the first workspace folder): where its config file goes. */
 /** The repository's config asks for a reason in every diff-review-ignore (a config it cannot read asks nothing). */
 async function reasonsRequired(near: vscode.Uri): Promise<boolean> {
   const root = repositoryRoot(near);
@@ -158,6 +157,7 @@ async function reasonsRequired(near: vscode.Uri): Promise<boolean> {
   return config?.suppressions?.require_reason === true;
 }
 
+/** The git working tree holding `near` (or the first workspace folder): where its config file goes. */
 function repositoryRoot(near: vscode.Uri | undefined): string | undefined {
   const start =
     (near && near.scheme === 'file' ? path.dirname(near.fsPath) : undefined) ??

@@ -75,10 +75,9 @@ export class ReviewStatusBar implements vscode.Disposable {
         const notReported = state.truncated?.notReported ?? 0;
         const notHere = state.notHere ?? 0;
         // Findings that are only elsewhere are no clean review: never a ✓ and a 0 for them.
-        item.text =
-          state.findings === 0 && notHere > 0
-            ? `$(eye-closed) Diff Review: ${count(notHere)} hidden`
-            : `${worstIcon(state.bySeverity, notReported)} Diff Review: ${state.findings}${notHere > 0 ? ` (+${count(notHere)} hidden)` : ''}${notReported > 0 ? ` (+${count(notReported)} not reported)` : ''}`;
+        item.text = onlyElsewhere(state)
+          ? `$(eye-closed) Diff Review: ${count(notHere)} hidden`
+          : `${worstIcon(state.bySeverity, notReported)} Diff Review: ${state.findings}${notHere > 0 ? ` (+${count(notHere)} hidden)` : ''}${notReported > 0 ? ` (+${count(notReported)} not reported)` : ''}`;
         item.tooltip = doneTooltip(state);
         break;
       }
@@ -124,17 +123,22 @@ function worstIcon(counts: SeverityCounts, notReported: number): string {
 
 const plural = (n: number, one: string, many: string) => `${count(n)} ${n === 1 ? one : many}`;
 
+/** None of the review's findings is in the files as they are now: they are all on another branch. */
+const onlyElsewhere = (state: Extract<ReviewState, { kind: 'done' }>): boolean =>
+  state.findings === 0 && (state.notHere ?? 0) > 0;
+
 /** The counts by severity, and what was left out, as a small Markdown table. */
 function doneTooltip(state: Extract<ReviewState, { kind: 'done' }>): vscode.MarkdownString {
   const { error, warning, info } = state.bySeverity;
   const elsewhere = hiddenFindingsText(state);
+  const moved = movedText(state);
   const lines = [
     `**Diff Review**: the last review${state.reviewedOn ? ` (of ${state.reviewedOn})` : ''}`,
     '',
     ...(elsewhere ? [elsewhere, ''] : []),
-    ...(movedText(state) ? [movedText(state), ''] : []),
+    ...(moved ? [moved, ''] : []),
     // Every finding elsewhere: a table of zeros here would read as a clean review.
-    ...(state.findings === 0 && (state.notHere ?? 0) > 0
+    ...(onlyElsewhere(state)
       ? []
       : [
           '| | |',
