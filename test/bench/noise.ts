@@ -68,7 +68,7 @@ function packageAsNewFiles(name: string): Reviewed {
 /** Sources of other languages and configuration under a folder (a system's Python, Go, shell, YAML). */
 function folderSources(dir: string): Reviewed {
   const accept = (file: string) =>
-    /\.(py|go|java|kt|rb|sh|bash|ya?ml|tf|toml|ini|cfg|conf|properties|php|cs|pl|txt)$/.test(file) ||
+    /\.(py|go|java|kt|rb|sh|bash|ya?ml|tf|toml|ini|cfg|conf|properties|php|cs|pl|txt|xml|config|plist)$/.test(file) ||
     /^(Dockerfile|Makefile)$/.test(file);
   return folderAsNewFiles(dir, dir, dirname(dir), accept);
 }
@@ -112,6 +112,7 @@ const byRule = new Map<string, number>();
 let addedLines = 0;
 let comments = 0;
 for (const { name, diff } of inputs) {
+  if (diff === '') continue; // a package or folder with no sources of the kinds read
   const { findings, stats } = await engine.review(diff);
   addedLines += stats.addedLines;
   comments += findings.length;

@@ -109,6 +109,8 @@ export function credentialDetector(formats: readonly CredentialFormat[]): {
         return finder.exec(text)?.index ?? -1;
       };
       let fakeEnd: number | undefined;
+      let valueRuns: ValueRuns | undefined;
+      const runs = (): ValueRuns => (valueRuns ??= new ValueRuns(text));
       /** A credential known by a generic name only: kept while a named kind may follow on the line. */
       let generic: DetectedCredential | null = null;
       for (let at = next(0); at >= 0; at = next(at + 1)) {
@@ -117,7 +119,7 @@ export function credentialDetector(formats: readonly CredentialFormat[]): {
         for (const keyword of only !== undefined ? own : byHead.get(text.slice(at, at + 3))!) {
           if (!text.startsWith(keyword, at)) continue;
           for (const format of byKeyword.get(keyword)!) {
-            const found = tryFormat(format, text, at, path, context);
+            const found = tryFormat(format, text, at, path, context, runs);
             if (!found) continue;
             if (testData) {
               if (format.generic) continue;
@@ -135,12 +137,54 @@ export function credentialDetector(formats: readonly CredentialFormat[]): {
   };
 }
 
+/**
+ * A line's runs of a bare value's characters, for one detect(): where each position's run ends
+ * (0: not yet known), and the runs each format has judged (`id:end`).
+ */
+class ValueRuns {
+  readonly #text: string;
+  readonly #ends: Int32Array;
+  readonly #judged = new Set<string>();
+
+  constructor(text: string) {
+    this.#text = text;
+    this.#ends = new Int32Array(text.length);
+  }
+
+  /** The end of the run of `chars` that starts at `from`: each position is read once (one class of characters per line). */
+  endOf(from: number, chars: RegExp): number {
+    const text = this.#text;
+    const ends = this.#ends;
+    let at = from;
+    while (at < text.length && ends[at] === 0 && chars.test(text[at]!)) at++;
+    const end = at < text.length && ends[at] !== 0 ? ends[at]! : at;
+    for (let i = from; i < at; i++) ends[i] = end;
+    return end;
+  }
+
+  /** True the first time a format asks about the run that ends at `end`. */
+  firstJudged(formatId: string, end: number): boolean {
+    const run = `${formatId}:${end}`;
+    if (this.#judged.has(run)) return false;
+    this.#judged.add(run);
+    return true;
+  }
+}
+
+/** Only spaces before the line's end or a comment (# or ;) follow. */
+function endsLineOrComment(text: string, from: number): boolean {
+  let at = from;
+  while (text[at] === ' ' || text[at] === '\t') at++;
+  return at === text.length || text[at] === '#' || text[at] === ';';
+}
+
 function tryFormat(
   format: CredentialFormat,
   text: string,
   at: number,
   path: string,
   context: LineContext,
+  runs: () => ValueRuns,
 ): DetectedCredential | null {
   if (format.follows !== undefined && text.indexOf(format.follows, at) < 0) return null;
   if (format.wordStart && at > 0 && /[A-Za-z0-9]/.test(text[at - 1]!)) return null;
@@ -154,7 +198,14 @@ function tryFormat(
   const groups = m.indices?.groups;
   const span = groups?.['secret'] ?? groups?.['bare'] ?? m.indices?.[format.secretGroup];
   if (!span) return null;
-  const [start, end] = span;
+  const start = span[0];
+  let end = span[1];
+  if (format.bareRun && groups?.['bare']) {
+    end = runs().endOf(start, format.bareRun.chars);
+    // A run is the value of the first name before it (A=B=C: A's value is B=C); later names in it are part of it.
+    if (!runs().firstJudged(format.id, end)) return null;
+    if (end - start > format.bareRun.max || !endsLineOrComment(text, end)) return null;
+  }
   const secret = text.slice(start, end);
   if (shannonEntropy(secret) < format.entropy || isReference(secret) || isDocumentedSample(secret)) return null;
   if (!format.uniformRunsAllowed && isPlaceholderSecret(secret)) return null;

@@ -39,6 +39,7 @@ import { NEWER_NAMED, NEWER_PREFIXED } from './newer-providers.ts';
 import { CONTEXT_FORMATS } from './context-formats.ts';
 import { CREDENTIAL_FILE_FORMATS } from './credential-files.ts';
 import { NAMED_VALUES } from './named-values.ts';
+import { XML_ELEMENT_FORMATS } from './xml-elements.ts';
 
 const HEX = '[a-f0-9]';
 const ALNUM = '[A-Za-z0-9]';
@@ -505,4 +506,5 @@ export const CREDENTIAL_FORMATS: readonly CredentialFormat[] = [
   ...CONTEXT_FORMATS,
   ...CREDENTIAL_FILE_FORMATS,
   ...NAMED_VALUES,
+  ...XML_ELEMENT_FORMATS,
 ];

@@ -15,13 +15,19 @@ function decodeSegment(segment: string): unknown {
   }
 }
 
+/** A JWT's claims: its payload's object ({} when it is none). */
+function claimsOf(token: string): Record<string, unknown> {
+  const payload = decodeSegment(token.split('.')[1] ?? '');
+  return typeof payload === 'object' && payload !== null ? (payload as Record<string, unknown>) : {};
+}
+
+/** The Supabase CLI's local development keys: the same on every machine, published in its documentation. */
+const isPublishedSample = (claims: Record<string, unknown>): boolean => claims['iss'] === 'supabase-demo';
+
 /** The token's claims name a privileged role (role, roles, scope, scp, groups, is_admin). */
 export function privilegedJwt(token: string): boolean {
-  const payload = decodeSegment(token.split('.')[1] ?? '');
-  if (typeof payload !== 'object' || payload === null) return false;
-  const claims = payload as Record<string, unknown>;
-  // The Supabase CLI's local development keys: the same on every machine, published in its documentation.
-  if (claims['iss'] === 'supabase-demo') return false;
+  const claims = claimsOf(token);
+  if (isPublishedSample(claims)) return false;
   if (claims['is_admin'] === true || claims['admin'] === true) return true;
   for (const key of ['role', 'roles', 'scope', 'scp', 'groups', 'https://hasura.io/jwt/claims']) {
     const value = claims[key];
@@ -48,23 +54,25 @@ export function isJwtStructured(token: string): boolean {
 
 /** The token's `exp` claim is in the past: it no longer grants anything. */
 export function isExpiredJwt(token: string): boolean {
-  const payload = decodeSegment(token.split('.')[1] ?? '');
-  const exp = typeof payload === 'object' && payload !== null ? (payload as Record<string, unknown>)['exp'] : undefined;
+  const exp = claimsOf(token)['exp'];
   return typeof exp === 'number' && exp * 1000 < Date.now();
 }
 
 /**
  * A JWT-shaped value (three base64url segments, the first a JSON object's) is worth reporting only
- * well-formed, signed (an unsigned one, alg none, anyone can make) and unexpired.
+ * well-formed, signed (an unsigned one, alg none, anyone can make), unexpired and not a published sample.
  */
 export function isLiveJwt(token: string): boolean {
-  return isJwtStructured(token) && (token.split('.')[2] ?? '').length >= 16 && !isExpiredJwt(token);
+  return (
+    isJwtStructured(token) &&
+    (token.split('.')[2] ?? '').length >= 16 &&
+    !isExpiredJwt(token) &&
+    !isPublishedSample(claimsOf(token))
+  );
 }
 
 /** A Kubernetes service account token: issued by kubernetes/serviceaccount (legacy, never expires) or carrying kubernetes.io claims. */
 export function isKubernetesServiceAccountJwt(token: string): boolean {
-  const payload = decodeSegment(token.split('.')[1] ?? '');
-  if (typeof payload !== 'object' || payload === null) return false;
-  const claims = payload as Record<string, unknown>;
+  const claims = claimsOf(token);
   return claims['iss'] === 'kubernetes/serviceaccount' || typeof claims['kubernetes.io'] === 'object';
 }

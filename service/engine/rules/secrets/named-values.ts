@@ -27,13 +27,32 @@ export const isConfigFile = lastPathMemo(
 /** Between the name and the value: `=`, `:`, `=>`, `:=`, `?=`, with the name's closing quote. */
 const ASSIGN = String.raw`["']?[ \t]{0,3}(?:=|:|=>|:=|\?=)[ \t]{0,3}`;
 
+/** What a value may be: its characters in code and in config files, its length, a scheme a quoted one may start with. */
+interface ValueShape {
+  inCode: string;
+  /** In config files, quoted or bare. */
+  inConfig: string;
+  min: number;
+  max: number;
+  scheme?: string;
+  /**
+   * The bare value is read as a run of these characters (format.ts, bareRun), for values this long:
+   * one RegExp shared by the formats, whose runs one table per line holds.
+   */
+  run?: RegExp;
+}
+
 /**
  * A quoted value (any file), or in config files a bare one up to the end of the line or a comment.
  * The bare value is its own group (`bare`): a name used twice in one pattern needs Node 23+.
  */
-function valueIn(chars: string, min: number, max: number, bare: boolean): string {
-  const quoted = String.raw`(?<q>["'\x60])(?<secret>${chars}{${min},${max}})\k<q>`;
-  return bare ? String.raw`(?:${quoted}|(?<bare>${chars}{${min},${max}})(?=[ \t]*(?:[#;].*)?$))` : quoted;
+function valueIn(shape: ValueShape, bare: boolean): string {
+  const { min, max } = shape;
+  const chars = bare ? shape.inConfig : shape.inCode;
+  const quoted = String.raw`(?<q>["'\x60])${shape.scheme ?? ''}(?<secret>${chars}{${min},${max}})\k<q>`;
+  if (!bare) return quoted;
+  if (shape.run) return `(?:${quoted}|(?<bare>${chars}{${min}}))`;
+  return String.raw`(?:${quoted}|(?<bare>${chars}{${min},${max}})(?=[ \t]*(?:[#;].*)?$))`;
 }
 
 /** What may follow the credential word in the name: `SECRET_KEY`, `apiKeyValue`, `TOKEN_SECRET`. */
@@ -43,8 +62,11 @@ const NAME_TAIL = /^(?:[_.-]?(?:key|secret|token|value|str|string|b64|base64|hex
 const WEAK_WORDS =
   /pass(?:wd|word)?|secret|admin|root|guest|demo|default|letmein|welcome|qwerty|test|user|login|token|null|none|undefined|true|false|required|optional|string/i;
 
-/** Segments of lower-case words or numbers joined by - _ . : an identifier, a file name, a key of a message catalogue. */
-const SLUG = /^(?:[a-z]+|[A-Z]+|\d+)(?:[-_.](?:[a-z]+|[A-Z]+|\d+))+$/;
+/**
+ * Words or numbers joined by - _ . (a word may end in digits: oauth2, v1): an identifier, a file
+ * name, a key of a message catalogue. A random key's segments mix digits into letters (usa87a).
+ */
+const SLUG = /^(?:[a-z]+\d*|[A-Z]+\d*|\d+)(?:[-_.](?:[a-z]+\d*|[A-Z]+\d*|\d+))+$/;
 
 function nameTailOf(match: RegExpExecArray): string {
   return match.groups?.['tail'] ?? '';
@@ -83,15 +105,29 @@ function looksLikeRandomLetters(value: string): boolean {
   return vowels <= letters.length * 0.28 && shannonEntropy(letters) >= 3.9;
 }
 
+/**
+ * A path of resources: three or more segments, most of them words or numbers
+ * (projects/123/secrets/db-key/versions/1, a KMS key's name), where base64's segments are random.
+ */
+function looksLikeResourcePath(value: string): boolean {
+  const segments = value.split('/');
+  return (
+    segments.length >= 3 &&
+    segments.filter((s) => /^[a-z0-9]+(?:[-_.][a-z0-9]+)*$/.test(s)).length * 2 >= segments.length
+  );
+}
+
 /** A random key or token: digits and letters, high entropy (lower for hex, which has 16 symbols). */
 export function looksLikeRandomKey(value: string): boolean {
-  if (isReference(value) || isPlaceholderSecret(value) || SLUG.test(value)) return false;
+  if (isReference(value) || isPlaceholderSecret(value) || SLUG.test(value) || looksLikeResourcePath(value))
+    return false;
   if (/%[sd]|\{\d*\}|\$\{|:\/\/|^\.{0,2}\/|^[\w-]+\(/.test(value)) return false;
   if (!/[A-Za-z]/.test(value)) return false;
   if (!/\d/.test(value)) return looksLikeRandomLetters(value);
   // a JWT by name (an access, id or session token): only a well-formed one that has not expired
   if (/^eyJ[\w-]+\.[\w-]*\.[\w-]*$/.test(value)) return isLiveJwt(value);
   if (/^[\w-]+(?:\.[\w-]+){2,}$/.test(value) && !/\d.*[A-Z]|[A-Z].*\d/.test(value)) return false; // a dotted name
+  if (/^[a-z]+\.[a-z]+\.[\w.-]+$/.test(value)) return false; // a qualified name: jakarta.servlet.request.X509Certificate
   const entropy = shannonEntropy(value);
   return /^[a-f0-9-]+$/i.test(value) ? value.replace(/-/g, '').length >= 32 && entropy >= 3 : entropy >= 3.5;
 }
@@ -133,8 +169,8 @@ const KEY_KEYWORDS = [
 ];
 const PASSWORD_KEYWORDS = spellings(PASSWORD_WORDS);
 const isCamel = (word: string): boolean => /[A-Z]/.test(word) && /[a-z]/.test(word);
-/** An object's literal value, or a literal assigned to the name (const clientSecret = "…"). */
-const OBJECT_VALUES = [': "', ": '", '": "', "': '", ' = "', " = '"];
+/** An object's literal value, or a literal assigned to the name (const clientSecret = "…", Go's secret := "…"). */
+const OBJECT_VALUES = [': "', ": '", '": "', "': '", ' = "', " = '", ' := "'];
 /** Capitalised words joined by a separator (Access_key, Api-key): nobody's spelling. */
 const isOddSpelling = (word: string): boolean => /[_-]/.test(word) && /[A-Z]/.test(word) && /[a-z]/.test(word);
 const inCode = (keywords: readonly string[]): string[] =>
@@ -169,7 +205,7 @@ function decodeQueryValue(value: string): string {
 }
 
 /** Tokens that are public by design, whatever name they are given (gitleaks' allowlists have them too). */
-const PUBLIC_VALUES: CredentialFormat['allowlist'] = {
+export const PUBLIC_VALUES: CredentialFormat['allowlist'] = {
   regexes: [
     /^pub[0-9a-f]{32}$/, // a Datadog browser client token
     /^pk\.eyJ[\w.-]+$/, // a Mapbox public token
@@ -187,24 +223,25 @@ function isPublicName(match: RegExpExecArray): boolean {
 
 /** A value known by its name: the name ends in the credential word, says nothing public, and the value passes `accepts`. */
 const byName =
-  (accepts: (secret: string) => boolean) =>
+  (accepts: (secret: string, match: RegExpExecArray) => boolean) =>
   (secret: string, match: RegExpExecArray): boolean =>
-    NAME_TAIL.test(nameTailOf(match)) && !isPublicName(match) && accepts(secret);
+    NAME_TAIL.test(nameTailOf(match)) && !isPublicName(match) && accepts(secret, match);
 
 function generic(
   id: string,
   kind: string,
   keywords: readonly string[],
   names: string,
-  value: (bare: boolean) => string,
-  accepts: (secret: string) => boolean,
+  value: ValueShape,
+  accepts: (secret: string, match: RegExpExecArray) => boolean,
   bare: boolean,
 ): CredentialFormat {
   return {
     id: bare ? `${id}-config` : id,
     kind,
     keywords,
-    pattern: new RegExp(`${names}(?<tail>[\\w.-]{0,24}?)${ASSIGN}${value(bare)}`, 'dyi'),
+    pattern: new RegExp(`${names}(?<tail>[\\w.-]{0,24}?)${ASSIGN}${valueIn(value, bare)}`, 'dyi'),
+    ...(bare && value.run ? { bareRun: { chars: value.run, max: value.max } } : {}),
     secretGroup: 0,
     entropy: 0,
     wordStart: false,
@@ -215,9 +252,71 @@ function generic(
   };
 }
 
-const passwordValue = (bare: boolean) => valueIn(String.raw`[^"'\x60\s]`, 6, 128, bare);
-// up to 4,096 characters: JWTs and cloud session tokens are long
-const keyValue = (bare: boolean) => valueIn(bare ? String.raw`[\w+/=.~-]` : String.raw`[^"'\x60\s]`, 16, 4096, bare);
+const passwordValue: ValueShape = {
+  inCode: String.raw`[^"'\x60\s]`,
+  inConfig: String.raw`[^"'\x60\s]`,
+  min: 6,
+  max: 128,
+};
+const KEY_CHARS = /[\w+/=.~-]/;
+const keyValue: ValueShape = {
+  inCode: String.raw`[^"'\x60\s]`,
+  inConfig: KEY_CHARS.source,
+  min: 16,
+  // up to 4,096 characters: JWTs and cloud session tokens are long
+  max: 4096,
+  // a quoted token may carry its Authorization scheme: authToken = "Bearer …"
+  scheme: '(?:(?:bearer|token|basic) )?',
+  run: KEY_CHARS,
+};
+
+/**
+ * Words in a name that ends in key which say the key finds or names a thing, or is public by
+ * design, or is made up: cache_key, primaryKey, SORT_KEY, GPG_KEY (a fingerprint), site_key
+ * (reCAPTCHA's public half), search, query and client keys (handed to browsers), dummy_key.
+ */
+const NOT_A_SECRET_KEY = new Set(
+  [
+    'public publishable pub site cache cached primary foreign sort partition range hash row shard index',
+    'idempotency dedup dedupe lookup map dict object bucket s3 i18n translation locale message msg label',
+    'gpg pgp ssh fingerprint group cursor search query unique composite client',
+    'example sample dummy fake mock placeholder',
+  ]
+    .join(' ')
+    .split(' '),
+);
+
+/** The name that ends where `end` is: letters, digits, `_`, `.` and `-` before it. */
+function nameBefore(input: string, end: number): string {
+  let start = end;
+  while (start > 0 && /[\w.-]/.test(input[start - 1]!)) start--;
+  return input.slice(start, end);
+}
+
+/**
+ * A key named after what it opens (CENSYS_KEY, stripeKey, azure_storage_key): `key` ends a name of
+ * more words (after _ . - or, as Key, after a lower-case letter or digit: monkey and MONKEY are
+ * words), none of which says the key is a lookup's or public.
+ */
+function isServiceKeyName(match: RegExpExecArray): boolean {
+  const before = nameBefore(match.input, match.index);
+  const last = before.at(-1);
+  if (last === undefined || !(/[_.-]/.test(last) || (match[0].startsWith('Key') && /[a-z0-9]/.test(last))))
+    return false;
+  const words = before
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[\s_.-]+/)
+    .filter(Boolean);
+  return words.length > 0 && !words.some((word) => NOT_A_SECRET_KEY.has(word));
+}
+
+/** A UUID more often names a thing (a tenant, a correlation) than opens it. */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A service's key: 20 characters or more, random, not a UUID. */
+const looksLikeServiceKey = (value: string, match: RegExpExecArray): boolean =>
+  value.length >= 20 && !UUID.test(value) && isServiceKeyName(match) && looksLikeRandomKey(value);
 
 export const NAMED_VALUES: CredentialFormat[] = [
   ...[false, true].flatMap((bare) => [
@@ -237,6 +336,15 @@ export const NAMED_VALUES: CredentialFormat[] = [
       KEY_NAMES,
       keyValue,
       looksLikeRandomKey,
+      bare,
+    ),
+    generic(
+      'service-key',
+      'key named after a service',
+      bare ? spellings(['key']) : inCode(spellings(['key'])),
+      'key',
+      keyValue,
+      looksLikeServiceKey,
       bare,
     ),
   ]),

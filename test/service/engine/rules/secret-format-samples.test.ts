@@ -50,11 +50,13 @@ describe('credential formats', () => {
     } finally {
       repo.cleanup();
     }
-    // most are proven by their own pattern; say how many were not, so the figure is visible (24 of
-    // 317: a JWT's claims, generic names, a curl command line, a NuGet element, values that must
-    // decode to something (a Basic header's or a Docker auth's user:password, a kubeconfig's PEM
-    // key), a header's name before its value, short provider names (civo, kagi, lob, okta) whose
-    // sample puts no separator after the name, seeded samples that came out as placeholders)
-    expect(unfound.length).toBeLessThanOrEqual(24);
+    // most are proven by their own pattern; say how many were not, so the figure is visible (29 of
+    // 335: a JWT's claims, generic names, a key named after a service (its name's words are before
+    // the keyword), a curl command line, NuGet and XML elements (read in XML files only), values
+    // that must decode to something (a Basic header's or a Docker auth's user:password, a
+    // kubeconfig's PEM key), a header's name before its value, short provider names (civo, kagi,
+    // lob, okta) whose sample puts no separator after the name, seeded samples that came out as
+    // placeholders)
+    expect(unfound.length).toBeLessThanOrEqual(29);
   }, 60_000);
 });

@@ -85,6 +85,100 @@ describe('secret: a random key under its name, letters only', () => {
   });
 });
 
+describe('secret: a key named after a service', () => {
+  // `key` ends a name of more words, none of which says the key finds a thing or is public
+  it.each([
+    ['config/app.yml', '  censys_key: "Wq7TnR2vK9pLxD4sZ8yN3cF6hJ1dG5bV"'],
+    ['.env.production', 'AZURE_OPENAI_KEY=7c1e9a4f2b8d6e0a3c5f7b9d1e2a4c6f'],
+    ['src/settings.py', 'MAILGUN_KEY = "q3Vz8Lw2Nk5Rt7Yp1Hs4Jd6Fg9Bx0Cm2Ea"'],
+    ['app/client.go', 'apimaticKey := "Xk29dLq7Vz3Tn8Rw4Pm6Jb1Hc5Gf0Sa2Ye"'],
+    ['src/config.json', '  "weatherapi_key": "fN4kT8wQ2zR6vL1xP9mJ3hB7cD5gS0aY",'],
+    ['src/Settings.java', '    String stripeKey = "Hc5Gf0Sa2YeXk29dLq7Vz3Tn8Rw4Pm6Jb1";'],
+  ])('%s: %s', async (path, line) => {
+    expect(await secretLines(path, [line])).toEqual([1]);
+  });
+
+  it('reads a bare value as the run after the first name: each line, each review, on its own', async () => {
+    const line = 'GEOCODIO_KEY=Wq7TnR2vK9pLxD4sZ8yN3cF6hJ1dG5bV';
+    // the same line twice in a file, and the same file reviewed again by the same engine
+    expect(await secretLines('config/app.env', [line, line])).toEqual([1, 2]);
+    expect(await secretLines('config/app.env', [line, line])).toEqual([1, 2]);
+    // names inside a value are part of it; a value too long, or followed by more than a comment, is none
+    expect(await secretLines('config/app.env', [`A_KEY=${'B_KEY='.repeat(1000)}`])).toEqual([]);
+    expect(await secretLines('config/app.env', [`${line}  # rotated 2026-11`, `${line} and more`])).toEqual([1]);
+  });
+
+  it.each([
+    // a lookup's key, a public key, a fingerprint, a made-up key
+    ['config/app.yml', '  cache_key: "Wq7TnR2vK9pLxD4sZ8yN3cF6hJ1dG5bV"'],
+    ['src/models.py', 'primaryKey = "Wq7TnR2vK9pLxD4sZ8yN3cF6hJ1dG5bV"'],
+    ['config/app.yml', '  recaptcha_site_key: 6Lc9xR2vK9pLxD4sZ8yN3cF6hJ1dG5bVqW7TnR'],
+    ['web/push.ts', 'const vapidPublicKey = "BEl62iUYgUivxIkv69yViEuiBIa40HI80NM9Lw7d";'],
+    ['Dockerfile', 'ENV GPG_KEY=A035C8C19219BA821ECEA86B64E628F8D684696D'],
+    ['src/fixtures.py', 'DUMMY_KEY = "Wq7TnR2vK9pLxD4sZ8yN3cF6hJ1dG5bV"'],
+    // key is a word of its own, or the end of another word
+    ['src/app.py', 'key = "Wq7TnR2vK9pLxD4sZ8yN3cF6hJ1dG5bV"'],
+    ['src/zoo.py', 'monkey = "Wq7TnR2vK9pLxD4sZ8yN3cF6hJ1dG5bV"'],
+    ['config/zoo.env', 'MONKEY=Wq7TnR2vK9pLxD4sZ8yN3cF6hJ1dG5bV'],
+    // not random, too short, a UUID (a tenant, a correlation), a path
+    ['config/app.yml', '  translation_key_prefix: home.title.welcome'],
+    ['config/app.env', 'SEGMENT_KEY=Wq7TnR2vK9pLx'],
+    ['config/app.yml', '  tenant_key: 6f1d3c2a-9b8e-4f7a-a5d4-3c2b1a0f9e8d'],
+    ['config/app.yml', '  tls_key: /etc/ssl/private/server-2048.key'],
+    // a name of words (a word may end in digits), a resource's name (most of its segments are words)
+    ['src/views.py', "_CSRF_KEY = 'shop_oauth2_csrf_token'"],
+    ['src/Tls.java', 'String PEER_CERTIFICATE_KEY = "jakarta.servlet.request.X509Certificate";'],
+    ['src/cli.py', "  --kms-key='projects/shop/locations/eu-west1/keyRings/web-ring/cryptoKeys/db-key'"],
+    ['src/cli.py', "  --tls-client-key='projects/271/secrets/broker-key/versions/3'"],
+  ])('is quiet on %s: %s', async (path, line) => {
+    expect(await secretLines(path, [line])).toEqual([]);
+  });
+});
+
+describe('secret: the text of an XML element named for a credential', () => {
+  it('reports a Maven server password and an API key, not an encrypted or referenced one', async () => {
+    const lines = [
+      '<settings>',
+      '  <servers>',
+      '    <server>',
+      '      <id>releases</id>',
+      '      <password>Vd83kLq2Xz9p!</password>',
+      '      <password>{COQLCE6DU6GtcS5P=}</password>',
+      '      <password>${env.NEXUS_PASSWORD}</password>',
+      '    </server>',
+      '  </servers>',
+      '  <weatherApiKey>fN4kT8wQ2zR6vL1xP9mJ3hB7cD5gS0aY</weatherApiKey>',
+      '  <publicToken>fN4kT8wQ2zR6vL1xP9mJ3hB7cD5gS0aY</publicToken>',
+      '  <db.password>changeit</db.password>',
+      '</settings>',
+    ];
+    expect(await secretLines('.m2/settings.xml', lines)).toEqual([5, 10]);
+    // elements are read in XML files only; a test's XML is test data
+    expect(await secretLines('docs/settings.md', lines)).toEqual([]);
+    expect(await secretLines('src/test/resources/settings.xml', lines)).toEqual([]);
+  });
+
+  it('is quiet on an element whose name only ends in the word', async () => {
+    expect(await secretLines('app.config', ['<passwordPolicy>Vd83kLq2Xz9p!</passwordPolicy>'])).toEqual([]);
+    expect(await secretLines('app.config', ['<password>Vd83kLq2Xz9p!'])).toEqual([]);
+  });
+});
+
+describe('secret: a token that carries its Authorization scheme', () => {
+  it.each([
+    ['config/app.yml', '  calendly_auth_token: "Bearer Wq7TnR2vK9pLxD4sZ8yN3cF6hJ1dG5bV"'],
+    ['app/client.go', 'bannerbearToken := "Bearer Xk29dLq7Vz3Tn8Rw4Pm6Jb1H"'],
+    ['src/api.ts', 'const authToken = "Token Hc5Gf0Sa2YeXk29dLq7Vz3Tn8Rw4";'],
+  ])('%s: %s', async (path, line) => {
+    expect(await secretLines(path, [line])).toEqual([1]);
+  });
+
+  it('is quiet on a scheme before a reference or a placeholder', async () => {
+    expect(await secretLines('src/api.ts', ['const authToken = "Bearer ${TOKEN}";'])).toEqual([]);
+    expect(await secretLines('config/app.yml', ['  auth_token: "Bearer YOUR_TOKEN_HERE_1234"'])).toEqual([]);
+  });
+});
+
 describe("secret: the engine's formats", () => {
   it('names the kind of credential and never the value', async () => {
     const token = `dop_v1_${HEX64}`;

@@ -23,6 +23,7 @@ const PATHS = [
   '.git-credentials',
   '.docker/config.json',
   'requests/a.http',
+  'config/settings.xml',
   'src/a.py',
 ];
 /** What follows a keyword for as long as a pattern's run can last: base64, word characters, separators. */
@@ -89,6 +90,11 @@ describe("the secret formats' review time is linear in line length", () => {
         'https://u:',
         'token: ',
         'password: ',
+        'censys_key: ',
+        'apimaticKey := "',
+        'auth_token: "Bearer ',
+        '<password>',
+        '<apiKey>',
         'db:5432:app:app:',
       ])
         for (const run of RUNS) await withinBudget(path, [`${keyword}${fill(run)}`.slice(0, LINE_LENGTH)]);
