@@ -56,7 +56,10 @@ function valueIn(shape: ValueShape, bare: boolean): string {
 }
 
 /** What may follow the credential word in the name: `SECRET_KEY`, `apiKeyValue`, `TOKEN_SECRET`. */
-const NAME_TAIL = /^(?:[_.-]?(?:key|secret|token|value|str|string|b64|base64|hex|raw|plain|live|prod|production))*$/i;
+const TAIL_WORDS = 'key|secret|token|value|str|string|b64|base64|hex|raw|plain|live|prod|production';
+const NAME_TAIL = new RegExp(`^(?:[_.-]?(?:${TAIL_WORDS}))*$`, 'i');
+/** The same in a pattern, so that a name that goes on (cache_key_3, tokenizer) fails there, before a value is read. */
+const NAME_TAIL_IN_PATTERN = `(?<tail>(?:[_.-]?(?:${TAIL_WORDS})){0,4})`;
 
 /** Values that are defaults, labels and words, not chosen passwords. */
 const WEAK_WORDS =
@@ -240,7 +243,7 @@ function generic(
     id: bare ? `${id}-config` : id,
     kind,
     keywords,
-    pattern: new RegExp(`${names}(?<tail>[\\w.-]{0,24}?)${ASSIGN}${valueIn(value, bare)}`, 'dyi'),
+    pattern: new RegExp(`${names}${NAME_TAIL_IN_PATTERN}${ASSIGN}${valueIn(value, bare)}`, 'dyi'),
     ...(bare && value.run ? { bareRun: { chars: value.run, max: value.max } } : {}),
     secretGroup: 0,
     entropy: 0,
