@@ -143,18 +143,19 @@ export function credentialDetector(formats: readonly CredentialFormat[]): {
  */
 class ValueRuns {
   readonly #text: string;
-  readonly #ends: Int32Array;
+  /** Per class of characters (formats share one RegExp). */
+  readonly #ends = new Map<RegExp, Int32Array>();
   readonly #judged = new Set<string>();
 
   constructor(text: string) {
     this.#text = text;
-    this.#ends = new Int32Array(text.length);
   }
 
-  /** The end of the run of `chars` that starts at `from`: each position is read once (one class of characters per line). */
+  /** The end of the run of `chars` that starts at `from`: each position is read once per class of characters. */
   endOf(from: number, chars: RegExp): number {
     const text = this.#text;
-    const ends = this.#ends;
+    let ends = this.#ends.get(chars);
+    if (!ends) this.#ends.set(chars, (ends = new Int32Array(text.length)));
     let at = from;
     while (at < text.length && ends[at] === 0 && chars.test(text[at]!)) at++;
     const end = at < text.length && ends[at] !== 0 ? ends[at]! : at;

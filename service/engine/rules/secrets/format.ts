@@ -60,7 +60,7 @@ export interface CredentialFormat {
   /**
    * The `bare` group is a value's first characters only: the value is the whole run of `chars` from
    * there (at most `max` long), which must end the line or come before a comment. Found from one
-   * pass over the line (credential-rule.ts, runEnd), so that a line of many names to a long value
+   * pass over the line (credential-rule.ts, ValueRuns), so that a line of many names to a long value
    * (TOKEN=TOKEN=…) costs what one does, not a scan of `max` characters each.
    */
   bareRun?: { chars: RegExp; max: number };
