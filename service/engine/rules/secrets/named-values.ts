@@ -289,11 +289,13 @@ const NOT_A_SECRET_KEY = new Set(
     .split(' '),
 );
 
-/** The name that ends where `end` is: letters, digits, `_`, `.` and `-` before it. */
-function nameBefore(input: string, end: number): string {
+const NAME_CHARS = /[\w.-]/;
+
+/** Where the name that ends at `end` starts: the run of a name's characters (`chars`) before it. */
+export function nameStart(input: string, end: number, chars = NAME_CHARS): number {
   let start = end;
-  while (start > 0 && /[\w.-]/.test(input[start - 1]!)) start--;
-  return input.slice(start, end);
+  while (start > 0 && chars.test(input[start - 1]!)) start--;
+  return start;
 }
 
 /**
@@ -302,7 +304,7 @@ function nameBefore(input: string, end: number): string {
  * words), none of which says the key is a lookup's or public.
  */
 function isServiceKeyName(match: RegExpExecArray): boolean {
-  const before = nameBefore(match.input, match.index);
+  const before = match.input.slice(nameStart(match.input, match.index), match.index);
   const last = before.at(-1);
   if (last === undefined || !(/[_.-]/.test(last) || (match[0].startsWith('Key') && /[a-z0-9]/.test(last))))
     return false;

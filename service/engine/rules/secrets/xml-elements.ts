@@ -4,17 +4,18 @@
 import { lastPathMemo } from '../files.ts';
 import type { CredentialFormat } from './format.ts';
 import { spellings } from './format.ts';
-import { looksLikePassword, looksLikeRandomKey, PUBLIC_VALUES } from './named-values.ts';
+import { looksLikePassword, looksLikeRandomKey, nameStart, PUBLIC_VALUES } from './named-values.ts';
 
 /** XML files: configuration (.xml, .config), MSBuild (.csproj, .props, .targets), property lists. */
 const isXmlFile = lastPathMemo((path: string): boolean =>
   /\.(xml|config|csproj|vbproj|props|targets|plist)$/i.test(path),
 );
 
-/** Where the element's name starts: the `<` before the keyword, with only a name's characters between. */
+const ELEMENT_NAME_CHARS = /[\w.:-]/;
+
+/** Where the element's name starts: the `<` before the keyword, with only a name's characters (and a namespace's `:`) between. */
 function elementNameStart(input: string, at: number): number {
-  let start = at;
-  while (start > 0 && /[\w.:-]/.test(input[start - 1]!)) start--;
+  const start = nameStart(input, at, ELEMENT_NAME_CHARS);
   return start > 0 && input[start - 1] === '<' ? start : -1;
 }
 
