@@ -122,10 +122,3 @@ export function suppressionOf(
 
 /** Today as a suppression's `until` is compared with it. */
 export const todayUtc = (now = Date.now()): string => new Date(now).toISOString().slice(0, 10);
-
-/** A directive of ours suppresses a finding of `ruleId` on `line` today (other tools' markers aside). */
-export function isSuppressed(ruleId: string, line: string, lineAbove: string | undefined): boolean {
-  const views = { line, above: lineAbove, markers: line };
-  const verdict = suppressionOf(ruleId, undefined, views, { today: todayUtc(), otherTools: false });
-  return verdict !== undefined && 'suppressed' in verdict;
-}

@@ -5,36 +5,38 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { CONFIGURABLE_RULES } from '../../service/project-config/config-schema.ts';
-import { isSuppressed, parseDirective } from '../../service/engine/suppression.ts';
+import { isSuppressed } from '../../service/engine/rules/suppression-directives.ts';
+import { parseDirective } from '../../service/engine/suppression.ts';
 import { ignoreComment, ignoreInsertion, reasonProblem } from '../../extension/src/ignore-comment.ts';
 import { isConfigurableRule, withRuleOff } from '../../extension/src/rule-off-config.ts';
 import { ruleHelpFromSarif } from '../../extension/src/sarif-rule-help.ts';
 
 describe('the ignore comment', () => {
+  // each language with a file of it: the engine reads a directive in that file's comments
   it.each([
-    ['typescript', '// diff-review-ignore no-debugger'],
-    ['go', '// diff-review-ignore no-debugger'],
-    ['python', '# diff-review-ignore no-debugger'],
-    ['dockerfile', '# diff-review-ignore no-debugger'],
-    ['html', '<!-- diff-review-ignore no-debugger -->'],
-    ['markdown', '<!-- diff-review-ignore no-debugger -->'],
-    ['sql', '-- diff-review-ignore no-debugger'],
-    ['css', '/* diff-review-ignore no-debugger */'],
-    ['ini', '; diff-review-ignore no-debugger'],
-  ])('%s: %s, which the engine honours', (language, comment) => {
+    ['typescript', 'src/a.ts', '// diff-review-ignore no-debugger'],
+    ['go', 'cmd/a.go', '// diff-review-ignore no-debugger'],
+    ['python', 'app/a.py', '# diff-review-ignore no-debugger'],
+    ['dockerfile', 'Dockerfile', '# diff-review-ignore no-debugger'],
+    ['html', 'web/a.html', '<!-- diff-review-ignore no-debugger -->'],
+    ['markdown', 'docs/a.md', '<!-- diff-review-ignore no-debugger -->'],
+    ['sql', 'db/a.sql', '-- diff-review-ignore no-debugger'],
+    ['css', 'web/a.css', '/* diff-review-ignore no-debugger */'],
+    ['ini', 'config/a.ini', '; diff-review-ignore no-debugger'],
+  ])('%s: %s, which the engine honours', (language, path, comment) => {
     expect(ignoreComment(language, 'no-debugger')).toBe(comment);
-    expect(isSuppressed('no-debugger', 'debugger;', comment)).toBe(true);
+    expect(isSuppressed(path, 'no-debugger', 'debugger;', comment)).toBe(true);
   });
 
   it.each([
-    ['typescript', '// diff-review-ignore no-debugger (stepping through on staging)'],
-    ['python', '# diff-review-ignore no-debugger (stepping through on staging)'],
-    ['html', '<!-- diff-review-ignore no-debugger (stepping through on staging) -->'],
-    ['css', '/* diff-review-ignore no-debugger (stepping through on staging) */'],
-  ])('%s, with a reason: %s, which the engine reads', (language, comment) => {
+    ['typescript', 'src/a.ts', '// diff-review-ignore no-debugger (stepping through on staging)'],
+    ['python', 'app/a.py', '# diff-review-ignore no-debugger (stepping through on staging)'],
+    ['html', 'web/a.html', '<!-- diff-review-ignore no-debugger (stepping through on staging) -->'],
+    ['css', 'web/a.css', '/* diff-review-ignore no-debugger (stepping through on staging) */'],
+  ])('%s, with a reason: %s, which the engine reads', (language, path, comment) => {
     expect(ignoreComment(language, 'no-debugger', ' stepping through on staging ')).toBe(comment);
     expect(parseDirective(comment)).toEqual({ rules: ['no-debugger'], reason: 'stepping through on staging' });
-    expect(isSuppressed('no-debugger', 'debugger;', comment)).toBe(true);
+    expect(isSuppressed(path, 'no-debugger', 'debugger;', comment)).toBe(true);
   });
 
   it('a reason that would leave the parentheses or the comment is refused, with what to change', () => {

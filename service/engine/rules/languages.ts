@@ -4,9 +4,10 @@
 
 /**
  * How comments look: `//` and block comments (`js`: also regular-expression literals), `#`,
- * or both (PHP), `--` (SQL, Lua, Haskell, Elm). Markup and data have none we read.
+ * or both (PHP), `--` (SQL, Lua, Haskell, Elm), `#` and a line that starts with `;` (INI).
+ * Markup and data have none we read.
  */
-export type CommentSyntax = 'js' | 'slash' | 'hash' | 'both' | 'sql' | 'none';
+export type CommentSyntax = 'js' | 'slash' | 'hash' | 'both' | 'sql' | 'ini' | 'none';
 
 export const JS_EXTENSIONS = ['js', 'jsx', 'mjs', 'cjs', 'ts', 'tsx', 'mts', 'cts', 'vue', 'svelte', 'astro'];
 
@@ -23,7 +24,8 @@ const LANGUAGE_TABLE: readonly (readonly [CommentSyntax, boolean, readonly strin
   ['slash', false, ['json5', 'jsonc', 'css', 'scss', 'less']],
   ['hash', true, ['py', 'pyw', 'rb', 'sh', 'bash', 'zsh', 'pl', 'pm', 'r', 'yaml', 'yml', 'toml', 'tf', 'ex', 'exs']],
   ['hash', true, ['ps1', 'nim', 'jl']],
-  ['hash', false, ['pyi', 'rake', 'ini', 'cfg', 'conf', 'env', 'properties', 'dockerfile', 'mk', 'cmake']],
+  ['hash', false, ['pyi', 'rake', 'cfg', 'conf', 'env', 'properties', 'dockerfile', 'mk', 'cmake']],
+  ['ini', false, ['ini']],
   ['both', true, ['php']],
   ['sql', true, ['sql', 'lua', 'hs', 'elm']],
   // Source whose comments the lexer does not read.

@@ -30,9 +30,11 @@ export function lexLine(text: string, syntax: CommentSyntax): LexedLine {
   const trimmed = text.trimStart();
   const js = syntax === 'js';
   const slash = js || syntax === 'slash' || syntax === 'both';
-  const hash = syntax === 'hash' || syntax === 'both';
+  const hash = syntax === 'hash' || syntax === 'both' || syntax === 'ini';
   // A continuation line of a block comment (" * text", " */") or a doc-comment opener is all comment.
   if (slash && (trimmed.startsWith('*') || trimmed.startsWith('/*'))) return { code: blank(n), comment: text };
+  // INI's comment line (; …), which every dialect reads (php.ini only this one).
+  if (syntax === 'ini' && trimmed.startsWith(';')) return { code: blank(n), comment: text };
 
   // Copies runs of code whole and blanks string contents and comments: no per-character work
   // but the comparisons.

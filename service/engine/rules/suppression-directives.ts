@@ -1,7 +1,7 @@
 // Findings about the suppressions themselves: a `diff-review-ignore` whose `until` is not a date
 // (it would never end, or end on a day nobody meant), and, where the project asks for reasons
 // (`suppressions: { require_reason: true }`), one that gives none. Neither can be suppressed.
-import { parseDirective } from '../suppression.ts';
+import { parseDirective, suppressionOf, todayUtc } from '../suppression.ts';
 import { commentSyntaxOf, lexLine } from './lexer.ts';
 import type { AddedLine, LineRule } from './rule.ts';
 import { isDocumentation } from './secrets/placeholders.ts';
@@ -39,6 +39,16 @@ export function suppressionViews(
     above: above === undefined ? undefined : directiveView(path, above),
     markers: wholeLine ? text : line,
   };
+}
+
+/**
+ * A directive of ours suppresses a finding of `ruleId` on `line` of `path` today, read as the
+ * engine reads it (other tools' markers aside).
+ */
+export function isSuppressed(path: string, ruleId: string, line: string, lineAbove: string | undefined): boolean {
+  const views = suppressionViews(path, line, lineAbove);
+  const verdict = suppressionOf(ruleId, undefined, views, { today: todayUtc(), otherTools: false });
+  return verdict !== undefined && 'suppressed' in verdict;
 }
 
 const viewOf = (line: AddedLine): string => directiveView(line.path, line.text, line.comment);
