@@ -94,6 +94,21 @@ export const CONTEXT_FORMATS: CredentialFormat[] = [
       /\bsv=\d{4}-\d\d-\d\d\b/.test(match.input) && /\b(?:se|sp|sr|ss|srt)=/.test(match.input),
   },
   {
+    // An .npmrc line written from a Dockerfile, a CI step or a script (`echo "//registry…/:_authToken=…" > .npmrc`):
+    // npm's legacy tokens are UUIDs, which only this name tells from an id. (.npmrc files
+    // themselves: secretlint's npm rule.)
+    id: 'npm-registry-auth-token',
+    kind: 'npm registry auth token',
+    keywords: ['_authToken='],
+    pattern: new RegExp(`_authToken=["']?(?<secret>[\\w.~+/=-]{16,512})${END}`, 'dy'),
+    secretGroup: 0,
+    entropy: 3,
+    wordStart: false,
+    distinctive: true,
+    // npm_… tokens: their own format, which checks their checksum
+    accepts: (secret) => !secret.startsWith('npm_') && chosenValue(secret, 3),
+  },
+  {
     id: 'nuget-config-password',
     kind: 'NuGet feed password',
     keywords: ['key="ClearTextPassword"', 'key="Password"', 'key="password"', 'key="cleartextpassword"'],

@@ -217,6 +217,15 @@ export const NEWER_PREFIXED: CredentialFormat[] = [
     `(?::\\d{1,5})?/powerautomate/automations/direct/workflows/${HEX}{32}/triggers/manual/paths/invoke\\?[^\\s"'<>]{0,300}?sig=[\\w-]{20,100}`,
     { wordStart: false },
   ),
+  // The same kind of URL from Azure Logic Apps (Teams and Power Automate workflows made before the
+  // move to powerplatform.com, and any Logic App with an HTTP trigger): sig= signs it.
+  prefixed(
+    'logic-apps-trigger-url',
+    'Azure Logic Apps (Teams workflow) trigger URL',
+    ['.logic.azure.com'],
+    `(?::\\d{1,5})?/workflows/${HEX}{32}/triggers/[\\w%-]{1,80}/paths/invoke[^\\s"'<>?]{0,200}\\?[^\\s"'<>]{0,300}?sig=[\\w-]{20,100}`,
+    { wordStart: false },
+  ),
   prefixed('posthog-personal-api-key', 'PostHog personal API key', ['phx_'], '[\\w-]{41,49}', { entropy: 3.5 }),
   prefixed('proof-api-key', 'Proof API key', ['prf_cli_', 'prf_'], '[\\w-]{20,80}', {
     entropy: 3.5,

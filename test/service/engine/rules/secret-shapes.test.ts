@@ -83,6 +83,17 @@ describe('secret: shapes found without a provider name', () => {
       `  url: https://default${HEX32}.62.environment.api.powerplatform.com:443/powerautomate/automations/direct/workflows/${HEX32}/triggers/manual/paths/invoke?api-version=1&sv=1.0&sig=${B64.slice(0, 43)}`,
     ],
     [
+      'Azure Logic Apps (Teams workflow) trigger URL',
+      'config/alerts.yml',
+      `  url: https://prod-27.westeurope.logic.azure.com:443/workflows/${HEX32}/triggers/manual/paths/invoke?api-version=2016-06-01&sp=%2Ftriggers%2Fmanual%2Frun&sv=1.0&sig=${B64.slice(0, 43)}`,
+    ],
+    ['npm registry auth token', 'Dockerfile', `RUN echo "//registry.npmjs.org/:_authToken=${uuid}" > ~/.npmrc`],
+    [
+      'npm registry auth token',
+      '.github/workflows/release.yml',
+      `      - run: echo '//npm.pkg.github.com/:_authToken=${B64.slice(0, 36)}' >> .npmrc`,
+    ],
+    [
       'Tines webhook URL',
       'config/alerts.yml',
       `  url: https://acme.tines.com/webhook/${HEX32}/${HEX32.split('').reverse().join('')}`,
@@ -105,6 +116,13 @@ describe('secret: shapes found without a provider name', () => {
       // a workflow URL without its signature, a Tines URL with no secret path, a version number
       `URL=https://default${HEX32}.62.environment.api.powerplatform.com/powerautomate/automations/direct/workflows/${HEX32}/triggers/manual/paths/invoke?api-version=1`,
       'TINES_URL=https://acme.tines.com/webhook/',
+      `URL=https://prod-27.westeurope.logic.azure.com:443/workflows/${HEX32}/triggers/manual/paths/invoke?api-version=2016-06-01`,
+      // an .npmrc line that reads the token from the environment, or holds a placeholder
+      'NPMRC=//registry.npmjs.org/:_authToken=${NPM_TOKEN}',
+      'NPMRC=//registry.npmjs.org/:_authToken=$NPM_TOKEN',
+      'NPMRC=//registry.npmjs.org/:_authToken=00000000-0000-0000-0000-000000000000',
+      'NPMRC=//registry.npmjs.org/:_authToken=<your-npm-token>',
+
       `BUILD=1000.${HEX32}`,
       'VERSION=0.Alpha.AgAB',
       // a word that starts as a key does, too short to be one
@@ -112,6 +130,15 @@ describe('secret: shapes found without a provider name', () => {
       'SESSION=IQoJb3JpZ2luX2Vj',
     ])
       expect(await secretMessages('.env', [line]), line).toEqual([]);
+  });
+
+  it('writes the article as the kind is said: an npm token, an NVIDIA key, a Kolide key', async () => {
+    const [npm] = await secretMessages('Dockerfile', [`RUN echo "//registry.npmjs.org/:_authToken=${uuid}" > .npmrc`]);
+    expect(npm).toContain(': An npm registry auth token was added');
+    const [nvidia] = await secretMessages('src/a.py', [`k = "nvapi-${B64.slice(0, 64)}"`]);
+    expect(nvidia).toContain(': An NVIDIA API key was added');
+    const [kolide] = await secretMessages('ci/a.sh', [`export KOLIDE=k2sk_v1_${B64.slice(0, 24)}`]);
+    expect(kolide).toContain(': A Kolide API key was added');
   });
 
   it('does not read a curl header or user from a variable, or a header outside a curl command', async () => {
