@@ -26,7 +26,7 @@ export interface RuleDocData {
 }
 
 /** A token that looks real, spelled so that no scanner reads this file as a leak. */
-const SAMPLE_GITHUB_TOKEN = ['ghp', 'aB3dE5fG7hJ9kL1mN2pQ4rS6tU8vW0xY2zA4'].join('_');
+const SAMPLE_GITHUB_TOKEN = ['ghp', 'kR7vQ2mX9pLw4TzN8cY3hJ6dF1bG5sV0aE2u'].join('_');
 const SAMPLE_KEY_LINE = 'MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7';
 
 /** A GitHub Actions workflow run `on` one trigger, with one job of the given steps. */

@@ -102,7 +102,7 @@ async function linesWithinBudget(path: string, lines: string[]): Promise<void> {
 describe('review time is linear in line length', () => {
   it('reviews lines of one keyword or separator repeated within the budget', async () => {
     await engine.review(
-      newFileDiff('warm.js', ['debugger; // TODO x', 'const t = "ghp_aB3dE5fG7hJ9kL1mN2pQ4rS6tU8vW0xY2zA4";']),
+      newFileDiff('warm.js', ['debugger; // TODO x', 'const t = "ghp_kR7vQ2mX9pLw4TzN8cY3hJ6dF1bG5sV0aE2u";']),
     );
     // The known quadratic ones first: issue references after a TODO, whole-line tests per keyword hit.
     for (const [prefix, unit] of [

@@ -47,4 +47,4 @@ export async function rulesOn(path: string, line: string): Promise<string[]> {
 }
 
 /** A real-looking GitHub token that is no one's (secretlint's example allowlists don't apply). */
-export const FAKE_GITHUB_TOKEN = 'ghp_' + 'aB3dE5fG7hJ9kL1mN2pQ4rS6tU8vW0xY2zA4';
+export const FAKE_GITHUB_TOKEN = 'ghp_' + 'kR7vQ2mX9pLw4TzN8cY3hJ6dF1bG5sV0aE2u';

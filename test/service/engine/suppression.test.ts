@@ -5,7 +5,7 @@ import type { EngineConfig, ReviewResult } from '../../../service/engine/index.t
 import { parseDirective } from '../../../service/engine/suppression.ts';
 import { modifiedFileDiff, newFileDiff, reviewDiff } from './review-helpers.ts';
 
-const TOKEN = ['ghp', 'aB3dE5fG7hJ9kL1mN2pQ4rS6tU8vW0xY2zA4'].join('_');
+const TOKEN = ['ghp', 'kR7vQ2mX9pLw4TzN8cY3hJ6dF1bG5sV0aE2u'].join('_');
 const review = (path: string, lines: string[], config?: EngineConfig): Promise<ReviewResult> =>
   reviewDiff(newFileDiff(path, lines), config);
 const ids = (result: ReviewResult) => result.findings.map((f) => f.rule_id);

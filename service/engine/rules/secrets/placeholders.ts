@@ -42,9 +42,41 @@ export function isPeriodic(value: string): boolean {
   return body.length >= 8 && PERIODIC.test(body);
 }
 
+const ALPHABET = 'abcdefghijklmnopqrstuvwxyz';
+const DIGITS = '0123456789';
+
+/** `order` holds `length` characters of `view` in a row, forwards or backwards. */
+function countsInOrder(view: string, order: string, length: number): boolean {
+  for (let i = 0; i + length <= view.length; i++) {
+    const at = order.indexOf(view[i]!);
+    if (at < 0) continue;
+    let up = true;
+    let down = true;
+    for (let k = 1; k < length && (up || down); k++) {
+      up &&= view[i + k] === order[at + k];
+      down &&= at - k >= 0 && view[i + k] === order[at - k];
+    }
+    if (up || down) return true;
+  }
+  return false;
+}
+
+/**
+ * Letters and digits counted in turns (a1B2c3D4e5F6g7, abc123def456ghi789, 1a2b3c4d5e6f7a8b, z9y8x7w6):
+ * its letters alone or its digits alone count seven in a row. A hex value's letters cannot (a-f
+ * is six), a random one's next to never.
+ */
+function isInterleavedCount(value: string): boolean {
+  const lower = value.toLowerCase();
+  return (
+    countsInOrder(lower.replace(/[^a-z]/g, ''), ALPHABET, 7) || countsInOrder(lower.replace(/[^0-9]/g, ''), DIGITS, 7)
+  );
+}
+
 /** The value is a placeholder or too uniform to be a real secret (its own entropy gate aside). */
 export function isPlaceholderSecret(value: string): boolean {
-  if (PLACEHOLDER_WORDS.test(value) || UNIFORM_RUN.test(value) || isPeriodic(value)) return true;
+  if (PLACEHOLDER_WORDS.test(value) || UNIFORM_RUN.test(value) || isPeriodic(value) || isInterleavedCount(value))
+    return true;
   // Four or fewer distinct characters over 12 or more: a pattern, not a key.
   return value.length >= 12 && new Set(value).size <= 4;
 }

@@ -54,7 +54,7 @@ describe('secret: placeholders, references and public values are not secrets', (
     ['web/supabase.ts', `const supabase = createClient(url, "${jwt({ role: 'anon', iss: 'supabase' })}");`],
     [
       'web/checkout.ts',
-      'const stripe = loadStripe("pk_live_51H8Jd2KqAbC3dEf4GhI5jKl6MnO7pQr8StU9vWx0YzA1bC2dE3fG4hI5jKl6MnO7p");',
+      'const stripe = loadStripe("pk_live_51H8Jd2KqR7vQ2mX9pLw4TzN8cY3hJ6dF1bG5sV0aE2uM4nW7qZ1tK8yXc3Vb6Nm9Lk");',
     ],
     // a name that says the value is public, and a word after a Vault token's prefix
     ['web/config.ts', 'const publicToken = "9Cnzj4p4WGeKLs1Pt8QuKUpRKfFLfRYC9AIKjbJTWit";'],
@@ -192,7 +192,7 @@ describe("secret: the engine's formats", () => {
 
   it('prefers the named kind to a generic name on the same line', async () => {
     const [finding] = await findings('src/ai.py', [
-      `API_KEY = "pplx-${'aB3dE5fG7hJ9kL1mN2pQ4rS6tU8vW0xY2zA4bC6dE8fG0hJ2'}"`,
+      `API_KEY = "pplx-${'kR7vQ2mX9pLw4TzN8cY3hJ6dF1bG5sV0aE2uM4nW7qZ1tK8y'}"`,
     ]);
     expect(finding!.message).toContain('Perplexity API key');
   });

@@ -53,7 +53,7 @@ describe('secret: newer providers by their shape', () => {
     ['Azure storage account key', `AZURE_STORAGE_KEY = "${mix(86)}=="`],
     ['Azure storage account key', `    account_key: '${mix(86)}=='`],
     ['Azure storage account key', `\t\tAccountKey: "${mix(86)}==",`],
-    ['Figma personal access token', 'X-Figma-Token: 1A2B-3C4D5E6F-7A8B-9C0D-1E2F-3A4B5C6D7E8F'],
+    ['Figma personal access token', 'X-Figma-Token: 7E3A-9C1F5B2D-4A8E-0F6C-2B9D-8E1A4C7F3B5D'],
   ])('%s: %s', async (kind, line) => {
     const messages = await secretMessages('config/settings.conf', [line]);
     expect(messages).toHaveLength(1);

@@ -7,8 +7,8 @@ import { checksummedToken } from '../../../fixtures/secrets/tokens.ts';
 import { findings } from '../review-helpers.ts';
 
 // as GitHub issues them: a token whose checksum fails is an example in documentation
-const GITHUB = checksummedToken('ghp_', 'aB3dE5fG7hJ9kL1mN2pQ4rS6tU8vW0');
-const GCP = ['AIza', 'SyB3dE5fG7hJ9kL1mN2pQ4rS6tU8vW0xY2z'].join('');
+const GITHUB = checksummedToken('ghp_', 'kR7vQ2mX9pLw4TzN8cY3hJ6dF1bG5s');
+const GCP = ['AIza', 'SyR7vQ2mX9pLw4TzN8cY3hJ6dF1bG5sV0aE'].join('');
 const DOCS = [
   'README.md',
   'docs/guide.mdx',
@@ -40,7 +40,7 @@ describe('secrets in documentation', () => {
   it.each(DOCS)('%s: names with values, placeholders and documented samples are not', async (path) => {
     const lines = [
       'password = "Vd83kLq2Xz9pRt"',
-      'api_key: 4f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c',
+      'api_key: 4f9a1b7c3d5e8f2a6b0c4d9e1f7a3b5c',
       'export GITHUB_TOKEN=<YOUR_TOKEN>',
       'export GITHUB_TOKEN=ghp_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx',
       'aws_access_key_id = AKIAIOSFODNN7EXAMPLE',
