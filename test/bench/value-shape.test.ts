@@ -23,7 +23,9 @@ describe('the peer bench judge of made-up values', () => {
   });
 
   it('leaves real shapes alone: a run of A inside a Twitter bearer token, random values of every alphabet', () => {
-    expect(madeUpBecause(`${'A'.repeat(22)}OYsWvIGA2zC0OHtBAy1VoVIx8E9VEc4U9bbBpTiHzNnrhAXwWE8nVQNhQIkg1vt8a7`)).toBeNull();
+    expect(
+      madeUpBecause(`${'A'.repeat(22)}OYsWvIGA2zC0OHtBAy1VoVIx8E9VEc4U9bbBpTiHzNnrhAXwWE8nVQNhQIkg1vt8a7`),
+    ).toBeNull();
     const r = randomSource(20261129);
     const alphabets = {
       hex: '0123456789abcdef',
