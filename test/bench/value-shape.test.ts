@@ -3,7 +3,7 @@
 // provider uses must not be called made up (or the bench's real-shape figures would flatter).
 import { describe, expect, it } from 'vitest';
 import { randomSource } from '../support/random-text.ts';
-import { madeUpBecause } from './support/secrets-peer/value-shape.ts';
+import { madeUpBecause, madeUpTextBecause } from './support/secrets-peer/value-shape.ts';
 
 describe('the peer bench judge of made-up values', () => {
   it.each([
@@ -37,5 +37,11 @@ describe('the peer bench judge of made-up values', () => {
       // chance alone: a few in a thousand (five in order, a chunk three times)
       expect(judged.length, `${name}: ${judged.slice(0, 3).join(' ')}`).toBeLessThan(20);
     }
+  });
+
+  it('judges a text by every candidate for its credential: made up only when all of them are', () => {
+    expect(madeUpTextBecause('CLERK_SECRET_KEY=sk_live_aB1cD2eF3gH4iJ5kL6mN7oP8qR9sT0uV')).toBe('a counting sequence');
+    expect(madeUpTextBecause('ORG_ID=abcd1234-ef56-gh78 TOKEN=Wq7TnR2vK9pLxD4sZ8yN3cF6hJ1dG5bV')).toBeNull();
+    expect(madeUpTextBecause('no candidate here: just words')).toBeNull();
   });
 });

@@ -16,7 +16,7 @@ import { gitleaksHits, type Hit } from '../../../fixtures/secrets/score.ts';
 import { newFileDiff } from '../../../service/engine/review-helpers.ts';
 import { type PeerItem, type PeerSource, peerItems } from './material.ts';
 import { type FileKind, type Placement, placementsOf, VALUE_KINDS } from './placements.ts';
-import { madeUpBecause } from './value-shape.ts';
+import { madeUpBecause, madeUpTextBecause } from './value-shape.ts';
 
 const CREDENTIAL_RULES = new Set(['secret', 'no-private-key']);
 /** What a peer project's HEAD is read for (its other files are not needed). */
@@ -229,23 +229,29 @@ export async function peerBenchmark(dirs: readonly string[], options: PeerOption
     console.log(distinctiveInDocs(placed, tools));
     // The same, on the credential values whose shape is real (value-shape.ts): the peers label
     // made-up values as credentials too, which a reviewer should not report in real code.
-    const realShaped = (p: Placed) => !p.item.credential || madeUpBecause(p.item.text) === null;
+    const realShaped = (p: Placed) => !p.item.credential || madeUpOf(p.item) === null;
     console.log(
       table(
-        "Values whose shape is real, per kind of file (not gitleaks' own tests; value-shape.ts)",
-        VALUE_KINDS.map((kind) => rowOf(kind, bySource(null, [kind]).filter(realShaped), tools)),
+        "Credentials whose shape is real (not gitleaks' own tests; value-shape.ts), per kind of file and in every placement",
+        [
+          ...[...VALUE_KINDS, 'as written' as const].map((kind) =>
+            rowOf(kind, bySource(null, [kind]).filter(realShaped), tools),
+          ),
+          rowOf('every placement', bySource(null).filter(realShaped), tools),
+          // Markdown reads distinctive shapes only, by design (the line above it): the rest without it
+          rowOf(
+            'every placement but Markdown',
+            bySource(
+              null,
+              HEADLINE.filter((k) => k !== 'Markdown'),
+            ).filter(realShaped),
+            tools,
+          ),
+        ],
         withGitleaks,
       ),
     );
-    console.log(
-      madeUpReported(
-        bySource(
-          null,
-          HEADLINE.filter((k) => k !== 'as written'),
-        ),
-        tools,
-      ),
-    );
+    console.log(madeUpReported(bySource(null), tools));
     console.log(
       table(
         'Texts as their projects wrote them',
@@ -267,16 +273,20 @@ export async function peerBenchmark(dirs: readonly string[], options: PeerOption
   }
 }
 
-/** How many of the credential values shaped as made up each tool reports, and why they are judged so. */
+/** Why a peer's credential is made up (value-shape.ts): a value by its shape, a text by its candidates'. */
+const madeUpOf = (item: PeerItem): string | null =>
+  item.shape === 'value' ? madeUpBecause(item.text) : madeUpTextBecause(item.text);
+
+/** How many of the credentials shaped as made up each tool reports, and why they are judged so. */
 function madeUpReported(placed: readonly Placed[], tools: readonly Found[]): string {
-  const madeUp = placed.filter((p) => p.item.credential && madeUpBecause(p.item.text) !== null);
+  const madeUp = placed.filter((p) => p.item.credential && madeUpOf(p.item) !== null);
   const reasons = new Map<string, number>();
   for (const p of madeUp) {
-    const why = madeUpBecause(p.item.text)!;
+    const why = madeUpOf(p.item)!;
     reasons.set(why, (reasons.get(why) ?? 0) + 1);
   }
   const reported = tools.map((found) => madeUp.filter((p) => isFound(found, p)).length);
-  return `\nCredential values shaped as made up: ${madeUp.length} of ${placed.filter((p) => p.item.credential).length} placed (${[...reasons].map(([why, n]) => `${why} ${n}`).join(', ')}); reported: ours ${reported[0]}${reported.length > 1 ? `, gitleaks ${reported[1]}` : ''}`;
+  return `\nCredentials shaped as made up, every placement: ${madeUp.length} of ${placed.filter((p) => p.item.credential).length} placed (${[...reasons].map(([why, n]) => `${why} ${n}`).join(', ')}); reported: ours ${reported[0]}${reported.length > 1 ? `, gitleaks ${reported[1]}` : ''}`;
 }
 
 /** The services of which no credential is found anywhere, per project (and whether gitleaks finds one). */
@@ -306,7 +316,7 @@ function printMisses(placed: readonly Placed[], ours: Found, options: PeerOption
     bySource.set(p.item.source, entry);
     const found = isFound(ours, p);
     const shown = full || p.item.text.length <= 160 ? p.item.text : `${p.item.text.slice(0, 160)}…`;
-    const madeUp = p.item.credential ? madeUpBecause(p.item.text) : null;
+    const madeUp = p.item.credential ? madeUpOf(p.item) : null;
     const text = `${p.item.service} [${p.kind}]${madeUp ? ` (made up: ${madeUp})` : ''}: ${full ? `\n${shown}\n` : JSON.stringify(shown)}`;
     if (p.item.credential && !found) entry.missed.push(text);
     if (!p.item.credential && found) entry.falsely.push(text);

@@ -60,3 +60,17 @@ export function madeUpBecause(value: string): string | null {
   if (WORD_CREDENTIALS.test(value)) return 'user:password words';
   return null;
 }
+
+/**
+ * A text as its project wrote it (a line, a snippet) is made up when every candidate for its
+ * credential is: each run of 12 or more characters between blanks, quotes and separators that mixes
+ * letters and digits. A text without one is not judged (null).
+ */
+export function madeUpTextBecause(text: string): string | null {
+  const candidates = text
+    .split(/[\s"'`=,;()<>{}[\]|\\]+/)
+    .filter((token) => token.length >= 12 && /\d/.test(token) && /[A-Za-z]/.test(token));
+  if (candidates.length === 0) return null;
+  const reasons = candidates.map(madeUpBecause);
+  return reasons.every((reason) => reason !== null) ? reasons[0]! : null;
+}
