@@ -1,6 +1,7 @@
 // Credential formats found by where they stand rather than by a prefix: a token whose mark is
 // inside it (Azure AD's `8Q~`, MaxMind's `_mmk` suffix), a header or a user:password on a curl
-// command line, a NuGet config's ClearTextPassword. gitleaks' rules of the same ids.
+// command line, a NuGet config's ClearTextPassword, an npm token on an .npmrc line. gitleaks' rules
+// of the same ids, where gitleaks has them.
 import type { CredentialFormat, LineContext } from './format.ts';
 import { END } from './format.ts';
 import { isPlaceholderSecret, isReference, shannonEntropy } from './placeholders.ts';
@@ -94,19 +95,19 @@ export const CONTEXT_FORMATS: CredentialFormat[] = [
       /\bsv=\d{4}-\d\d-\d\d\b/.test(match.input) && /\b(?:se|sp|sr|ss|srt)=/.test(match.input),
   },
   {
-    // An .npmrc line written from a Dockerfile, a CI step or a script (`echo "//registry…/:_authToken=…" > .npmrc`):
-    // npm's legacy tokens are UUIDs, which only this name tells from an id. (.npmrc files
-    // themselves: secretlint's npm rule.)
+    // An .npmrc line written from a Dockerfile, a CI step or a script (`echo "//registry…/:_authToken=…" > .npmrc`,
+    // `npm config set //…:_authToken …`): npm's legacy tokens are UUIDs, which only this name tells
+    // from an id. Tokens with a prefix of their own (npm_, ghp_, glpat-) are their formats'; .npmrc
+    // files themselves are secretlint's npm rule's.
     id: 'npm-registry-auth-token',
     kind: 'npm registry auth token',
-    keywords: ['_authToken='],
-    pattern: new RegExp(`_authToken=["']?(?<secret>[\\w.~+/=-]{16,512})${END}`, 'dy'),
+    keywords: ['_authToken'],
+    pattern:
+      /_authToken(?:=|[ \t]{1,5})["']?(?<secret>(?:NpmToken\.)?[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})(?=\\|[^\w-]|$)/dy,
     secretGroup: 0,
     entropy: 3,
     wordStart: false,
     distinctive: true,
-    // npm_… tokens: their own format, which checks their checksum
-    accepts: (secret) => !secret.startsWith('npm_') && chosenValue(secret, 3),
   },
   {
     id: 'nuget-config-password',

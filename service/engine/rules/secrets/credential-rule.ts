@@ -233,8 +233,8 @@ const detector = credentialDetector(
 
 /** "an Adobe client secret", "a password". */
 export function withArticle(kind: string): string {
-  // said as letters or an n-sound: an xAI API key, an npm token, an ngrok authtoken, an NVIDIA API key
-  return `${/^(?:[aeiouAEIOU]|x[A-Z]|npm\b|ngrok\b|NVIDIA\b)/.test(kind) ? 'an' : 'a'} ${kind}`;
+  // as it is said: an xAI API key, an npm token, an ngrok authtoken, an NVIDIA API key; a OneSignal API key
+  return `${/^(?:(?!One)[aeiouAEIOU]|x[A-Z]|npm\b|ngrok\b|NVIDIA\b)/.test(kind) ? 'an' : 'a'} ${kind}`;
 }
 
 export function secretMessage(kind: string): string {

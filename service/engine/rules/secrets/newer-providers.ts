@@ -12,6 +12,13 @@ const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
 /** A short prefix (BSA, EXO) starts words too: the token must hold a digit. */
 const hasDigit = (secret: string): boolean => /\d/.test(secret);
 
+/** A workflow's trigger URL after its host: the sig= query parameter signs it, whoever holds it can run the workflow. */
+function signedTriggerUrl(id: string, kind: string, hosts: readonly string[], path: string): CredentialFormat {
+  return prefixed(id, kind, hosts, `(?::\\d{1,5})?${path}[^\\s"'<>?]{0,200}\\?[^\\s"'<>]{0,300}?sig=[\\w-]{20,100}`, {
+    wordStart: false,
+  });
+}
+
 export const NEWER_PREFIXED: CredentialFormat[] = [
   prefixed('aikido-ci-token', 'Aikido CI token', ['AIK_CI_'], `${ALNUM}{20,44}`, { entropy: 3 }),
   prefixed('aikido-client-secret', 'Aikido client secret', ['AIK_SECRET_'], `${ALNUM}{64}`, { entropy: 3.5 }),
@@ -209,22 +216,20 @@ export const NEWER_PREFIXED: CredentialFormat[] = [
   prefixed('polar-access-token', 'Polar access token', ['polar_at_', 'polar_oat_', 'polar_pat_'], '[\\w-]{20,100}', {
     entropy: 3.5,
   }),
-  // A Teams workflow's trigger URL: the sig= query parameter signs it, whoever holds it can post.
-  prefixed(
+  // A Teams workflow's trigger URL (Power Automate), and the same from Azure Logic Apps (workflows
+  // made before the move to powerplatform.com, any Logic App with an HTTP trigger; Azure's and
+  // Azure Government's clouds).
+  signedTriggerUrl(
     'power-automate-workflow-url',
     'Power Automate (Teams workflow) trigger URL',
     ['environment.api.powerplatform.com'],
-    `(?::\\d{1,5})?/powerautomate/automations/direct/workflows/${HEX}{32}/triggers/manual/paths/invoke\\?[^\\s"'<>]{0,300}?sig=[\\w-]{20,100}`,
-    { wordStart: false },
+    `/powerautomate/automations/direct/workflows/${HEX}{32}/triggers/manual/paths/invoke`,
   ),
-  // The same kind of URL from Azure Logic Apps (Teams and Power Automate workflows made before the
-  // move to powerplatform.com, and any Logic App with an HTTP trigger): sig= signs it.
-  prefixed(
+  signedTriggerUrl(
     'logic-apps-trigger-url',
     'Azure Logic Apps (Teams workflow) trigger URL',
-    ['.logic.azure.com'],
-    `(?::\\d{1,5})?/workflows/${HEX}{32}/triggers/[\\w%-]{1,80}/paths/invoke[^\\s"'<>?]{0,200}\\?[^\\s"'<>]{0,300}?sig=[\\w-]{20,100}`,
-    { wordStart: false },
+    ['.logic.azure.com', '.logic.azure.us'],
+    `/workflows/${HEX}{32}/triggers/[\\w%-]{1,80}/paths/invoke`,
   ),
   prefixed('posthog-personal-api-key', 'PostHog personal API key', ['phx_'], '[\\w-]{41,49}', { entropy: 3.5 }),
   prefixed('proof-api-key', 'Proof API key', ['prf_cli_', 'prf_'], '[\\w-]{20,80}', {

@@ -19,6 +19,14 @@ export function shannonEntropy(value: string): number {
 /** Words people put where a credential goes in examples and templates. */
 const PLACEHOLDER_WORDS =
   /example|sample|dummy|fake|changeme|change[_-]me|placeholder|redacted|replace[_-]?me|your[_-]|insert[_-]|xxxx|\*\*\*|\.\.\.|…|<[^>]*>|\[[^\]]*\]/i;
+/**
+ * The same, each occurrence. In a value longer than 128 characters (a key's base64, a long JWT) a
+ * four-letter word turns up by chance (fake or xxxx: one in 300 of 1,200 random base64
+ * characters), so there a placeholder says its word twice (EXAMPLEEXAMPLE…).
+ */
+const PLACEHOLDER_WORDS_EACH = new RegExp(PLACEHOLDER_WORDS.source, 'gi');
+const hasPlaceholderWords = (value: string): boolean =>
+  value.length > 128 ? (value.match(PLACEHOLDER_WORDS_EACH)?.length ?? 0) >= 2 : PLACEHOLDER_WORDS.test(value);
 /** A run of one character, or a counting run, that random data has next to never. */
 const UNIFORM_RUN = /(.)\1{5}|012345|123456|234567|345678|456789|abcdef|ABCDEF|qwerty/;
 
@@ -44,17 +52,31 @@ export function isPeriodic(value: string): boolean {
 
 const ALPHABET = 'abcdefghijklmnopqrstuvwxyz';
 const DIGITS = '0123456789';
+/** How many characters in order make a count, and within how many of the value they must stand. */
+const COUNT = 7;
+const COUNT_SPAN = 14;
 
-/** `order` holds `length` characters of `view` in a row, forwards or backwards. */
-function countsInOrder(view: string, order: string, length: number): boolean {
-  for (let i = 0; i + length <= view.length; i++) {
-    const at = order.indexOf(view[i]!);
-    if (at < 0) continue;
+/**
+ * The characters of `value` that are in `order`, seven of them counting up or down in a row of
+ * the value no longer than 14 (a1B2c3D4e5F6g7: its letters; abc123def456ghi789: its digits too).
+ */
+function countsInTurns(value: string, order: string): boolean {
+  const chars: string[] = [];
+  const at: number[] = [];
+  for (let i = 0; i < value.length; i++) {
+    if (order.includes(value[i]!)) {
+      chars.push(value[i]!);
+      at.push(i);
+    }
+  }
+  for (let i = 0; i + COUNT <= chars.length; i++) {
+    if (at[i + COUNT - 1]! - at[i]! >= COUNT_SPAN) continue;
+    const from = order.indexOf(chars[i]!);
     let up = true;
     let down = true;
-    for (let k = 1; k < length && (up || down); k++) {
-      up &&= view[i + k] === order[at + k];
-      down &&= at - k >= 0 && view[i + k] === order[at - k];
+    for (let k = 1; k < COUNT && (up || down); k++) {
+      up &&= chars[i + k] === order[from + k];
+      down &&= from - k >= 0 && chars[i + k] === order[from - k];
     }
     if (up || down) return true;
   }
@@ -63,19 +85,19 @@ function countsInOrder(view: string, order: string, length: number): boolean {
 
 /**
  * Letters and digits counted in turns (a1B2c3D4e5F6g7, abc123def456ghi789, 1a2b3c4d5e6f7a8b, z9y8x7w6):
- * its letters alone or its digits alone count seven in a row. A hex value's letters cannot (a-f
- * is six), a random one's next to never.
+ * its letters or its digits count seven in a row, close together. A hex value's letters cannot (a-f
+ * is six); a random value's next to never (the count must stand within 14 characters).
  */
 function isInterleavedCount(value: string): boolean {
+  // typed by hand, so short; a longer value (a key's base64, a long JWT) is made by a machine
+  if (value.length > 128) return false;
   const lower = value.toLowerCase();
-  return (
-    countsInOrder(lower.replace(/[^a-z]/g, ''), ALPHABET, 7) || countsInOrder(lower.replace(/[^0-9]/g, ''), DIGITS, 7)
-  );
+  return countsInTurns(lower, ALPHABET) || countsInTurns(lower, DIGITS);
 }
 
 /** The value is a placeholder or too uniform to be a real secret (its own entropy gate aside). */
 export function isPlaceholderSecret(value: string): boolean {
-  if (PLACEHOLDER_WORDS.test(value) || UNIFORM_RUN.test(value) || isPeriodic(value) || isInterleavedCount(value))
+  if (hasPlaceholderWords(value) || UNIFORM_RUN.test(value) || isPeriodic(value) || isInterleavedCount(value))
     return true;
   // Four or fewer distinct characters over 12 or more: a pattern, not a key.
   return value.length >= 12 && new Set(value).size <= 4;

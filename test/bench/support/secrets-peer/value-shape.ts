@@ -36,13 +36,19 @@ function inOrder(view: string, length: number): boolean {
 }
 
 /**
- * Counting: five digits or letters in order, up or down (12345, abcde, 98765), or seven in its
- * letters or its digits alone (a1B2c3D4e5F6g7 → abcdefg; abc123def456 → 123456…). Seven, because a
- * hex value's letters (a-f) cannot hold seven in order and its digits seldom do.
+ * Counting: five digits or letters in order, up or down (12345, abcde, 98765), or seven in the
+ * letters or the digits alone of 16 characters in a row (a1B2c3D4e5F6g7 → abcdefg; abc123def456 →
+ * 123456…). Seven, because a hex value's letters (a-f) cannot hold seven in order and its digits
+ * seldom do; within 16, because a long random value's letters would now and then.
  */
 function hasSequence(value: string): boolean {
   const lower = value.toLowerCase();
-  return inOrder(lower, 5) || inOrder(lower.replace(/[^a-z]/g, ''), 7) || inOrder(lower.replace(/[^0-9]/g, ''), 7);
+  if (inOrder(lower, 5)) return true;
+  for (let from = 0; from === 0 || from + 16 <= lower.length; from++) {
+    const window = lower.slice(from, from + 16);
+    if (inOrder(window.replace(/[^a-z]/g, ''), 7) || inOrder(window.replace(/[^0-9]/g, ''), 7)) return true;
+  }
+  return false;
 }
 
 const hasRun = (value: string): boolean =>

@@ -91,7 +91,12 @@ describe('secret: shapes found without a provider name', () => {
     [
       'npm registry auth token',
       '.github/workflows/release.yml',
-      `      - run: echo '//npm.pkg.github.com/:_authToken=${B64.slice(0, 36)}' >> .npmrc`,
+      `      - run: npm config set //registry.npmjs.org/:_authToken ${uuid}`,
+    ],
+    [
+      'npm registry auth token',
+      'package.json',
+      `  "prepublishOnly": "echo \\"//registry.npmjs.org/:_authToken=${uuid}\\" > .npmrc",`,
     ],
     [
       'Tines webhook URL',
@@ -122,6 +127,8 @@ describe('secret: shapes found without a provider name', () => {
       'NPMRC=//registry.npmjs.org/:_authToken=$NPM_TOKEN',
       'NPMRC=//registry.npmjs.org/:_authToken=00000000-0000-0000-0000-000000000000',
       'NPMRC=//registry.npmjs.org/:_authToken=<your-npm-token>',
+      // a variable's name, not its value
+      'NPMRC=//npm.pkg.github.com/:_authToken=GITHUB_PACKAGES_TOKEN',
 
       `BUILD=1000.${HEX32}`,
       'VERSION=0.Alpha.AgAB',
@@ -132,11 +139,27 @@ describe('secret: shapes found without a provider name', () => {
       expect(await secretMessages('.env', [line]), line).toEqual([]);
   });
 
-  it('writes the article as the kind is said: an npm token, an NVIDIA key, a Kolide key', async () => {
+  it('leaves a token with a prefix of its own on an .npmrc line to its own format (its name, its checksum)', async () => {
+    const github = checksummedToken('ghp_', 'kR7vQ2mX9pLw4TzN8cY3hJ6dF1bG5s');
+    const [message] = await secretMessages('Dockerfile', [
+      `RUN echo "//npm.pkg.github.com/:_authToken=${github}" > .npmrc`,
+    ]);
+    expect(message).toContain('A GitHub personal access token was added');
+  });
+
+  it('writes the article as the kind is said: an npm token, an NVIDIA key, an ngrok authtoken, a OneSignal key, a Kolide key', async () => {
     const [npm] = await secretMessages('Dockerfile', [`RUN echo "//registry.npmjs.org/:_authToken=${uuid}" > .npmrc`]);
     expect(npm).toContain(': An npm registry auth token was added');
     const [nvidia] = await secretMessages('src/a.py', [`k = "nvapi-${B64.slice(0, 64)}"`]);
     expect(nvidia).toContain(': An NVIDIA API key was added');
+    const [ngrok] = await secretMessages('ci/a.sh', [
+      `export NGROK_AUTHTOKEN=${B64.slice(0, 26)}_${B64.slice(30, 51)}`,
+    ]);
+    expect(ngrok).toContain(': An ngrok authtoken was added');
+    const base32 =
+      'ujzdegxdncf32epf3dhodzdocis2jhtlgmxgedn73u55xtplpft7v4seh2kvj72ceuvw75efr6edt4sywb5wkh7dnsipzz7fk4zri3r';
+    const [onesignal] = await secretMessages('src/push.ts', [`const k = "os_v2_app_${base32}";`]);
+    expect(onesignal).toContain(': A OneSignal API key was added');
     const [kolide] = await secretMessages('ci/a.sh', [`export KOLIDE=k2sk_v1_${B64.slice(0, 24)}`]);
     expect(kolide).toContain(': A Kolide API key was added');
   });
