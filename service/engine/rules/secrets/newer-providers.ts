@@ -231,6 +231,24 @@ export const NEWER_PREFIXED: CredentialFormat[] = [
     ['.logic.azure.com', '.logic.azure.us'],
     `/workflows/${HEX}{32}/triggers/[\\w%-]{1,80}/paths/invoke`,
   ),
+  // Logic Apps Standard runs on App Service: its workflows' trigger URLs are signed the same way.
+  signedTriggerUrl(
+    'logic-apps-standard-trigger-url',
+    'Azure Logic Apps (Standard) trigger URL',
+    ['.azurewebsites.net'],
+    `/api/[\\w.~%-]{1,80}/triggers/[\\w%-]{1,80}/invoke`,
+  ),
+  // An Azure Functions URL with its function or host key in ?code= (how the portal's "Get function
+  // URL" gives it): whoever holds it can call the function. Generated keys are base64 of 40 bytes
+  // (56 characters, == at the end, + and / escaped or not; the newer ones carry AzFu), which an
+  // OAuth code= is not.
+  prefixed(
+    'azure-functions-key-url',
+    'Azure Functions key in a function URL',
+    ['.azurewebsites.net'],
+    `(?::\\d{1,5})?/api/[^\\s"'<>?]{1,200}\\?(?:[^\\s"'<>]{0,300}?&)?code=(?:[\\w/+-]|%2[BbFf]){54}(?:==|%3[Dd]%3[Dd])`,
+    { wordStart: false },
+  ),
   prefixed('posthog-personal-api-key', 'PostHog personal API key', ['phx_'], '[\\w-]{41,49}', { entropy: 3.5 }),
   prefixed('proof-api-key', 'Proof API key', ['prf_cli_', 'prf_'], '[\\w-]{20,80}', {
     entropy: 3.5,

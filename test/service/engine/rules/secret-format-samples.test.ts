@@ -15,11 +15,14 @@ import { newFileDiff } from '../review-helpers.ts';
 
 // randexp is CommonJS whose types declare a default export: required, typed as its class.
 const RandExp: typeof import('randexp').default = createRequire(import.meta.url)('randexp');
-const next = randomNumbers(20261124);
 const engine = createEngine({ maxFindings: 10_000 });
+
+/** A seed of the format's own (its id's characters), so that adding a format changes no other's sample. */
+const seedOf = (id: string): number => [...id].reduce((seed, c) => (seed * 31 + c.charCodeAt(0)) >>> 0, 20261124);
 
 /** A string the format's pattern matches (lookarounds dropped: randexp ignores them), printable ASCII only. */
 function sampleOf(format: CredentialFormat): string {
+  const next = randomNumbers(seedOf(format.id));
   const generator = new RandExp(format.pattern.source.replace(/\(\?<[!=][^)]*\)/g, ''));
   generator.max = 3;
   generator.defaultRange.subtract(0, 0x20);
@@ -50,13 +53,15 @@ describe('credential formats', () => {
     } finally {
       repo.cleanup();
     }
-    // most are proven by their own pattern; say how many were not, so the figure is visible (29 of
-    // 335: a JWT's claims, generic names, a key named after a service (its name's words are before
-    // the keyword), a curl command line, NuGet and XML elements (read in XML files only), values
-    // that must decode to something (a Basic header's or a Docker auth's user:password, a
-    // kubeconfig's PEM key), a header's name before its value, short provider names (civo, kagi,
-    // lob, okta) whose sample puts no separator after the name, seeded samples that came out as
-    // placeholders)
-    expect(unfound.length).toBeLessThanOrEqual(29);
+    // most are proven by their own pattern; say how many were not, so the figure is visible (27 of
+    // 339; each sample is seeded by its format's id, so a new format moves no other's): a JWT's
+    // claims, generic names, a key named after a service (its name's words are before the keyword),
+    // a curl command line, NuGet and XML elements (read in XML files only), values that must decode
+    // to something (a Basic header's or a Docker auth's user:password, a kubeconfig's PEM key), a
+    // header's name before its value, short provider names (okta, kimi, ibm) whose sample puts no
+    // separator after the name, samples that came out as placeholders, and patterns the generator
+    // fills with what no real text holds (an npm token's blank, which it cannot write; an Azure
+    // Functions URL's path of any printable character))
+    expect(unfound.length).toBeLessThanOrEqual(27);
   }, 60_000);
 });

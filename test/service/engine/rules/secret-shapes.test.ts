@@ -9,6 +9,8 @@ const HEX32 = '3f9a0c7e5b1d4f2a8c6e0b9d7f1a3c5e';
 const B64 = 'Qm7xT2vK9pLwR4sZ8yN3cF6hJ1dG5bV0aE2iU7oX9qMk3Lz5Wn8Rt0Yp2Hs4Dj6Fg';
 const uuid = '4f1c2b3a-9d8e-4a7b-a6c5-1e2d3f4a5b6c';
 const PASSWORD = 'Kq7vXz9Lm2Rt!';
+/** An Azure Functions key as Azure generates them: base64 of 40 bytes. */
+const FUNCTION_KEY = `575YX8XM5mSLFy5UBIHEYeD7p4Zdl/AK6j0KgodkDINzNlxICAbaG8==`;
 
 /** The messages of the `secret`-family findings (secret, no-private-key) on each line. */
 async function secretMessages(path: string, lines: string[]): Promise<string[]> {
@@ -87,6 +89,21 @@ describe('secret: shapes found without a provider name', () => {
       'config/alerts.yml',
       `  url: https://prod-27.westeurope.logic.azure.com:443/workflows/${HEX32}/triggers/manual/paths/invoke?api-version=2016-06-01&sp=%2Ftriggers%2Fmanual%2Frun&sv=1.0&sig=${B64.slice(0, 43)}`,
     ],
+    [
+      'Azure Logic Apps (Standard) trigger URL',
+      'config/alerts.yml',
+      `  url: https://orders-la.azurewebsites.net:443/api/intake/triggers/manual/invoke?api-version=2022-05-01&sp=%2Ftriggers%2Fmanual%2Frun&sv=1.0&sig=${B64.slice(0, 43)}`,
+    ],
+    [
+      'Azure Functions key in a function URL',
+      'src/client.ts',
+      `const url = "https://orders-fn.azurewebsites.net/api/CreateOrder?code=${FUNCTION_KEY}";`,
+    ],
+    [
+      'Azure Functions key in a function URL',
+      'config/app.yml',
+      `  orders: https://orders-fn.azurewebsites.net/api/orders/create?clientId=web&code=${encodeURIComponent(FUNCTION_KEY)}`,
+    ],
     ['npm registry auth token', 'Dockerfile', `RUN echo "//registry.npmjs.org/:_authToken=${uuid}" > ~/.npmrc`],
     [
       'npm registry auth token',
@@ -127,6 +144,10 @@ describe('secret: shapes found without a provider name', () => {
       'NPMRC=//registry.npmjs.org/:_authToken=$NPM_TOKEN',
       'NPMRC=//registry.npmjs.org/:_authToken=00000000-0000-0000-0000-000000000000',
       'NPMRC=//registry.npmjs.org/:_authToken=<your-npm-token>',
+      // a function URL without its key, with the key read from elsewhere, and an OAuth code (no ==)
+      'FN_URL=https://orders-fn.azurewebsites.net/api/CreateOrder',
+      'FN_URL=https://orders-fn.azurewebsites.net/api/CreateOrder?code=${FUNCTION_KEY}',
+      `CALLBACK=https://orders.azurewebsites.net/api/login?code=4/0AfJohX${B64.slice(0, 40)}`,
       // a variable's name, not its value
       'NPMRC=//npm.pkg.github.com/:_authToken=GITHUB_PACKAGES_TOKEN',
 
