@@ -103,7 +103,7 @@ export const CONTEXT_FORMATS: CredentialFormat[] = [
     kind: 'npm registry auth token',
     keywords: ['_authToken'],
     pattern:
-      /_authToken(?:=|[ \t]{1,5})["']?(?<secret>(?:NpmToken\.)?[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})(?=\\|[^\w-]|$)/dy,
+      /_authToken(?:[ \t]{0,5}=[ \t]{0,5}|[ \t]{1,5})["']?(?<secret>(?:NpmToken\.)?[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})(?=\\|[^\w-]|$)/dy,
     secretGroup: 0,
     entropy: 3,
     wordStart: false,

@@ -104,6 +104,11 @@ describe('secret: shapes found without a provider name', () => {
       'config/app.yml',
       `  orders: https://orders-fn.azurewebsites.net/api/orders/create?clientId=web&code=${encodeURIComponent(FUNCTION_KEY)}`,
     ],
+    [
+      'npm registry auth token',
+      'scripts/publish.sh',
+      `printf '//registry.npmjs.org/:_authToken = ${uuid}\\n' >> .npmrc`,
+    ],
     ['npm registry auth token', 'Dockerfile', `RUN echo "//registry.npmjs.org/:_authToken=${uuid}" > ~/.npmrc`],
     [
       'npm registry auth token',
