@@ -52,9 +52,9 @@ export function isJwtStructured(token: string): boolean {
   );
 }
 
-/** The token's `exp` claim is in the past: it no longer grants anything. */
-export function isExpiredJwt(token: string): boolean {
-  const exp = claimsOf(token)['exp'];
+/** The claims' `exp` is in the past: the token no longer grants anything. */
+function hasExpired(claims: Record<string, unknown>): boolean {
+  const exp = claims['exp'];
   return typeof exp === 'number' && exp * 1000 < Date.now();
 }
 
@@ -63,12 +63,9 @@ export function isExpiredJwt(token: string): boolean {
  * well-formed, signed (an unsigned one, alg none, anyone can make), unexpired and not a published sample.
  */
 export function isLiveJwt(token: string): boolean {
-  return (
-    isJwtStructured(token) &&
-    (token.split('.')[2] ?? '').length >= 16 &&
-    !isExpiredJwt(token) &&
-    !isPublishedSample(claimsOf(token))
-  );
+  if (!isJwtStructured(token) || (token.split('.')[2] ?? '').length < 16) return false;
+  const claims = claimsOf(token);
+  return !hasExpired(claims) && !isPublishedSample(claims);
 }
 
 /** A Kubernetes service account token: issued by kubernetes/serviceaccount (legacy, never expires) or carrying kubernetes.io claims. */
