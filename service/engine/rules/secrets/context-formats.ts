@@ -3,7 +3,7 @@
 // command line, a NuGet config's ClearTextPassword, an npm token on an .npmrc line. gitleaks' rules
 // of the same ids, where gitleaks has them.
 import type { CredentialFormat, LineContext } from './format.ts';
-import { END } from './format.ts';
+import { END, UUID_ANY_CASE } from './format.ts';
 import { isPlaceholderSecret, isReference, shannonEntropy } from './placeholders.ts';
 
 /**
@@ -102,8 +102,10 @@ export const CONTEXT_FORMATS: CredentialFormat[] = [
     id: 'npm-registry-auth-token',
     kind: 'npm registry auth token',
     keywords: ['_authToken'],
-    pattern:
-      /_authToken(?:[ \t]{0,5}=[ \t]{0,5}|[ \t]{1,5})["']?(?<secret>(?:NpmToken\.)?[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})(?=\\|[^\w-]|$)/dy,
+    pattern: new RegExp(
+      String.raw`_authToken(?:[ \t]{0,5}=[ \t]{0,5}|[ \t]{1,5})["']?(?<secret>(?:NpmToken\.)?${UUID_ANY_CASE})(?=\\|[^\w-]|$)`,
+      'dy',
+    ),
     secretGroup: 0,
     entropy: 3,
     wordStart: false,

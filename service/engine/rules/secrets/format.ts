@@ -83,6 +83,12 @@ export const LINE_ALONE: LineContext = { continuedFrom: () => '' };
 /** What may follow a secret: a quote, a separator, an escaped newline, the end of the line. */
 export const END = String.raw`(?=[\x60'"\s;,)\]}>&|<]|\\[nrt]|$)`;
 
+const uuidOf = (hex: string): string => `${hex}{8}-${hex}{4}-${hex}{4}-${hex}{4}-${hex}{12}`;
+/** A UUID (8-4-4-4-12 hex digits) as a pattern's source, in lower case as providers print them. */
+export const UUID = uuidOf('[0-9a-f]');
+/** The same in either case. */
+export const UUID_ANY_CASE = uuidOf('[0-9a-fA-F]');
+
 /** A literal as a pattern that matches exactly it. */
 export function escapeRegExp(literal: string): string {
   return literal.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

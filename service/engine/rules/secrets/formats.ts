@@ -32,7 +32,7 @@
 // - a value named only Key in a log line ([DEBUG] Using Key=…), and Jenkins credentials.xml
 //   secrets, which Jenkins stores encrypted ({AQAAABAAA…}): trufflehog's test templates.
 import type { CredentialFormat } from './format.ts';
-import { named, prefixed } from './format.ts';
+import { named, prefixed, UUID } from './format.ts';
 import { bech32Holds, isBase64Json, pypiMacaroonHolds } from './checksums.ts';
 import { isKubernetesServiceAccountJwt, isLiveJwt, privilegedJwt } from './jwt.ts';
 import { NEWER_NAMED, NEWER_PREFIXED } from './newer-providers.ts';
@@ -43,7 +43,6 @@ import { XML_ELEMENT_FORMATS } from './xml-elements.ts';
 
 const HEX = '[a-f0-9]';
 const ALNUM = '[A-Za-z0-9]';
-const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
 
 /** Tokens that carry a provider's prefix. */
 const PREFIXED: CredentialFormat[] = [

@@ -6,7 +6,7 @@
 // an identifier or a placeholder.
 import { isDockerfile, lastPathMemo } from '../files.ts';
 import type { CredentialFormat } from './format.ts';
-import { spellings } from './format.ts';
+import { spellings, UUID } from './format.ts';
 import { isLiveJwt } from './jwt.ts';
 import { isPlaceholderSecret, isReference, shannonEntropy } from './placeholders.ts';
 
@@ -317,11 +317,11 @@ function isServiceKeyName(match: RegExpExecArray): boolean {
 }
 
 /** A UUID more often names a thing (a tenant, a correlation) than opens it. */
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const WHOLE_UUID = new RegExp(`^${UUID}$`, 'i');
 
 /** A service's key: 20 characters or more, random, not a UUID. */
 const looksLikeServiceKey = (value: string, match: RegExpExecArray): boolean =>
-  value.length >= 20 && !UUID.test(value) && isServiceKeyName(match) && looksLikeRandomKey(value);
+  value.length >= 20 && !WHOLE_UUID.test(value) && isServiceKeyName(match) && looksLikeRandomKey(value);
 
 export const NAMED_VALUES: CredentialFormat[] = [
   ...[false, true].flatMap((bare) => [

@@ -4,11 +4,10 @@
 // Prefixed tokens first (precise, and read in documentation too), then values known by the
 // provider's name. Long by nature: one entry per format, nothing else.
 import type { CredentialFormat } from './format.ts';
-import { END, named, prefixed } from './format.ts';
+import { END, named, prefixed, UUID } from './format.ts';
 
 const HEX = '[a-f0-9]';
 const ALNUM = '[A-Za-z0-9]';
-const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
 /** A short prefix (BSA, EXO) starts words too: the token must hold a digit. */
 const hasDigit = (secret: string): boolean => /\d/.test(secret);
 
