@@ -279,10 +279,12 @@ const madeUpOf = (item: PeerItem): string | null =>
 
 /** How many of the credentials shaped as made up each tool reports, and why they are judged so. */
 function madeUpReported(placed: readonly Placed[], tools: readonly Found[]): string {
-  const madeUp = placed.filter((p) => p.item.credential && madeUpOf(p.item) !== null);
+  const madeUp: Placed[] = [];
   const reasons = new Map<string, number>();
-  for (const p of madeUp) {
-    const why = madeUpOf(p.item)!;
+  for (const p of placed) {
+    const why = p.item.credential ? madeUpOf(p.item) : null;
+    if (why === null) continue;
+    madeUp.push(p);
     reasons.set(why, (reasons.get(why) ?? 0) + 1);
   }
   const reported = tools.map((found) => madeUp.filter((p) => isFound(found, p)).length);
